@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package l0spv-fuzz builds, tests or fuzzes with.
+# Idempotent: packages already present are left alone; safe to re-run.
+# libclc-* is deliberately absent: it conflicts with mesa-opencl-icd and we do
+# not need it (PoCL ships its own kernel library).
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ clang-14 libclang-rt-14-dev clang-format
+  spirv-tools spirv-headers
+  libabsl-dev libbenchmark-dev libgtest-dev libgmock-dev nlohmann-json3-dev
+  libze-dev libze1
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd intel-opencl-icd oclgrind
+  llvm-spirv-14
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+echo "install-deps: installing ${missing[*]}"
+"${sudo_cmd[@]}" apt-get update -q
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,49 @@
+// spirv/binary.h — reading and writing SPIR-V binaries.
+//
+// Contract: `ReadModule` accepts a byte buffer in either endianness (detected
+// from the magic number) and returns a Module, or an InvalidArgument status
+// naming the word offset and the problem: empty or short file, size not a
+// multiple of 4, bad magic, id bound over the universal limit, word count 0
+// or past the end, id 0 or id >= bound, unknown opcode or enumerant,
+// truncated string literal, operands missing or left over, instructions out
+// of the logical layout order. It never crashes, whatever the bytes.
+//
+// `WriteModule` encodes a Module in the endianness it was read in (or the one
+// given); `WriteModule(ReadModule(b))` == b for every module that reads.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "spirv/module.h"
+
+namespace l0spv::spirv {
+
+// The SPIR-V universal limit on the id bound (spec §2.17 "Universal Limits").
+inline constexpr uint32_t kMaxIdBound = 4194303 + 1;
+
+absl::StatusOr<Module> ReadModule(std::span<const uint8_t> bytes);
+// Words already in host order (as SPIRV-Tools hands them around).
+absl::StatusOr<Module> ReadModuleWords(std::span<const uint32_t> words);
+
+// Host-order words.
+std::vector<uint32_t> EncodeModule(const Module& module);
+// Bytes in `endianness`, or the module's own endianness when not given.
+std::vector<uint8_t> WriteModule(
+    const Module& module, std::optional<Endianness> endianness = std::nullopt);
+
+// Words -> bytes in little or big endianness, and the reverse.
+std::vector<uint8_t> WordsToBytes(std::span<const uint32_t> words,
+                                  Endianness endianness);
+
+absl::StatusOr<std::vector<uint8_t>> ReadFileBytes(const std::string& path);
+absl::StatusOr<Module> ReadModuleFile(const std::string& path);
+// Writes atomically (temporary file, then rename).
+absl::Status WriteFileBytes(const std::string& path,
+                            std::span<const uint8_t> bytes);
+
+}  // namespace l0spv::spirv

@@ -1,0 +1,64 @@
+// spirv/type_table.h — type and constant queries over a Module.
+//
+// Contract: decodes every type declaration and scalar/composite constant of
+// the module once. Type ids the module does not declare yield nullptr. Sizes
+// and alignments follow the OpenCL C layout rules that SPIR 1.2 §2.1.4–2.1.5
+// prescribe (3-component vectors are sized and aligned as 4 components);
+// packed structs (CPacked decoration) have alignment 1 and no padding.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "spirv/module.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::spirv {
+
+struct TypeInfo {
+  spv::Op op = spv::Op::OpNop;  // OpTypeInt, OpTypeVector, ...
+  uint32_t id = 0;
+  uint32_t width = 0;        // int/float bit width
+  uint32_t signedness = 0;   // int only
+  uint32_t element = 0;      // vector component / array element / pointee
+  uint32_t count = 0;        // vector components; array length (0 = runtime)
+  spv::StorageClass storage_class = spv::StorageClass::Max;  // pointers
+  std::vector<uint32_t> members;  // struct members; function params
+  uint32_t return_type = 0;       // function types
+  bool packed = false;            // struct decorated CPacked
+  bool known_length = true;       // array length from a non-spec constant
+};
+
+class TypeTable {
+ public:
+  explicit TypeTable(const Module& module);
+
+  const TypeInfo* Get(uint32_t type_id) const;
+  // Size and alignment in bytes (OpenCL layout); nullopt for types without
+  // storage (void, function, runtime arrays, opaque types).
+  std::optional<uint64_t> SizeOf(uint32_t type_id) const;
+  std::optional<uint64_t> AlignOf(uint32_t type_id) const;
+  // Byte offset of member `index` in a struct.
+  std::optional<uint64_t> MemberOffset(uint32_t struct_id, uint32_t index) const;
+
+  // Value of an integer OpConstant (zero-extended to 64 bits), including
+  // spec constants' defaults when `allow_spec` is set.
+  std::optional<uint64_t> IntConstant(uint32_t id, bool allow_spec = false) const;
+  // Scalar component type: the type itself, or a vector's component type.
+  uint32_t ScalarOf(uint32_t type_id) const;
+  // Bit width of an int/float scalar or vector's component; 0 otherwise.
+  uint32_t ScalarWidth(uint32_t type_id) const;
+
+ private:
+  struct Constant {
+    spv::Op op;
+    uint32_t type_id;
+    uint64_t value;
+  };
+  absl::flat_hash_map<uint32_t, TypeInfo> types_;
+  absl::flat_hash_map<uint32_t, Constant> constants_;
+};
+
+}  // namespace l0spv::spirv
