@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Sets up everything (Debian packages, build) and runs the default job:
+# probe every target on this machine, then lint the bundled corpus against
+# the Level Zero environment. Safe to re-run; later runs only rebuild.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ci/install-deps.sh
+cmake --preset default >/dev/null
+cmake --build build/default --target l0spv-fuzz l0spv_corpus
+
+echo "== l0spv-fuzz targets"
+build/default/l0spv-fuzz targets
+echo
+echo "== l0spv-fuzz lint build/default/corpora (profile: full)"
+build/default/l0spv-fuzz lint --profile=full build/default/corpora

@@ -1,0 +1,9 @@
+// fuzzers/cli/commands.h — constructors of every subcommand (one file each).
+#pragma once
+
+#include "fuzzers/cli/command.h"
+
+namespace l0spv::cli {
+Command LintCommand();
+Command TargetsCommand();
+}  // namespace l0spv::cli

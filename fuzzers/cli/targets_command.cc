@@ -1,0 +1,67 @@
+// `l0spv-fuzz targets [--json]`: every target, whether it can run here, why.
+#include <iostream>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/declare.h"
+#include "absl/strings/str_format.h"
+#include "fuzzers/cli/commands.h"
+#include "nlohmann/json.hpp"
+#include "oracles/targets/target_registry.h"
+
+ABSL_DECLARE_FLAG(bool, json);
+
+namespace l0spv::cli {
+namespace {
+
+int RunTargets(const std::vector<std::string>& positional) {
+  if (!positional.empty()) {
+    return UsageError("targets", "takes no arguments");
+  }
+  const std::vector<oracles::TargetInfo> targets = oracles::ListTargets();
+  if (absl::GetFlag(FLAGS_json)) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& t : targets) {
+      out.push_back({{"name", t.name},
+                     {"available", t.available},
+                     {"consumer", t.consumer},
+                     {"reason", t.reason}});
+    }
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  size_t width = 6;
+  for (const auto& t : targets) width = std::max(width, t.name.size());
+  int available = 0;
+  for (const auto& t : targets) {
+    available += t.available;
+    std::cout << absl::StrFormat("%-*s  %-11s  %s\n", static_cast<int>(width),
+                                 t.name,
+                                 t.available ? "available" : "unsupported",
+                                 t.available ? t.consumer : t.reason);
+    if (!t.available && !t.consumer.empty()) {
+      std::cout << absl::StrFormat("%-*s  %-11s  found: %s\n",
+                                   static_cast<int>(width), "", "",
+                                   t.consumer);
+    }
+  }
+  std::cout << available << " of " << targets.size()
+            << " targets available on this machine\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+Command TargetsCommand() {
+  return {"targets",
+          "every target, whether it is available here, and why not",
+          "targets [--json]\n\n"
+          "Probes this machine for every consumer l0spv-fuzz can drive (Level "
+          "Zero devices, OpenCL platforms, ocloc devices, Oclgrind, "
+          "spirv-opt, llvm-spirv) and lists each target with its availability "
+          "and, when unavailable, the reason. Drivers are probed in child "
+          "processes, so a broken driver cannot crash this command.",
+          {"json"},
+          RunTargets};
+}
+
+}  // namespace l0spv::cli

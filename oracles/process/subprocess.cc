@@ -1,0 +1,247 @@
+#include "oracles/process/subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace l0spv::oracles {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void AppendBounded(std::string& out, const char* data, size_t n, size_t cap) {
+  out.append(data, n);
+  if (out.size() > cap) {
+    // Keep the tail: crash reports and error summaries come last.
+    out.erase(0, out.size() - cap);
+  }
+}
+
+void ApplyLimitsInChild(const ChildLimits& limits) {
+  setpgid(0, 0);
+  if (limits.memory_bytes != 0) {
+    struct rlimit rl{limits.memory_bytes, limits.memory_bytes};
+    setrlimit(RLIMIT_AS, &rl);
+  }
+  struct rlimit no_core{0, 0};  // crashing consumers must not litter cores
+  setrlimit(RLIMIT_CORE, &no_core);
+}
+
+struct Pipes {
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+  ~Pipes() {
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]})
+      if (fd >= 0) close(fd);
+  }
+};
+
+// Parent side: feeds stdin, drains stdout/stderr, enforces the deadline and
+// reaps the child.
+ChildResult Supervise(pid_t pid, Pipes& p, const std::string& stdin_data,
+                      const ChildLimits& limits) {
+  const auto start = Clock::now();
+  const auto deadline = start + limits.wall_time;
+  ChildResult result;
+  close(p.in[0]);
+  p.in[0] = -1;
+  close(p.out[1]);
+  p.out[1] = -1;
+  close(p.err[1]);
+  p.err[1] = -1;
+  size_t written = 0;
+  if (stdin_data.empty()) {
+    close(p.in[1]);
+    p.in[1] = -1;
+  } else {
+    fcntl(p.in[1], F_SETFL, O_NONBLOCK);
+  }
+  bool timed_out = false;
+  char buf[65536];
+  while (p.out[0] >= 0 || p.err[0] >= 0) {
+    const auto now = Clock::now();
+    if (now >= deadline) {
+      timed_out = true;
+      break;
+    }
+    pollfd fds[3];
+    int n = 0;
+    if (p.out[0] >= 0) fds[n++] = {p.out[0], POLLIN, 0};
+    if (p.err[0] >= 0) fds[n++] = {p.err[0], POLLIN, 0};
+    if (p.in[1] >= 0) fds[n++] = {p.in[1], POLLOUT, 0};
+    const int wait_ms = static_cast<int>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)
+            .count());
+    const int ready = poll(fds, n, std::max(1, std::min(wait_ms, 1000)));
+    if (ready < 0 && errno != EINTR) break;
+    for (int i = 0; i < n; ++i) {
+      if (fds[i].revents == 0) continue;
+      if (fds[i].fd == p.in[1]) {
+        const ssize_t w = write(p.in[1], stdin_data.data() + written,
+                                stdin_data.size() - written);
+        if (w > 0) written += static_cast<size_t>(w);
+        if (w < 0 || written == stdin_data.size()) {
+          close(p.in[1]);
+          p.in[1] = -1;
+        }
+        continue;
+      }
+      const ssize_t r = read(fds[i].fd, buf, sizeof buf);
+      if (r > 0) {
+        std::string& target =
+            fds[i].fd == p.out[0] ? result.stdout_text : result.stderr_text;
+        AppendBounded(target, buf, static_cast<size_t>(r),
+                      limits.max_output_bytes);
+      } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
+        int& fd = fds[i].fd == p.out[0] ? p.out[0] : p.err[0];
+        close(fd);
+        fd = -1;
+      }
+    }
+  }
+  int status = 0;
+  if (!timed_out) {
+    // Output closed; the child may still linger (e.g. a daemonised
+    // grandchild kept nothing open). Wait out the remaining budget.
+    while (true) {
+      const pid_t w = waitpid(pid, &status, WNOHANG);
+      if (w == pid) break;
+      if (w < 0 && errno != EINTR) break;
+      if (Clock::now() >= deadline) {
+        timed_out = true;
+        break;
+      }
+      usleep(1000);
+    }
+  }
+  if (timed_out) {
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    result.ending = ChildResult::Ending::kTimedOut;
+    result.signal = SIGKILL;
+  } else if (WIFSIGNALED(status)) {
+    result.ending = ChildResult::Ending::kSignaled;
+    result.signal = WTERMSIG(status);
+  } else {
+    result.ending = ChildResult::Ending::kExited;
+    result.exit_code = WEXITSTATUS(status);
+  }
+  result.wall_time = std::chrono::duration_cast<std::chrono::milliseconds>(
+      Clock::now() - start);
+  return result;
+}
+
+absl::Status MakePipes(Pipes& p) {
+  if (pipe2(p.in, O_CLOEXEC) != 0 || pipe2(p.out, O_CLOEXEC) != 0 ||
+      pipe2(p.err, O_CLOEXEC) != 0) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("pipe() failed: ", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+void RedirectInChild(Pipes& p) {
+  dup2(p.in[0], STDIN_FILENO);
+  dup2(p.out[1], STDOUT_FILENO);
+  dup2(p.err[1], STDERR_FILENO);
+}
+
+}  // namespace
+
+std::string ChildResult::Describe() const {
+  switch (ending) {
+    case Ending::kExited:
+      return absl::StrCat("exit ", exit_code);
+    case Ending::kSignaled:
+      return absl::StrCat("signal ", signal, " (", strsignal(signal), ")");
+    case Ending::kTimedOut:
+      return absl::StrCat("timed out after ", wall_time.count(), " ms");
+  }
+  return "?";
+}
+
+absl::StatusOr<ChildResult> RunCommand(
+    const std::vector<std::string>& argv, const ChildLimits& limits,
+    const std::string& working_dir, const std::string& stdin_data,
+    const std::vector<std::string>& extra_env) {
+  if (argv.empty()) return absl::InvalidArgumentError("RunCommand: empty argv");
+  Pipes p;
+  if (auto s = MakePipes(p); !s.ok()) return s;
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("fork() failed: ", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    RedirectInChild(p);
+    ApplyLimitsInChild(limits);
+    if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(126);
+    for (const std::string& kv : extra_env) putenv(const_cast<char*>(kv.c_str()));
+    execvp(args[0], args.data());
+    const std::string msg =
+        absl::StrCat("cannot execute ", argv[0], ": ", std::strerror(errno), "\n");
+    (void)!write(STDERR_FILENO, msg.data(), msg.size());
+    _exit(127);
+  }
+  return Supervise(pid, p, stdin_data, limits);
+}
+
+absl::StatusOr<ChildResult> RunInChild(const std::function<std::string()>& body,
+                                       const ChildLimits& limits) {
+  Pipes p;
+  if (auto s = MakePipes(p); !s.ok()) return s;
+  fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("fork() failed: ", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    RedirectInChild(p);
+    ApplyLimitsInChild(limits);
+    const std::string out = body();
+    size_t done = 0;
+    while (done < out.size()) {
+      const ssize_t w = write(STDOUT_FILENO, out.data() + done, out.size() - done);
+      if (w <= 0) break;
+      done += static_cast<size_t>(w);
+    }
+    _exit(0);
+  }
+  return Supervise(pid, p, "", limits);
+}
+
+std::optional<std::string> FindProgram(const std::string& name) {
+  if (name.find('/') != std::string::npos) {
+    if (access(name.c_str(), X_OK) == 0) return name;
+    return std::nullopt;
+  }
+  const char* path = std::getenv("PATH");
+  for (absl::string_view dir :
+       absl::StrSplit(path ? path : "/usr/bin:/bin", ':')) {
+    if (dir.empty()) continue;
+    const std::string candidate = absl::StrCat(dir, "/", name);
+    struct stat st;
+    if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace l0spv::oracles

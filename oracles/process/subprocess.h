@@ -1,0 +1,60 @@
+// oracles/process/subprocess.h — running untrusted work in a child process
+// with a wall-clock limit, a memory limit and captured output.
+//
+// Contract: nothing a child does (crash, hang, allocation storm, writing
+// megabytes to stderr) can take the caller down. Every call returns a
+// ChildResult describing how the child ended; only failures to create the
+// child at all (fork/pipe/exec setup) are reported as an error Status.
+// Output beyond `max_output_bytes` per stream is dropped (the tail is kept,
+// since crash messages come last). The child gets its own process group so a
+// timeout kills grandchildren too.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace l0spv::oracles {
+
+struct ChildLimits {
+  std::chrono::milliseconds wall_time{10000};
+  uint64_t memory_bytes = uint64_t{4} << 30;  // RLIMIT_AS; 0 = unlimited
+  size_t max_output_bytes = 1 << 20;
+};
+
+struct ChildResult {
+  enum class Ending { kExited, kSignaled, kTimedOut };
+  Ending ending = Ending::kExited;
+  int exit_code = 0;  // kExited
+  int signal = 0;     // kSignaled (or the signal used to stop a timeout)
+  std::string stdout_text;
+  std::string stderr_text;
+  std::chrono::milliseconds wall_time{0};
+
+  bool Succeeded() const { return ending == Ending::kExited && exit_code == 0; }
+  // "exit 3", "signal 11 (Segmentation fault)", "timed out after 10000 ms".
+  std::string Describe() const;
+};
+
+// Runs argv[0] (searched in PATH) with the given arguments.
+// `working_dir` empty = inherit; `stdin_data` is written to the child's stdin.
+absl::StatusOr<ChildResult> RunCommand(
+    const std::vector<std::string>& argv, const ChildLimits& limits,
+    const std::string& working_dir = "", const std::string& stdin_data = "",
+    const std::vector<std::string>& extra_env = {});
+
+// Runs `body` in a forked child; whatever it returns becomes the child's
+// stdout_text (exit code 0). A crash or hang in `body` is reported through the
+// ChildResult like any other child. Only call from a single-threaded state.
+absl::StatusOr<ChildResult> RunInChild(const std::function<std::string()>& body,
+                                       const ChildLimits& limits);
+
+// Absolute path of an executable found in PATH, or nullopt.
+std::optional<std::string> FindProgram(const std::string& name);
+
+}  // namespace l0spv::oracles

@@ -1,0 +1,61 @@
+// oracles/targets/consumer_probe.h — what real SPIR-V consumers this machine
+// has: Level Zero drivers/devices, OpenCL platforms/devices, and the tools
+// (ocloc, oclgrind, llvm-spirv, spirv-opt).
+//
+// Contract: every probe that loads a driver runs in a child process with a
+// time limit (a broken ICD or the Level Zero loader's known segfault after a
+// failed zeInit cannot take the caller down), and never calls into the loader
+// after a failed zeInit. Probes return facts; deciding what is a usable
+// target is target_registry's job.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace l0spv::oracles {
+
+struct LevelZeroDevice {
+  std::string name;
+  uint32_t spirv_version = 0;  // header version word, e.g. 0x00010200
+  bool fp16 = false, fp64 = false, int64_atomics = false;
+};
+
+struct LevelZeroProbe {
+  bool loader_present = false;
+  bool initialized = false;
+  std::string error;  // why there is no usable driver/device
+  std::vector<LevelZeroDevice> devices;
+};
+
+struct OpenClDevice {
+  std::string name;
+  std::string version;
+  std::string il_version;  // empty: no IL (SPIR-V) support
+};
+
+struct OpenClPlatform {
+  std::string name;
+  std::string version;
+  std::vector<OpenClDevice> devices;
+};
+
+struct OpenClProbe {
+  std::string error;  // set when the ICD loader itself failed
+  std::vector<OpenClPlatform> platforms;
+};
+
+struct ToolProbe {
+  std::string name;
+  std::optional<std::string> path;  // nullopt: not installed
+  std::string version;
+};
+
+LevelZeroProbe ProbeLevelZero();
+OpenClProbe ProbeOpenCl();
+// "ocloc", "oclgrind", "llvm-spirv" (tries llvm-spirv-14/-15/plain),
+// "spirv-opt", "spirv-val", "spirv-reduce".
+ToolProbe ProbeTool(const std::string& name);
+
+}  // namespace l0spv::oracles

@@ -1,0 +1,103 @@
+#include <CL/cl.h>
+
+#include "absl/strings/str_format.h"
+#include "nlohmann/json.hpp"
+#include "oracles/process/subprocess.h"
+#include "oracles/targets/consumer_probe.h"
+
+namespace l0spv::oracles {
+namespace {
+
+std::string PlatformString(cl_platform_id p, cl_platform_info what) {
+  size_t size = 0;
+  if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS) return "";
+  std::string s(size, '\0');
+  clGetPlatformInfo(p, what, size, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+std::string DeviceString(cl_device_id d, cl_device_info what) {
+  size_t size = 0;
+  if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS) return "";
+  std::string s(size, '\0');
+  clGetDeviceInfo(d, what, size, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+// Runs inside the child: ICDs are third-party code that may crash or hang.
+std::string ProbeInChild() {
+  nlohmann::json out;
+  cl_uint count = 0;
+  const cl_int err = clGetPlatformIDs(0, nullptr, &count);
+  if (err != CL_SUCCESS || count == 0) {
+    out["error"] = absl::StrFormat(
+        "no OpenCL platform (clGetPlatformIDs returned %d; is an ICD such as "
+        "pocl-opencl-icd installed?)",
+        err);
+    return out.dump();
+  }
+  std::vector<cl_platform_id> platforms(count);
+  clGetPlatformIDs(count, platforms.data(), nullptr);
+  out["platforms"] = nlohmann::json::array();
+  for (cl_platform_id p : platforms) {
+    nlohmann::json pj{{"name", PlatformString(p, CL_PLATFORM_NAME)},
+                      {"version", PlatformString(p, CL_PLATFORM_VERSION)},
+                      {"devices", nlohmann::json::array()}};
+    cl_uint ndev = 0;
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &ndev) ==
+            CL_SUCCESS &&
+        ndev > 0) {
+      std::vector<cl_device_id> devices(ndev);
+      clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, ndev, devices.data(), nullptr);
+      for (cl_device_id d : devices) {
+        pj["devices"].push_back(
+            {{"name", DeviceString(d, CL_DEVICE_NAME)},
+             {"version", DeviceString(d, CL_DEVICE_VERSION)},
+             {"il_version", DeviceString(d, CL_DEVICE_IL_VERSION)}});
+      }
+    }
+    out["platforms"].push_back(pj);
+  }
+  return out.dump();
+}
+
+}  // namespace
+
+OpenClProbe ProbeOpenCl() {
+  OpenClProbe probe;
+  ChildLimits limits;
+  limits.wall_time = std::chrono::seconds(30);
+  auto child = RunInChild(ProbeInChild, limits);
+  if (!child.ok()) {
+    probe.error = std::string(child.status().message());
+    return probe;
+  }
+  if (!child->Succeeded()) {
+    probe.error = absl::StrFormat("the OpenCL probe process failed: %s",
+                                  child->Describe());
+    return probe;
+  }
+  const auto j = nlohmann::json::parse(child->stdout_text, nullptr, false);
+  if (j.is_discarded()) {
+    probe.error = "the OpenCL probe produced unreadable output";
+    return probe;
+  }
+  probe.error = j.value("error", "");
+  if (j.contains("platforms")) {
+    for (const auto& pj : j["platforms"]) {
+      OpenClPlatform platform{pj.value("name", ""), pj.value("version", ""),
+                              {}};
+      for (const auto& dj : pj["devices"]) {
+        platform.devices.push_back({dj.value("name", ""),
+                                    dj.value("version", ""),
+                                    dj.value("il_version", "")});
+      }
+      probe.platforms.push_back(std::move(platform));
+    }
+  }
+  return probe;
+}
+
+}  // namespace l0spv::oracles

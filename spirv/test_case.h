@@ -1,0 +1,66 @@
+// spirv/test_case.h — the TestCase shape every room shares (DESIGN.md):
+// a module, its entry point, an ND-range and the kernel arguments.
+//
+// Contract: a TestCase is a plain value. On disk it is a directory holding
+// `case.json`, `module.spv` and one `argN.bin` per buffer argument (N = the
+// argument's position). `ReadTestCase` validates everything it reads and
+// reports the file and field at fault; `WriteTestCase` writes every file
+// atomically (temp + rename), case.json last, so a reader never sees a
+// case.json whose files are missing.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+
+namespace l0spv::spirv {
+
+struct NdRange {
+  uint32_t dims = 1;                      // 1..3
+  std::array<uint64_t, 3> global{1, 1, 1};
+  std::optional<std::array<uint64_t, 3>> local;  // nullopt: implementation picks
+  std::array<uint64_t, 3> offset{0, 0, 0};
+};
+
+struct KernelArg {
+  enum class Kind { kBuffer, kScalar, kLocal };
+  Kind kind = Kind::kBuffer;
+  // kBuffer: initial contents; kScalar: the value's bytes (little-endian; a
+  // by-value struct is a scalar of its OpenCL-layout bytes).
+  std::vector<uint8_t> bytes;
+  uint64_t local_bytes = 0;  // kLocal: size of the __local allocation
+  bool is_result = false;    // kBuffer: compared between targets
+  std::string type;          // optional, informational ("u32", "struct")
+};
+
+struct TestCase {
+  std::vector<uint32_t> module_words;
+  std::string entry_point;
+  NdRange nd_range;
+  std::vector<KernelArg> args;
+  std::string profile = "full";
+  // The transformation log that produced this case, when it was transformed.
+  std::optional<nlohmann::json> transformation_log;
+};
+
+inline constexpr char kTestCaseFormat[] = "l0spv-case/1";
+
+absl::StatusOr<TestCase> ReadTestCase(const std::string& dir);
+absl::Status WriteTestCase(const TestCase& test_case, const std::string& dir);
+
+// case.json alone (the module and buffers are separate files).
+nlohmann::json TestCaseToJson(const TestCase& test_case);
+
+// Total work-items of the ND-range.
+uint64_t GlobalWorkItems(const NdRange& range);
+// Checks dims, sizes (non-zero, local ≤ global...), for messages naming the
+// field; used by ReadTestCase and by anyone building a case by hand.
+absl::Status ValidateNdRange(const NdRange& range);
+
+}  // namespace l0spv::spirv
