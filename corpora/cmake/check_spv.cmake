@@ -1,5 +1,5 @@
 # Build-time gate for one corpus module, run as
-#   cmake -DIN=<unchecked.spv> -DOUT=<final.spv> -DNAME=<name>
+#   cmake -DIN=<NAME.spv.unchecked> -DOUT=<final.spv> -DNAME=<name>
 #         [-DSPIRV_VAL=<spirv-val>] [-DSPIRV_DIS=<spirv-dis>] [-DVAL_ENV=<env>]
 #         -P check_spv.cmake
 # Copies IN to OUT only if every check passes, so a failing module is rebuilt

@@ -6,4 +6,5 @@
 namespace l0spv::cli {
 Command LintCommand();
 Command TargetsCommand();
+Command RunCommand();
 }  // namespace l0spv::cli

@@ -16,7 +16,6 @@ struct Planned {
   const char* issue;
 };
 constexpr Planned kPlanned[] = {
-    {"run", "issue 3 (reference interpreter) and issue 5 (targets)"},
     {"generate", "issue 4 (kernel generator)"},
     {"transform", "issue 6 (transformations)"},
     {"replay", "issue 6 (transformations)"},

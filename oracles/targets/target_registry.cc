@@ -9,12 +9,9 @@
 namespace l0spv::oracles {
 namespace {
 
-// Target adapters land with the reference-interpreter (issue 3) and
-// targets/campaign (issue 5) work. Until an adapter exists its target is
-// reported unsupported even when the consumer is installed, so nothing ever
-// pretends to run.
-constexpr const char* kNoRefAdapter =
-    "the reference interpreter is not implemented yet (issue 3)";
+// Adapters for real consumers land with the targets/campaign work (issue 5).
+// Until an adapter exists its target is reported unsupported even when the
+// consumer is installed, so nothing ever pretends to run.
 constexpr const char* kNoAdapter =
     "consumer found, but its target adapter is not implemented yet (issue 5)";
 
@@ -46,7 +43,10 @@ const std::vector<std::string>& DefaultOclocDevices() {
 
 std::vector<TargetInfo> ListTargets() {
   std::vector<TargetInfo> out;
-  out.push_back({"ref", false, "", kNoRefAdapter});
+  out.push_back({"ref", true,
+                 "l0spv reference interpreter (built in; runs in a worker "
+                 "process)",
+                 ""});
 
   const LevelZeroProbe ze = ProbeLevelZero();
   TargetInfo gpu{"gpu", false, "", ""};

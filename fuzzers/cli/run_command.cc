@@ -1,0 +1,239 @@
+// `l0spv-fuzz run`: execute one test case on one target and show the result.
+//
+//   run CASE_DIR --target=T [--json] [--dump=DIR]
+//   run FILE.spv --kernel=NAME --global=X[,Y,Z] [--local=..] [--offset=..]
+//       [--arg=SPEC ...] --target=T [--json] [--dump=DIR]
+//
+// The target runs in a worker process with a wall-clock and memory limit, so
+// a crash or hang in it is reported, not suffered.
+#include <filesystem>
+#include <iostream>
+
+#include "absl/flags/declare.h"
+#include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "fuzzers/cli/commands.h"
+#include "oracles/execution_json.h"
+#include "oracles/process/subprocess.h"
+#include "oracles/reference/interpreter.h"
+#include "spirv/binary.h"
+#include "spirv/launch_spec.h"
+#include "spirv/test_case.h"
+
+ABSL_DECLARE_FLAG(bool, json);
+ABSL_FLAG(std::string, target, "ref",
+          "target to run on (only `ref` can execute in this build)");
+ABSL_FLAG(std::string, kernel, "", "entry point name (with FILE.spv)");
+ABSL_FLAG(std::string, global, "", "global size X[,Y,Z] (with FILE.spv)");
+ABSL_FLAG(std::string, local, "",
+          "local size X[,Y,Z] (with FILE.spv; empty = target chooses)");
+ABSL_FLAG(std::string, offset, "", "global offset X[,Y,Z] (with FILE.spv)");
+ABSL_FLAG(std::vector<std::string>, arg, {},
+          "kernel argument, repeatable, in order: buf:BYTES | buf:@FILE | "
+          "local:BYTES | i8/i16/i32/i64/u8/u16/u32/u64/f16/f32/f64:VALUE");
+ABSL_FLAG(std::string, dump, "",
+          "write the final contents of every buffer argument to DIR/argN.bin");
+ABSL_FLAG(int, timeout, 60, "wall-clock limit of the worker, seconds");
+ABSL_FLAG(uint64_t, schedule_seed, 0,
+          "permute the work-item order at barriers (0 = in order)");
+
+namespace l0spv::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::StatusOr<std::array<uint64_t, 3>> ParseSizes(const std::string& text,
+                                                   const char* flag,
+                                                   uint32_t* dims) {
+  std::array<uint64_t, 3> out{1, 1, 1};
+  std::vector<std::string> parts = absl::StrSplit(text, ',');
+  if (parts.empty() || parts.size() > 3) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, "=", text, ": expected 1–3 sizes X[,Y,Z]"));
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (!absl::SimpleAtoi(parts[i], &out[i])) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", flag, "=", text, ": '", parts[i],
+                       "' is not a size"));
+    }
+  }
+  if (dims) *dims = static_cast<uint32_t>(parts.size());
+  return out;
+}
+
+absl::StatusOr<spirv::TestCase> CaseFromFlags(const std::string& spv) {
+  auto module = spirv::ReadModuleFile(spv);
+  if (!module.ok()) return module.status();
+  spirv::TestCase tc;
+  tc.module_words = spirv::EncodeModule(*module);
+  tc.entry_point = absl::GetFlag(FLAGS_kernel);
+  if (tc.entry_point.empty()) {
+    return absl::InvalidArgumentError(
+        "running a FILE.spv needs --kernel=NAME and --global=X[,Y,Z]");
+  }
+  if (absl::GetFlag(FLAGS_global).empty()) {
+    return absl::InvalidArgumentError("missing --global=X[,Y,Z]");
+  }
+  auto global = ParseSizes(absl::GetFlag(FLAGS_global), "global",
+                           &tc.nd_range.dims);
+  if (!global.ok()) return global.status();
+  tc.nd_range.global = *global;
+  if (!absl::GetFlag(FLAGS_local).empty()) {
+    uint32_t dims = 0;
+    auto local = ParseSizes(absl::GetFlag(FLAGS_local), "local", &dims);
+    if (!local.ok()) return local.status();
+    if (dims != tc.nd_range.dims) {
+      return absl::InvalidArgumentError(
+          "--local must have as many dimensions as --global");
+    }
+    tc.nd_range.local = *local;
+  }
+  if (!absl::GetFlag(FLAGS_offset).empty()) {
+    auto offset = ParseSizes(absl::GetFlag(FLAGS_offset), "offset", nullptr);
+    if (!offset.ok()) return offset.status();
+    tc.nd_range.offset = *offset;
+  }
+  if (auto s = spirv::ValidateNdRange(tc.nd_range); !s.ok()) return s;
+  for (const std::string& spec : absl::GetFlag(FLAGS_arg)) {
+    auto arg = spirv::ParseArgSpec(spec);
+    if (!arg.ok()) return arg.status();
+    tc.args.push_back(std::move(*arg));
+  }
+  return tc;
+}
+
+// Runs the reference interpreter in a worker process; its Execution comes
+// back as JSON on the worker's stdout.
+oracles::Execution RunRefInWorker(const spirv::TestCase& tc) {
+  oracles::reference::ReferenceOptions options;
+  if (absl::GetFlag(FLAGS_schedule_seed) != 0)
+    options.schedule_seed = absl::GetFlag(FLAGS_schedule_seed);
+  oracles::ChildLimits limits;
+  limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
+  limits.max_output_bytes = size_t{1} << 31;
+  auto child = oracles::RunInChild(
+      [&] {
+        return oracles::ExecutionToJson(
+                   oracles::reference::RunReference(tc, options))
+            .dump();
+      },
+      limits);
+  oracles::Execution failed;
+  if (!child.ok()) {
+    failed.status = oracles::ExecutionStatus::kCrashed;
+    failed.message = std::string(child.status().message());
+    return failed;
+  }
+  if (!child->Succeeded()) {
+    failed.status = child->ending == oracles::ChildResult::Ending::kTimedOut
+                        ? oracles::ExecutionStatus::kTimedOut
+                        : oracles::ExecutionStatus::kCrashed;
+    failed.message = absl::StrCat("worker ", child->Describe());
+    failed.log = child->stderr_text;
+    return failed;
+  }
+  auto parsed = oracles::ExecutionFromJson(
+      nlohmann::json::parse(child->stdout_text, nullptr, false));
+  if (!parsed.ok()) {
+    failed.status = oracles::ExecutionStatus::kCrashed;
+    failed.message = absl::StrCat("worker output unreadable: ",
+                                  parsed.status().message());
+    return failed;
+  }
+  return *parsed;
+}
+
+void PrintBuffer(size_t index, const std::vector<uint8_t>& bytes) {
+  constexpr size_t kRow = 32, kMaxRows = 8;
+  std::cout << absl::StrFormat("arg%d: %d bytes\n", index, bytes.size());
+  for (size_t row = 0; row * kRow < bytes.size() && row < kMaxRows; ++row) {
+    std::cout << absl::StrFormat("  %06x ", row * kRow);
+    for (size_t i = row * kRow; i < std::min(bytes.size(), (row + 1) * kRow); ++i)
+      std::cout << absl::StrFormat("%02x", bytes[i]) << ((i % 4 == 3) ? " " : "");
+    std::cout << "\n";
+  }
+  if (bytes.size() > kRow * kMaxRows)
+    std::cout << "  ... (use --dump=DIR or --json for everything)\n";
+}
+
+int RunRun(const std::vector<std::string>& positional) {
+  if (positional.size() != 1) {
+    return UsageError("run", "expected one CASE_DIR or FILE.spv");
+  }
+  const std::string& input = positional[0];
+  std::error_code ec;
+  auto tc = fs::is_directory(input, ec) ? spirv::ReadTestCase(input)
+                                        : CaseFromFlags(input);
+  if (!tc.ok()) return UsageError("run", std::string(tc.status().message()));
+  const std::string target = absl::GetFlag(FLAGS_target);
+  if (target != "ref") {
+    return UsageError(
+        "run", absl::StrCat("target '", target,
+                            "' cannot execute in this build: only `ref` "
+                            "has an adapter so far (see `l0spv-fuzz "
+                            "targets`)"));
+  }
+  const oracles::Execution e = RunRefInWorker(*tc);
+
+  if (const std::string dir = absl::GetFlag(FLAGS_dump); !dir.empty()) {
+    fs::create_directories(dir, ec);
+    for (size_t i = 0; i < e.buffers.size(); ++i) {
+      if (tc->args.size() > i &&
+          tc->args[i].kind == spirv::KernelArg::Kind::kBuffer) {
+        if (auto s = spirv::WriteFileBytes(absl::StrCat(dir, "/arg", i, ".bin"),
+                                           e.buffers[i]);
+            !s.ok()) {
+          return UsageError("run", std::string(s.message()));
+        }
+      }
+    }
+  }
+  if (absl::GetFlag(FLAGS_json)) {
+    nlohmann::json j = oracles::ExecutionToJson(e);
+    j["target"] = target;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << e.printf_output;
+    std::cerr << "status: " << oracles::ExecutionStatusName(e.status)
+              << (e.message.empty() ? "" : ": ") << e.message << "\n"
+              << "instructions executed: " << e.instructions_executed << "\n";
+    for (size_t i = 0; i < e.buffers.size(); ++i) {
+      if (i < tc->args.size() &&
+          tc->args[i].kind == spirv::KernelArg::Kind::kBuffer)
+        PrintBuffer(i, e.buffers[i]);
+    }
+  }
+  switch (e.status) {
+    case oracles::ExecutionStatus::kOk:
+      return kExitOk;
+    case oracles::ExecutionStatus::kBuildFailed:
+    case oracles::ExecutionStatus::kUnsupported:
+      return kExitUsage;
+    default:
+      return kExitFinding;
+  }
+}
+
+}  // namespace
+
+Command RunCommand() {
+  return {"run",
+          "execute one test case on a target",
+          "run (CASE_DIR | FILE.spv --kernel=NAME --global=X[,Y,Z] "
+          "[--local=X[,Y,Z]] [--arg=SPEC ...]) [--target=ref] [--json] "
+          "[--dump=DIR]\n\n"
+          "Runs the case in a worker process with a time and memory limit. "
+          "Prints printf output verbatim on stdout, then (on stderr) the status "
+          "and the buffers. Exit 0 when the run is ok; 1 on undefined "
+          "behaviour, a crash or a timeout (a finding); 2 when the case is "
+          "malformed, fails validation or uses something unsupported.",
+          {"target", "kernel", "global", "local", "offset", "arg", "json",
+           "dump", "timeout", "schedule_seed"},
+          RunRun};
+}
+
+}  // namespace l0spv::cli

@@ -1,0 +1,62 @@
+#include "oracles/execution_json.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/escaping.h"
+
+namespace l0spv::oracles {
+
+namespace {
+constexpr ExecutionStatus kAllStatuses[] = {
+    ExecutionStatus::kOk,         ExecutionStatus::kBuildFailed,
+    ExecutionStatus::kCrashed,    ExecutionStatus::kTimedOut,
+    ExecutionStatus::kUbDetected, ExecutionStatus::kUnsupported};
+}  // namespace
+
+nlohmann::json ExecutionToJson(const Execution& e) {
+  nlohmann::json buffers = nlohmann::json::array();
+  for (const auto& b : e.buffers) {
+    buffers.push_back(absl::Base64Escape(absl::string_view(
+        reinterpret_cast<const char*>(b.data()), b.size())));
+  }
+  return {{"status", ExecutionStatusName(e.status)},
+          {"message", e.message},
+          {"buffers", std::move(buffers)},
+          {"printf", e.printf_output},
+          {"log", e.log},
+          {"instructions", e.instructions_executed},
+          {"wall_time_ns", e.wall_time.count()}};
+}
+
+absl::StatusOr<Execution> ExecutionFromJson(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("status") || !j["status"].is_string()) {
+    return absl::InvalidArgumentError("execution JSON: missing \"status\"");
+  }
+  Execution e;
+  const std::string status = j["status"].get<std::string>();
+  bool known = false;
+  for (ExecutionStatus s : kAllStatuses) {
+    if (status == ExecutionStatusName(s)) {
+      e.status = s;
+      known = true;
+    }
+  }
+  if (!known) {
+    return absl::InvalidArgumentError("execution JSON: unknown status \"" +
+                                      status + "\"");
+  }
+  e.message = j.value("message", "");
+  e.printf_output = j.value("printf", "");
+  e.log = j.value("log", "");
+  e.instructions_executed = j.value("instructions", uint64_t{0});
+  e.wall_time = std::chrono::nanoseconds(j.value("wall_time_ns", int64_t{0}));
+  for (const auto& b : j.value("buffers", nlohmann::json::array())) {
+    std::string raw;
+    if (!b.is_string() || !absl::Base64Unescape(b.get<std::string>(), &raw)) {
+      return absl::InvalidArgumentError("execution JSON: bad buffer encoding");
+    }
+    e.buffers.emplace_back(raw.begin(), raw.end());
+  }
+  return e;
+}
+
+}  // namespace l0spv::oracles

@@ -1,0 +1,1006 @@
+#include "oracles/reference/executor.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "oracles/reference/numeric.h"
+#include "spirv/grammar.h"
+
+namespace l0spv::oracles::reference {
+namespace {
+
+// Register access through memcpy: no alignment or aliasing assumptions.
+template <typename T>
+inline T Ld(const uint8_t* R, uint32_t off, int lane = 0) {
+  T v;
+  std::memcpy(&v, R + off + lane * sizeof(T), sizeof(T));
+  return v;
+}
+template <typename T>
+inline void St(uint8_t* R, uint32_t off, int lane, T v) {
+  std::memcpy(R + off + lane * sizeof(T), &v, sizeof(T));
+}
+
+template <typename U>
+using Signed = std::make_signed_t<U>;
+
+template <typename U>
+constexpr U kSignedMin = U{1} << (sizeof(U) * 8 - 1);
+
+// Half lanes are computed in float: for + - * / and sqrt the float result
+// rounded once more to half is the correctly rounded half result (float
+// has more than 2*11+2 significand bits), and rem/mod results are exact.
+template <typename F>
+struct FloatLane {
+  using Storage = F;
+  using Compute = F;
+  static Compute Load(Storage s) { return s; }
+  static Storage Store(Compute c) { return c; }
+};
+struct Half {};
+template <>
+struct FloatLane<Half> {
+  using Storage = uint16_t;
+  using Compute = float;
+  static Compute Load(Storage s) { return HalfToFloat(s); }
+  static Storage Store(Compute c) { return FloatToHalf(c); }
+};
+
+template <bool kFtz, typename C>
+inline C Ftz(C v) {
+  if constexpr (kFtz && !std::is_same_v<C, double>) {
+    return FlushDenormal(v);
+  } else {
+    return v;
+  }
+}
+
+// Negation flips the sign bit only (NaN payloads kept).
+template <typename S>
+inline S Negate(S a) {
+  return -a;
+}
+template <>
+inline uint16_t Negate(uint16_t a) {
+  return static_cast<uint16_t>(a ^ 0x8000u);
+}
+// Normality in the lane's own format (a half subnormal is a normal float).
+template <typename S>
+inline bool IsNormalLane(S a) {
+  return std::isnormal(a);
+}
+template <>
+inline bool IsNormalLane(uint16_t a) {
+  const uint32_t e = (a >> 10) & 0x1F;
+  return e != 0 && e != 0x1F;
+}
+
+}  // namespace
+
+Executor::Executor(RunState& state)
+    : state_(state), prog_(*state.program), mem_(*state.memory) {
+  ext_.self = this;
+  ext_.printf_output = &state_.printf_output;
+  ext_.flush_denormals = state_.flush_denormals;
+  size_t scratch = 0;
+  for (const Edge& e : prog_.edges) {
+    if (!e.parallel) continue;
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < e.nmoves; ++i)
+      bytes += prog_.moves[e.moves + i].bytes;
+    scratch = std::max(scratch, bytes);
+  }
+  scratch_.resize(scratch);
+}
+
+std::string Executor::Where(const Invocation& inv, uint32_t pc) const {
+  std::string where = absl::StrFormat(
+      "work-item global id (%d, %d, %d) (local (%d, %d, %d), work-group "
+      "(%d, %d, %d))",
+      inv.global_id[0], inv.global_id[1], inv.global_id[2], inv.local_id[0],
+      inv.local_id[1], inv.local_id[2], state_.group_id[0], state_.group_id[1],
+      state_.group_id[2]);
+  if (pc < prog_.origins.size()) {
+    const InstOrigin& o = prog_.origins[pc];
+    const spirv::OpcodeInfo* info = spirv::FindOpcode(o.spv_opcode);
+    absl::StrAppend(&where, ", function ",
+                    o.function < prog_.functions.size()
+                        ? prog_.functions[o.function].name
+                        : std::string("?"),
+                    ", instruction ", info ? info->name : "?");
+    if (o.result_id != 0) absl::StrAppend(&where, " %", o.result_id);
+  }
+  return where;
+}
+
+Executor::Stop Executor::Error(const Invocation& inv, uint32_t pc,
+                               ExecutionStatus status, absl::string_view check,
+                               absl::string_view detail) {
+  if (state_.status == ExecutionStatus::kOk) {
+    state_.status = status;
+    state_.message = absl::StrCat(check, " in ", Where(inv, pc));
+    if (!detail.empty()) absl::StrAppend(&state_.message, ": ", detail);
+  }
+  return Stop::kError;
+}
+
+Executor::Stop Executor::MemoryFault(const Invocation& inv, uint32_t pc,
+                                     Fault fault, const char* access,
+                                     uint64_t pointer, uint64_t bytes,
+                                     uint32_t align) {
+  std::string check;
+  switch (fault) {
+    case Fault::kOutOfBounds:
+      check = absl::StrCat("out-of-bounds ", access);
+      break;
+    case Fault::kMisaligned:
+      check = absl::StrCat("misaligned ", access);
+      break;
+    default:
+      check = absl::StrCat(FaultName(fault), " (", access, ")");
+      break;
+  }
+  std::string detail =
+      absl::StrFormat("%d bytes at %s", bytes, mem_.Describe(pointer));
+  if (fault == Fault::kMisaligned)
+    absl::StrAppend(&detail, ", required alignment ", align);
+  return Error(inv, pc, ExecutionStatus::kUbDetected, check, detail);
+}
+
+bool Executor::Enter(Invocation& inv, uint32_t function) {
+  const FunctionInfo& fn = prog_.functions[function];
+  CallFrame f;
+  f.function = function;
+  f.pc = fn.entry_pc;
+  f.mark = inv.stack.GetMark();
+  f.live_begin = static_cast<uint32_t>(inv.live.size());
+  f.regs = inv.stack.Push(fn.frame_bytes, mem_);
+  if (f.regs == nullptr) {
+    Error(inv, fn.entry_pc, ExecutionStatus::kUnsupported,
+          "memory limit exceeded", "no room for a call frame");
+    return false;
+  }
+  std::memcpy(f.regs, fn.frame_template.data(), fn.frame_bytes);
+  inv.frames.push_back(f);
+  return true;
+}
+
+void Executor::PopFrame(Invocation& inv) {
+  const CallFrame& f = inv.frames.back();
+  for (size_t i = f.live_begin; i < inv.live.size(); ++i)
+    mem_.Kill(inv.live[i]);
+  inv.live.resize(f.live_begin);
+  inv.stack.Pop(f.mark);
+  inv.frames.pop_back();
+}
+
+uint8_t* Executor::Ext::Access(uint64_t pointer, uint64_t bytes, uint32_t align,
+                               bool write) {
+  Fault fault = Fault::kNone;
+  uint8_t* p =
+      self->mem_.Resolve(pointer, bytes, align, write, inv->tag, &fault);
+  if (p == nullptr)
+    self->MemoryFault(*inv, pc, fault, write ? "store" : "load", pointer, bytes,
+                      align);
+  return p;
+}
+
+bool Executor::Ext::Fail(ExecutionStatus status, absl::string_view check,
+                         absl::string_view detail) {
+  self->Error(*inv, pc, status, check, detail);
+  return false;
+}
+
+bool Executor::Ext::ReadCString(uint64_t pointer, std::string* out) {
+  out->clear();
+  for (;;) {
+    Fault fault = Fault::kNone;
+    const uint8_t* p =
+        self->mem_.Resolve(pointer, 1, 1, false, inv->tag, &fault);
+    if (p == nullptr) {
+      self->MemoryFault(*inv, pc, fault, "string read", pointer, 1, 1);
+      return false;
+    }
+    // Read the rest of the allocation in one go.
+    const Allocation& a = self->mem_.record(PointerId(pointer));
+    const uint64_t avail = a.size - PointerOffset(pointer);
+    const void* nul = std::memchr(p, 0, avail);
+    if (nul != nullptr) {
+      out->append(reinterpret_cast<const char*>(p),
+                  static_cast<const uint8_t*>(nul) - p);
+      return true;
+    }
+    self->MemoryFault(*inv, pc, Fault::kOutOfBounds, "string read",
+                      pointer + avail, 1, 1);
+    return false;
+  }
+}
+
+Executor::Stop Executor::Run(Invocation& inv) {
+  return state_.flush_denormals ? RunImpl<true>(inv) : RunImpl<false>(inv);
+}
+
+template <bool kFtz>
+Executor::Stop Executor::RunImpl(Invocation& inv) {
+  const Inst* const code = prog_.insts.data();
+  CallFrame* frame = &inv.frames.back();
+  uint8_t* R = frame->regs;
+  uint32_t pc = frame->pc;
+  uint64_t steps = state_.steps;
+  const uint64_t budget = state_.step_budget;
+  const uint32_t tag = inv.tag;
+
+#define L0SPV_SYNC()      \
+  do {                    \
+    state_.steps = steps; \
+    frame->pc = pc;       \
+  } while (0)
+#define L0SPV_FAIL(status, check, detail)         \
+  do {                                            \
+    L0SPV_SYNC();                                 \
+    return Error(inv, pc, status, check, detail); \
+  } while (0)
+#define L0SPV_UB(check, detail) \
+  L0SPV_FAIL(ExecutionStatus::kUbDetected, check, detail)
+#define L0SPV_RESOLVE(var, ptr, bytes, align, write, what)          \
+  uint8_t* var;                                                     \
+  {                                                                 \
+    Fault fault_ = Fault::kNone;                                    \
+    var = mem_.Resolve(ptr, bytes, align, write, tag, &fault_);     \
+    if (var == nullptr) {                                           \
+      L0SPV_SYNC();                                                 \
+      return MemoryFault(inv, pc, fault_, what, ptr, bytes, align); \
+    }                                                               \
+  }
+
+  for (;;) {
+    const Inst& I = code[pc];
+    if (steps >= budget) {
+      L0SPV_FAIL(ExecutionStatus::kTimedOut, "step budget exhausted",
+                 absl::StrCat(budget, " instructions executed"));
+    }
+    ++steps;
+    switch (I.op) {
+      // ---------------- integer families ----------------
+#define L0SPV_INT_CASES(name, BODY) \
+  case Op::k##name##8: {            \
+    using U = uint8_t;              \
+    BODY                            \
+  } break;                          \
+  case Op::k##name##16: {           \
+    using U = uint16_t;             \
+    BODY                            \
+  } break;                          \
+  case Op::k##name##32: {           \
+    using U = uint32_t;             \
+    BODY                            \
+  } break;                          \
+  case Op::k##name##64: {           \
+    using U = uint64_t;             \
+    BODY                            \
+  } break;
+#define L0SPV_BIN(name, EXPR)                   \
+  L0SPV_INT_CASES(                              \
+      name, for (int l = 0; l < I.n; ++l) {     \
+        const U a = Ld<U>(R, I.a, l);           \
+        const U b = Ld<U>(R, I.b, l);           \
+        St<U>(R, I.r, l, static_cast<U>(EXPR)); \
+      } ++pc;)
+      L0SPV_BIN(IAdd, a + b)
+      L0SPV_BIN(ISub, a - b)
+      L0SPV_BIN(IMul, uint64_t{a} * uint64_t{b})
+      L0SPV_BIN(Or, a | b)
+      L0SPV_BIN(Xor, a ^ b)
+      L0SPV_BIN(And, a & b)
+#undef L0SPV_BIN
+#define L0SPV_DIV(name, SIGNED, EXPR)                                      \
+  L0SPV_INT_CASES(                                                         \
+      name, for (int l = 0; l < I.n; ++l) {                                \
+        const U a = Ld<U>(R, I.a, l);                                      \
+        const U b = Ld<U>(R, I.b, l);                                      \
+        if (b == 0) L0SPV_UB("integer division by zero", "");              \
+        if (SIGNED && a == kSignedMin<U> && b == static_cast<U>(~U{0}))    \
+          L0SPV_UB("signed integer division overflow (INT_MIN / -1)", ""); \
+        const Signed<U> sa = static_cast<Signed<U>>(a);                    \
+        const Signed<U> sb = static_cast<Signed<U>>(b);                    \
+        (void)sa;                                                          \
+        (void)sb;                                                          \
+        St<U>(R, I.r, l, static_cast<U>(EXPR));                            \
+      } ++pc;)
+      L0SPV_DIV(UDiv, false, a / b)
+      L0SPV_DIV(UMod, false, a % b)
+      L0SPV_DIV(SDiv, true, sa / sb)
+      L0SPV_DIV(SRem, true, sa % sb)
+      L0SPV_DIV(SMod, true,
+                (sa % sb != 0 && ((sa % sb < 0) != (sb < 0))) ? sa % sb + sb
+                                                              : sa % sb)
+#undef L0SPV_DIV
+#define L0SPV_SHIFT(name, EXPR)                                     \
+  L0SPV_INT_CASES(                                                  \
+      name, for (int l = 0; l < I.n; ++l) {                         \
+        const U a = Ld<U>(R, I.a, l);                               \
+        const U b = Ld<U>(R, I.b, l);                               \
+        if (b >= sizeof(U) * 8)                                     \
+          L0SPV_UB("shift amount out of range",                     \
+                   absl::StrCat("shift by ", uint64_t{b}, " of a ", \
+                                sizeof(U) * 8, "-bit value"));      \
+        St<U>(R, I.r, l, static_cast<U>(EXPR));                     \
+      } ++pc;)
+      L0SPV_SHIFT(Shl, uint64_t{a} << b)
+      L0SPV_SHIFT(Shr, a >> b)
+      L0SPV_SHIFT(Sar, static_cast<Signed<U>>(a) >> b)
+#undef L0SPV_SHIFT
+#define L0SPV_UN(name, EXPR)                    \
+  L0SPV_INT_CASES(                              \
+      name, for (int l = 0; l < I.n; ++l) {     \
+        const U a = Ld<U>(R, I.a, l);           \
+        St<U>(R, I.r, l, static_cast<U>(EXPR)); \
+      } ++pc;)
+      L0SPV_UN(SNeg, U{0} - a)
+      L0SPV_UN(Not, ~a)
+      L0SPV_UN(BitCount, std::popcount(a))
+      L0SPV_UN(BitReverse, [](U v) {
+        U out = 0;
+        for (size_t i = 0; i < sizeof(U) * 8; ++i) {
+          out = static_cast<U>((out << 1) | (v & 1));
+          v = static_cast<U>(v >> 1);
+        }
+        return out;
+      }(a))
+#undef L0SPV_UN
+#define L0SPV_CMP(name, EXPR)                           \
+  L0SPV_INT_CASES(                                      \
+      name, for (int l = 0; l < I.n; ++l) {             \
+        const U a = Ld<U>(R, I.a, l);                   \
+        const U b = Ld<U>(R, I.b, l);                   \
+        const Signed<U> sa = static_cast<Signed<U>>(a); \
+        const Signed<U> sb = static_cast<Signed<U>>(b); \
+        (void)sa;                                       \
+        (void)sb;                                       \
+        R[I.r + l] = (EXPR) ? 1 : 0;                    \
+      } ++pc;)
+      L0SPV_CMP(IEq, a == b)
+      L0SPV_CMP(INe, a != b)
+      L0SPV_CMP(UGt, a > b)
+      L0SPV_CMP(SGt, sa > sb)
+      L0SPV_CMP(UGe, a >= b)
+      L0SPV_CMP(SGe, sa >= sb)
+      L0SPV_CMP(ULt, a < b)
+      L0SPV_CMP(SLt, sa < sb)
+      L0SPV_CMP(ULe, a <= b)
+      L0SPV_CMP(SLe, sa <= sb)
+#undef L0SPV_CMP
+#undef L0SPV_INT_CASES
+
+      // ---------------- float families ----------------
+#define L0SPV_F_CASES(name, BODY) \
+  case Op::k##name##16: {         \
+    using FL = FloatLane<Half>;   \
+    BODY                          \
+  } break;                        \
+  case Op::k##name##32: {         \
+    using FL = FloatLane<float>;  \
+    BODY                          \
+  } break;                        \
+  case Op::k##name##64: {         \
+    using FL = FloatLane<double>; \
+    BODY                          \
+  } break;
+#define L0SPV_FBIN(name, EXPR)                                                \
+  L0SPV_F_CASES(                                                              \
+      name, for (int l = 0; l < I.n; ++l) {                                   \
+        using C = typename FL::Compute;                                       \
+        const C a = Ftz<kFtz>(FL::Load(Ld<typename FL::Storage>(R, I.a, l))); \
+        const C b = Ftz<kFtz>(FL::Load(Ld<typename FL::Storage>(R, I.b, l))); \
+        St<typename FL::Storage>(R, I.r, l,                                   \
+                                 FL::Store(Ftz<kFtz>(static_cast<C>(EXPR)))); \
+      } ++pc;)
+      L0SPV_FBIN(FAdd, a + b)
+      L0SPV_FBIN(FSub, a - b)
+      L0SPV_FBIN(FMul, a * b)
+      L0SPV_FBIN(FDiv, a / b)
+      L0SPV_FBIN(FRem, std::fmod(a, b))
+      L0SPV_FBIN(FMod, [](C x, C y) {
+        C r = std::fmod(x, y);
+        if (r != 0 && std::signbit(r) != std::signbit(y)) r += y;
+        return r;
+      }(a, b))
+#undef L0SPV_FBIN
+      L0SPV_F_CASES(
+          FNeg, for (int l = 0; l < I.n; ++l) {
+            using S = typename FL::Storage;
+            St<S>(R, I.r, l, Negate(Ld<S>(R, I.a, l)));
+          } ++pc;)
+#define L0SPV_FCMP(name, EXPR)                                                \
+  L0SPV_F_CASES(                                                              \
+      name, for (int l = 0; l < I.n; ++l) {                                   \
+        using C = typename FL::Compute;                                       \
+        const C a = Ftz<kFtz>(FL::Load(Ld<typename FL::Storage>(R, I.a, l))); \
+        const C b = Ftz<kFtz>(FL::Load(Ld<typename FL::Storage>(R, I.b, l))); \
+        const bool un = std::isnan(a) || std::isnan(b);                       \
+        (void)un;                                                             \
+        R[I.r + l] = (EXPR) ? 1 : 0;                                          \
+      } ++pc;)
+      L0SPV_FCMP(FOrdEq, a == b)
+      L0SPV_FCMP(FUnordEq, un || a == b)
+      L0SPV_FCMP(FOrdNe, !un && a != b)
+      L0SPV_FCMP(FUnordNe, a != b)
+      L0SPV_FCMP(FOrdLt, a < b)
+      L0SPV_FCMP(FUnordLt, un || a < b)
+      L0SPV_FCMP(FOrdGt, a > b)
+      L0SPV_FCMP(FUnordGt, un || a > b)
+      L0SPV_FCMP(FOrdLe, a <= b)
+      L0SPV_FCMP(FUnordLe, un || a <= b)
+      L0SPV_FCMP(FOrdGe, a >= b)
+      L0SPV_FCMP(FUnordGe, un || a >= b)
+      L0SPV_FCMP(LessOrGreater, a < b || a > b)
+      L0SPV_FCMP(Ordered, !un)
+      L0SPV_FCMP(Unordered, un)
+#undef L0SPV_FCMP
+#define L0SPV_FTEST(name, EXPR)                                               \
+  L0SPV_F_CASES(                                                              \
+      name, for (int l = 0; l < I.n; ++l) {                                   \
+        using C = typename FL::Compute;                                       \
+        const C a = Ftz<kFtz>(FL::Load(Ld<typename FL::Storage>(R, I.a, l))); \
+        R[I.r + l] = (EXPR) ? 1 : 0;                                          \
+      } ++pc;)
+      L0SPV_FTEST(IsNan, std::isnan(a))
+      L0SPV_FTEST(IsInf, std::isinf(a))
+      L0SPV_FTEST(IsFinite, std::isfinite(a))
+      L0SPV_FTEST(SignBitSet, std::signbit(a))
+#undef L0SPV_FTEST
+      L0SPV_F_CASES(
+          IsNormal, for (int l = 0; l < I.n; ++l) {
+            using S = typename FL::Storage;
+            R[I.r + l] = IsNormalLane(Ld<S>(R, I.a, l)) ? 1 : 0;
+          } ++pc;)
+#undef L0SPV_F_CASES
+
+      // ---------------- moves and composites ----------------
+      case Op::kCopy:
+        std::memcpy(R + I.r, R + I.a, I.d);
+        ++pc;
+        break;
+      case Op::kZero:
+        std::memset(R + I.r, 0, I.d);
+        ++pc;
+        break;
+      case Op::kConstruct: {
+        const uint32_t* t = prog_.extra.data() + I.b;
+        for (uint32_t k = 0; k < I.c; ++k, t += 3)
+          std::memmove(R + I.r + t[1], R + t[0], t[2]);
+        ++pc;
+        break;
+      }
+      case Op::kInsert: {
+        const uint32_t* t = prog_.extra.data() + I.c;
+        std::memmove(R + I.r, R + I.a, I.d);
+        std::memmove(R + I.r + t[0], R + I.b, t[1]);
+        ++pc;
+        break;
+      }
+      case Op::kShuffle: {
+        const uint32_t eb = KindBytes(I.k);
+        const uint32_t* src = prog_.extra.data() + I.b;
+        uint8_t tmp[128];
+        for (int l = 0; l < I.n; ++l) {
+          if (src[l] == kNoSlot) {
+            std::memset(tmp + l * eb, 0, eb);
+          } else {
+            std::memcpy(tmp + l * eb, R + src[l], eb);
+          }
+        }
+        std::memcpy(R + I.r, tmp, I.n * eb);
+        ++pc;
+        break;
+      }
+      case Op::kExtractDyn:
+      case Op::kInsertDyn: {
+        const bool ins = I.op == Op::kInsertDyn;
+        const uint32_t idx_slot = ins ? I.c : I.b;
+        const uint32_t idx_bytes = ins ? I.d : I.c;
+        uint64_t idx = 0;
+        std::memcpy(&idx, R + idx_slot, idx_bytes);
+        const uint32_t eb = KindBytes(I.k);
+        if (idx >= I.n)
+          L0SPV_UB("vector component index out of range",
+                   absl::StrCat("index ", idx, " into a ", int{I.n},
+                                "-component vector"));
+        if (ins) {
+          uint8_t tmp[128];
+          std::memcpy(tmp, R + I.a, I.n * eb);
+          std::memcpy(tmp + idx * eb, R + I.b, eb);
+          std::memcpy(R + I.r, tmp, I.n * eb);
+        } else {
+          std::memmove(R + I.r, R + I.a + idx * eb, eb);
+        }
+        ++pc;
+        break;
+      }
+      case Op::kSelectScalar:
+        std::memmove(R + I.r, R + (R[I.a] ? I.b : I.c), I.d);
+        ++pc;
+        break;
+      case Op::kSelectVector: {
+        const uint32_t eb = KindBytes(I.k);
+        uint8_t tmp[128];
+        for (int l = 0; l < I.n; ++l)
+          std::memcpy(tmp + l * eb, R + (R[I.a + l] ? I.b : I.c) + l * eb, eb);
+        std::memcpy(R + I.r, tmp, I.n * eb);
+        ++pc;
+        break;
+      }
+      case Op::kLogicalAnd:
+        for (int l = 0; l < I.n; ++l)
+          R[I.r + l] = (R[I.a + l] && R[I.b + l]) ? 1 : 0;
+        ++pc;
+        break;
+      case Op::kLogicalOr:
+        for (int l = 0; l < I.n; ++l)
+          R[I.r + l] = (R[I.a + l] || R[I.b + l]) ? 1 : 0;
+        ++pc;
+        break;
+      case Op::kLogicalEq:
+        for (int l = 0; l < I.n; ++l)
+          R[I.r + l] = ((R[I.a + l] != 0) == (R[I.b + l] != 0)) ? 1 : 0;
+        ++pc;
+        break;
+      case Op::kLogicalNe:
+        for (int l = 0; l < I.n; ++l)
+          R[I.r + l] = ((R[I.a + l] != 0) != (R[I.b + l] != 0)) ? 1 : 0;
+        ++pc;
+        break;
+      case Op::kLogicalNot:
+        for (int l = 0; l < I.n; ++l) R[I.r + l] = R[I.a + l] ? 0 : 1;
+        ++pc;
+        break;
+      case Op::kAny:
+      case Op::kAll: {
+        bool any = false, all = true;
+        for (int l = 0; l < I.n; ++l) {
+          any |= R[I.a + l] != 0;
+          all &= R[I.a + l] != 0;
+        }
+        R[I.r] = (I.op == Op::kAny ? any : all) ? 1 : 0;
+        ++pc;
+        break;
+      }
+      case Op::kUConvert:
+      case Op::kSConvert: {
+        const Kind from = static_cast<Kind>(I.c);
+        const uint32_t sb = KindBytes(from), db = KindBytes(I.k);
+        const bool sext = I.op == Op::kSConvert;
+        uint64_t lanes[16];
+        for (int l = 0; l < I.n; ++l) {
+          uint64_t v = 0;
+          std::memcpy(&v, R + I.a + l * sb, sb);
+          if (sext && sb < 8) {
+            const uint64_t sign = uint64_t{1} << (sb * 8 - 1);
+            v = (v ^ sign) - sign;
+          }
+          lanes[l] = v;
+        }
+        for (int l = 0; l < I.n; ++l)
+          std::memcpy(R + I.r + l * db, &lanes[l], db);
+        ++pc;
+        break;
+      }
+      case Op::kConvert: {
+        const ConvertSpec& spec = prog_.converts[I.d];
+        uint8_t tmp[128];
+        const int bad = ConvertLanes(spec, R + I.a, tmp, I.n, kFtz);
+        if (bad >= 0)
+          L0SPV_UB("float to integer conversion out of range",
+                   absl::StrCat("lane ", bad,
+                                " does not fit the integer type and the "
+                                "conversion is not saturating"));
+        std::memcpy(R + I.r, tmp, I.n * KindBytes(spec.to));
+        ++pc;
+        break;
+      }
+      case Op::kDot:
+      case Op::kVecTimesScalar: {
+        // Dot is accumulated left to right in the lane format's compute
+        // type (OpenCL leaves the order and intermediate precision open;
+        // the comparison applies a tolerance).
+        auto run = [&](auto tag) {
+          using FL = decltype(tag);
+          using S = typename FL::Storage;
+          using C = typename FL::Compute;
+          if (I.op == Op::kDot) {
+            C acc = 0;
+            for (int l = 0; l < I.n; ++l)
+              acc += FL::Load(Ld<S>(R, I.a, l)) * FL::Load(Ld<S>(R, I.b, l));
+            St<S>(R, I.r, 0, FL::Store(acc));
+          } else {
+            const C s = FL::Load(Ld<S>(R, I.b, 0));
+            S out[16];
+            for (int l = 0; l < I.n; ++l)
+              out[l] = FL::Store(FL::Load(Ld<S>(R, I.a, l)) * s);
+            std::memcpy(R + I.r, out, I.n * sizeof(S));
+          }
+        };
+        if (I.k == kF16) {
+          run(FloatLane<Half>{});
+        } else if (I.k == kF32) {
+          run(FloatLane<float>{});
+        } else {
+          run(FloatLane<double>{});
+        }
+        ++pc;
+        break;
+      }
+      case Op::kIAddCarry:
+      case Op::kISubBorrow:
+      case Op::kUMulExtended:
+      case Op::kSMulExtended: {
+        const uint32_t eb = KindBytes(I.k);
+        const int bits = static_cast<int>(eb) * 8;
+        uint64_t lo[16], hi[16];
+        for (int l = 0; l < I.n; ++l) {
+          uint64_t a = 0, b = 0;
+          std::memcpy(&a, R + I.a + l * eb, eb);
+          std::memcpy(&b, R + I.b + l * eb, eb);
+          const uint64_t mask =
+              bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+          if (I.op == Op::kIAddCarry) {
+            const unsigned __int128 s = (unsigned __int128)a + b;
+            lo[l] = static_cast<uint64_t>(s) & mask;
+            hi[l] = static_cast<uint64_t>(s >> bits) & 1;
+          } else if (I.op == Op::kISubBorrow) {
+            lo[l] = (a - b) & mask;
+            hi[l] = a < b ? 1 : 0;
+          } else if (I.op == Op::kUMulExtended) {
+            const unsigned __int128 p = (unsigned __int128)a * b;
+            lo[l] = static_cast<uint64_t>(p) & mask;
+            hi[l] = static_cast<uint64_t>(p >> bits) & mask;
+          } else {
+            const int sh = 64 - bits;
+            const __int128 sa = static_cast<int64_t>(a << sh) >> sh;
+            const __int128 sb = static_cast<int64_t>(b << sh) >> sh;
+            const __int128 p = sa * sb;
+            lo[l] = static_cast<uint64_t>(p) & mask;
+            hi[l] = static_cast<uint64_t>(p >> bits) & mask;
+          }
+        }
+        for (int l = 0; l < I.n; ++l) {
+          std::memcpy(R + I.r + l * eb, &lo[l], eb);
+          std::memcpy(R + I.r + I.d + l * eb, &hi[l], eb);
+        }
+        ++pc;
+        break;
+      }
+
+      // ---------------- memory ----------------
+      case Op::kVariable: {
+        uint8_t* data = inv.stack.Push(I.d, mem_);
+        const uint32_t id =
+            data ? mem_.Add(data, I.d, kScFunction, tag, false) : 0;
+        if (id == 0)
+          L0SPV_FAIL(
+              ExecutionStatus::kUnsupported, "memory limit exceeded",
+              absl::StrCat("allocating a ", I.d, "-byte private variable"));
+        inv.live.push_back(id);
+        if (I.a != kNoSlot) std::memcpy(data, R + I.a, I.d);
+        St<uint64_t>(R, I.r, 0, MakePointer(id, 0));
+        ++pc;
+        break;
+      }
+      case Op::kLoad: {
+        const uint64_t p = Ld<uint64_t>(R, I.a);
+        L0SPV_RESOLVE(host, p, I.d, I.c, false, "load");
+        std::memcpy(R + I.r, host, I.d);
+        ++pc;
+        break;
+      }
+      case Op::kStore: {
+        const uint64_t p = Ld<uint64_t>(R, I.a);
+        L0SPV_RESOLVE(host, p, I.d, I.c, true, "store");
+        std::memcpy(host, R + I.b, I.d);
+        ++pc;
+        break;
+      }
+      case Op::kAccessChain: {
+        const uint32_t* t = prog_.extra.data() + I.b;
+        uint64_t delta = uint64_t{t[0]} | (uint64_t{t[1]} << 32);
+        t += 2;
+        for (uint32_t k = 0; k < I.c; ++k, t += 3) {
+          uint64_t idx = 0;
+          std::memcpy(&idx, R + t[0], t[1]);
+          if (t[1] < 8) {
+            const uint64_t sign = uint64_t{1} << (t[1] * 8 - 1);
+            idx = (idx ^ sign) - sign;
+          }
+          delta += idx * t[2];
+        }
+        const uint64_t p = Ld<uint64_t>(R, I.a);
+        St<uint64_t>(R, I.r, 0,
+                     (p & 0xFFFFFFFF00000000ull) |
+                         static_cast<uint32_t>(PointerOffset(p) + delta));
+        ++pc;
+        break;
+      }
+      case Op::kCopyMemory:
+      case Op::kCopyMemorySized: {
+        uint64_t bytes = I.c;
+        if (I.op == Op::kCopyMemorySized) {
+          bytes = 0;
+          std::memcpy(&bytes, R + I.c, KindBytes(I.k));
+        }
+        if (bytes != 0) {
+          const uint64_t dp = Ld<uint64_t>(R, I.a);
+          const uint64_t sp = Ld<uint64_t>(R, I.b);
+          L0SPV_RESOLVE(src, sp, bytes, 1, false, "load (copy source)");
+          L0SPV_RESOLVE(dst, dp, bytes, 1, true, "store (copy target)");
+          std::memmove(dst, src, bytes);
+        }
+        ++pc;
+        break;
+      }
+      case Op::kGenericCastToPtr:
+      case Op::kGenericCastToPtrExplicit: {
+        uint64_t p = Ld<uint64_t>(R, I.a);
+        const uint32_t id = PointerId(p);
+        if (id != 0 && id < mem_.size() &&
+            mem_.record(id).storage_class != I.c) {
+          if (I.op == Op::kGenericCastToPtr)
+            L0SPV_UB("generic pointer cast to the wrong storage class",
+                     mem_.Describe(p));
+          p = 0;
+        }
+        St<uint64_t>(R, I.r, 0, p);
+        ++pc;
+        break;
+      }
+      case Op::kPtrDiff: {
+        const uint64_t a = Ld<uint64_t>(R, I.a), b = Ld<uint64_t>(R, I.b);
+        if (PointerId(a) != PointerId(b))
+          L0SPV_UB("OpPtrDiff of pointers into different allocations",
+                   absl::StrCat(mem_.Describe(a), " and ", mem_.Describe(b)));
+        const int64_t diff = (static_cast<int64_t>(PointerOffset(a)) -
+                              static_cast<int64_t>(PointerOffset(b))) /
+                             static_cast<int64_t>(I.c);
+        std::memcpy(R + I.r, &diff, KindBytes(I.k));
+        ++pc;
+        break;
+      }
+      case Op::kPtrEqual:
+      case Op::kPtrNotEqual: {
+        const bool eq = Ld<uint64_t>(R, I.a) == Ld<uint64_t>(R, I.b);
+        R[I.r] = (eq == (I.op == Op::kPtrEqual)) ? 1 : 0;
+        ++pc;
+        break;
+      }
+      case Op::kAtomicLoad:
+      case Op::kAtomicStore:
+      case Op::kAtomicExchange:
+      case Op::kAtomicCompareExchange:
+      case Op::kAtomicIIncrement:
+      case Op::kAtomicIDecrement:
+      case Op::kAtomicIAdd:
+      case Op::kAtomicISub:
+      case Op::kAtomicSMin:
+      case Op::kAtomicUMin:
+      case Op::kAtomicSMax:
+      case Op::kAtomicUMax:
+      case Op::kAtomicAnd:
+      case Op::kAtomicOr:
+      case Op::kAtomicXor: {
+        // Work-items run one at a time, so every read-modify-write is
+        // trivially atomic.
+        const uint32_t bytes = KindBytes(I.k);
+        const uint64_t p = Ld<uint64_t>(R, I.a);
+        L0SPV_RESOLVE(host, p, bytes, bytes, I.op != Op::kAtomicLoad,
+                      "atomic access");
+        auto rmw = [&](auto zero) {
+          using U = decltype(zero);
+          using S = Signed<U>;
+          U old;
+          std::memcpy(&old, host, sizeof(U));
+          const U v = I.b != kNoSlot ? Ld<U>(R, I.b) : U{0};
+          U out = old;
+          switch (I.op) {
+            case Op::kAtomicStore:
+            case Op::kAtomicExchange:
+              out = v;
+              break;
+            case Op::kAtomicCompareExchange:
+              if (old == Ld<U>(R, I.c)) out = v;
+              break;
+            case Op::kAtomicIIncrement:
+              out = static_cast<U>(old + 1);
+              break;
+            case Op::kAtomicIDecrement:
+              out = static_cast<U>(old - 1);
+              break;
+            case Op::kAtomicIAdd:
+              out = static_cast<U>(old + v);
+              break;
+            case Op::kAtomicISub:
+              out = static_cast<U>(old - v);
+              break;
+            case Op::kAtomicSMin:
+              out = static_cast<S>(v) < static_cast<S>(old) ? v : old;
+              break;
+            case Op::kAtomicUMin:
+              out = v < old ? v : old;
+              break;
+            case Op::kAtomicSMax:
+              out = static_cast<S>(v) > static_cast<S>(old) ? v : old;
+              break;
+            case Op::kAtomicUMax:
+              out = v > old ? v : old;
+              break;
+            case Op::kAtomicAnd:
+              out = old & v;
+              break;
+            case Op::kAtomicOr:
+              out = old | v;
+              break;
+            case Op::kAtomicXor:
+              out = old ^ v;
+              break;
+            default:
+              break;
+          }
+          if (I.op != Op::kAtomicLoad) std::memcpy(host, &out, sizeof(U));
+          if (I.r != kNoSlot) St<U>(R, I.r, 0, old);
+        };
+        if (I.k == kI32) {
+          rmw(uint32_t{0});
+        } else {
+          rmw(uint64_t{0});
+        }
+        ++pc;
+        break;
+      }
+
+      // ---------------- control ----------------
+      case Op::kBranch:
+      case Op::kBranchCond:
+      case Op::kSwitch: {
+        uint32_t edge_index;
+        if (I.op == Op::kBranch) {
+          edge_index = I.a;
+        } else if (I.op == Op::kBranchCond) {
+          edge_index = R[I.a] ? I.b : I.c;
+        } else {
+          const uint32_t sb = KindBytes(I.k);
+          uint64_t sel = 0;
+          std::memcpy(&sel, R + I.a, sb);
+          const uint64_t mask =
+              sb == 8 ? ~uint64_t{0} : (uint64_t{1} << (sb * 8)) - 1;
+          edge_index = I.d;
+          const uint32_t* t = prog_.extra.data() + I.b;
+          for (uint32_t k = 0; k < I.c; ++k, t += 3) {
+            const uint64_t lit = (uint64_t{t[0]} | (uint64_t{t[1]} << 32));
+            if ((lit & mask) == sel) {
+              edge_index = t[2];
+              break;
+            }
+          }
+        }
+        const Edge& e = prog_.edges[edge_index];
+        const PhiMove* mv = prog_.moves.data() + e.moves;
+        if (!e.parallel) {
+          for (uint32_t k = 0; k < e.nmoves; ++k)
+            std::memcpy(R + mv[k].dst, R + mv[k].src, mv[k].bytes);
+        } else {
+          size_t off = 0;
+          for (uint32_t k = 0; k < e.nmoves; ++k) {
+            std::memcpy(scratch_.data() + off, R + mv[k].src, mv[k].bytes);
+            off += mv[k].bytes;
+          }
+          off = 0;
+          for (uint32_t k = 0; k < e.nmoves; ++k) {
+            std::memcpy(R + mv[k].dst, scratch_.data() + off, mv[k].bytes);
+            off += mv[k].bytes;
+          }
+        }
+        pc = e.pc;
+        break;
+      }
+      case Op::kReturn:
+      case Op::kReturnValue: {
+        const uint8_t* value = R + I.a;
+        const uint32_t bytes = I.op == Op::kReturnValue ? I.d : 0;
+        const uint32_t ret_slot = frame->ret_slot;
+        uint8_t tmp_small[128];
+        std::vector<uint8_t> tmp_big;
+        uint8_t* tmp = tmp_small;
+        if (bytes > sizeof(tmp_small)) {
+          tmp_big.resize(bytes);
+          tmp = tmp_big.data();
+        }
+        if (bytes) std::memcpy(tmp, value, bytes);
+        PopFrame(inv);
+        if (inv.frames.empty()) {
+          state_.steps = steps;
+          return Stop::kDone;
+        }
+        frame = &inv.frames.back();
+        R = frame->regs;
+        pc = frame->pc;
+        if (bytes && ret_slot != kNoSlot) std::memcpy(R + ret_slot, tmp, bytes);
+        break;
+      }
+      case Op::kUnreachable:
+        L0SPV_UB("OpUnreachable reached", "");
+      case Op::kCall: {
+        const FunctionInfo& callee = prog_.functions[I.d];
+        if (inv.frames.size() >= prog_.max_call_depth)
+          L0SPV_UB("call depth limit exceeded",
+                   absl::StrCat(inv.frames.size(), " nested calls"));
+        for (const CallFrame& f : inv.frames) {
+          if (f.function == I.d)
+            L0SPV_UB("recursion",
+                     absl::StrCat("function ", callee.name,
+                                  " is called while it is active"));
+        }
+        frame->pc = pc + 1;
+        CallFrame f;
+        f.function = I.d;
+        f.pc = callee.entry_pc;
+        f.ret_slot = I.r;
+        f.mark = inv.stack.GetMark();
+        f.live_begin = static_cast<uint32_t>(inv.live.size());
+        f.regs = inv.stack.Push(callee.frame_bytes, mem_);
+        if (f.regs == nullptr)
+          L0SPV_FAIL(ExecutionStatus::kUnsupported, "memory limit exceeded",
+                     "no room for a call frame");
+        std::memcpy(f.regs, callee.frame_template.data(), callee.frame_bytes);
+        const uint32_t* args = prog_.extra.data() + I.b;
+        for (uint32_t k = 0; k < I.c; ++k)
+          std::memcpy(f.regs + callee.param_slots[k], R + args[k],
+                      callee.param_bytes[k]);
+        inv.frames.push_back(f);
+        frame = &inv.frames.back();
+        R = frame->regs;
+        pc = frame->pc;
+        break;
+      }
+      case Op::kBarrier:
+      case Op::kGroup:
+        // Suspend; the scheduler resumes after the collective completes.
+        inv.wait_pc = pc;
+        ++pc;
+        L0SPV_SYNC();
+        return Stop::kWaiting;
+      case Op::kExtInst: {
+        const ExtCall& call = prog_.ext_calls[I.d];
+        ext_.regs = R;
+        ext_.inv = &inv;
+        ext_.pc = pc;
+        if (!call.handler(ext_, call)) {
+          L0SPV_SYNC();
+          return Stop::kError;
+        }
+        ++pc;
+        break;
+      }
+      case Op::kNop:
+        ++pc;
+        break;
+      case Op::kTrapUnsupported:
+        L0SPV_FAIL(ExecutionStatus::kUnsupported, "unsupported instruction",
+                   prog_.messages[I.d]);
+      default:
+        L0SPV_FAIL(ExecutionStatus::kUnsupported, "unsupported instruction",
+                   absl::StrCat("internal opcode ", static_cast<int>(I.op)));
+    }
+  }
+#undef L0SPV_SYNC
+#undef L0SPV_FAIL
+#undef L0SPV_UB
+#undef L0SPV_RESOLVE
+}
+
+template Executor::Stop Executor::RunImpl<true>(Invocation&);
+template Executor::Stop Executor::RunImpl<false>(Invocation&);
+
+}  // namespace l0spv::oracles::reference

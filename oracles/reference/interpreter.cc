@@ -1,0 +1,316 @@
+#include "oracles/reference/interpreter.h"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "oracles/reference/builtins.h"
+#include "oracles/reference/decode.h"
+#include "oracles/reference/executor.h"
+#include "oracles/reference/memory.h"
+#include "oracles/reference/workgroup.h"
+#include "spirv/binary.h"
+#include "spirv/spirv_tools.h"
+
+namespace l0spv::oracles::reference {
+namespace {
+
+Execution Fail(ExecutionStatus status, std::string message) {
+  Execution e;
+  e.status = status;
+  e.message = std::move(message);
+  return e;
+}
+
+// The local size when the test case leaves it to the implementation:
+// a required size from the module, else the largest divisor of the global
+// size that is <= 64 in dimension 0 and 1 elsewhere.
+std::array<uint64_t, 3> ChooseLocalSize(const spirv::NdRange& range,
+                                        const Program& prog) {
+  if (prog.reqd_local_size[0] != 0) {
+    return {prog.reqd_local_size[0], std::max(1u, prog.reqd_local_size[1]),
+            std::max(1u, prog.reqd_local_size[2])};
+  }
+  uint64_t l0 = 1;
+  for (uint64_t d = std::min<uint64_t>(64, range.global[0]); d >= 1; --d) {
+    if (range.global[0] % d == 0) {
+      l0 = d;
+      break;
+    }
+  }
+  return {l0, 1, 1};
+}
+
+class Run {
+ public:
+  Run(const spirv::TestCase& tc, const ReferenceOptions& opts)
+      : tc_(tc), opts_(opts), mem_(opts.memory_limit_bytes) {}
+
+  Execution Go();
+
+ private:
+  bool SetUpMemory();
+  bool StartWorkItem(Invocation& inv);
+
+  const spirv::TestCase& tc_;
+  const ReferenceOptions& opts_;
+  Program prog_;
+  Memory mem_;
+  Geometry geo_;
+  RunState state_;
+  std::unique_ptr<Executor> exec_;
+  std::vector<uint32_t> workgroup_allocs_;
+  std::vector<std::pair<uint32_t, uint32_t>> builtin_allocs_;
+  std::vector<uint64_t> param_values_;  // pointer/scalar payload per param
+};
+
+bool Run::SetUpMemory() {
+  // Static allocations take ids 1..N in program order.
+  for (size_t i = 0; i < prog_.static_allocs.size(); ++i) {
+    const StaticAlloc& a = prog_.static_allocs[i];
+    const uint32_t want = static_cast<uint32_t>(i + 1);
+    uint32_t id = 0;
+    switch (a.kind) {
+      case AllocKind::kGlobalVariable:
+      case AllocKind::kWorkgroupVariable:
+        id = mem_.AddOwned(a.bytes, static_cast<uint8_t>(a.storage_class),
+                           a.read_only);
+        if (id != 0 && !a.init.empty())
+          std::memcpy(mem_.record(id).data, a.init.data(), a.init.size());
+        if (a.kind == AllocKind::kWorkgroupVariable)
+          workgroup_allocs_.push_back(id);
+        break;
+      case AllocKind::kBuiltin:
+        id = mem_.Add(nullptr, a.bytes, kScInput, kSharedOwner, true);
+        builtin_allocs_.push_back({id, a.builtin_offset});
+        break;
+      case AllocKind::kBufferArg:
+      case AllocKind::kLocalArg: {
+        // Which argument: find the parameter that owns this allocation.
+        size_t arg = 0;
+        while (arg < prog_.params.size() && prog_.params[arg].alloc_id != want)
+          ++arg;
+        const spirv::KernelArg& ka = tc_.args[arg];
+        const uint64_t bytes =
+            a.kind == AllocKind::kLocalArg ? ka.local_bytes : ka.bytes.size();
+        id = mem_.AddOwned(bytes, static_cast<uint8_t>(a.storage_class),
+                           a.read_only);
+        if (id != 0 && a.kind == AllocKind::kBufferArg && bytes)
+          std::memcpy(mem_.record(id).data, ka.bytes.data(), bytes);
+        if (a.kind == AllocKind::kLocalArg) workgroup_allocs_.push_back(id);
+        break;
+      }
+      case AllocKind::kDynamic:
+        break;
+    }
+    if (id != want) {
+      state_.status = ExecutionStatus::kUnsupported;
+      state_.message = absl::StrCat(
+          "memory limit exceeded while allocating module-scope and argument "
+          "memory (limit ",
+          opts_.memory_limit_bytes, " bytes)");
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Run::StartWorkItem(Invocation& inv) {
+  if (!exec_->Enter(inv, prog_.entry_function)) return false;
+  const FunctionInfo& fn = prog_.functions[prog_.entry_function];
+  uint8_t* R = inv.frames.back().regs;
+  for (size_t i = 0; i < prog_.params.size(); ++i) {
+    const KernelParam& p = prog_.params[i];
+    const uint32_t slot = fn.param_slots[i];
+    switch (p.kind) {
+      case KernelParam::Kind::kBuffer:
+      case KernelParam::Kind::kLocal: {
+        const uint64_t ptr = MakePointer(p.alloc_id, 0);
+        std::memcpy(R + slot, &ptr, 8);
+        break;
+      }
+      case KernelParam::Kind::kValue:
+        std::memcpy(R + slot, tc_.args[i].bytes.data(), p.bytes);
+        break;
+      case KernelParam::Kind::kByValuePointer: {
+        // A private copy per work-item, freed when the kernel returns.
+        uint8_t* data = inv.stack.Push(p.bytes, mem_);
+        const uint32_t id =
+            data ? mem_.Add(data, p.bytes, kScFunction, inv.tag, false) : 0;
+        if (id == 0) {
+          exec_->Error(inv, fn.entry_pc, ExecutionStatus::kUnsupported,
+                       "memory limit exceeded", "by-value argument copy");
+          return false;
+        }
+        std::memcpy(data, tc_.args[i].bytes.data(), p.bytes);
+        inv.live.push_back(id);
+        const uint64_t ptr = MakePointer(id, 0);
+        std::memcpy(R + slot, &ptr, 8);
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+Execution Run::Go() {
+  if (opts_.check_uninitialized)
+    return Fail(ExecutionStatus::kUnsupported,
+                "check_uninitialized (shadow bits for uninitialised reads) is "
+                "not implemented by the reference interpreter yet");
+  if (!opts_.skip_validation) {
+    // The universal environment of the module's version: Level Zero's full
+    // profile accepts capabilities (Float16, Int64Atomics, ...) that
+    // spirv-val's OpenCL 2.2 environment rejects; the environment's own
+    // rules are the validity oracle's business.
+    const uint32_t version =
+        tc_.module_words.size() > 1 ? tc_.module_words[1] : 0;
+    spv_target_env env = SPV_ENV_UNIVERSAL_1_2;
+    switch ((version >> 8) & 0xFF) {
+      case 0:
+        env = SPV_ENV_UNIVERSAL_1_0;
+        break;
+      case 1:
+        env = SPV_ENV_UNIVERSAL_1_1;
+        break;
+      case 3:
+        env = SPV_ENV_UNIVERSAL_1_3;
+        break;
+      case 4:
+        env = SPV_ENV_UNIVERSAL_1_4;
+        break;
+      case 5:
+        env = SPV_ENV_UNIVERSAL_1_5;
+        break;
+      case 6:
+        env = SPV_ENV_UNIVERSAL_1_6;
+        break;
+      default:
+        break;
+    }
+    if (auto s = spirv::Validate(tc_.module_words, env); !s.ok())
+      return Fail(ExecutionStatus::kBuildFailed,
+                  absl::StrCat("spirv-val rejected the module: ", s.message()));
+  }
+  auto module = spirv::ReadModuleWords(tc_.module_words);
+  if (!module.ok())
+    return Fail(ExecutionStatus::kBuildFailed,
+                std::string(module.status().message()));
+  auto prog = Decode(*module, tc_.entry_point);
+  if (!prog.ok()) {
+    return Fail(prog.status().code() == absl::StatusCode::kUnimplemented
+                    ? ExecutionStatus::kUnsupported
+                    : ExecutionStatus::kBuildFailed,
+                std::string(prog.status().message()));
+  }
+  prog_ = std::move(*prog);
+
+  // Arguments must match the kernel's parameters.
+  if (tc_.args.size() != prog_.params.size())
+    return Fail(
+        ExecutionStatus::kBuildFailed,
+        absl::StrCat("kernel ", tc_.entry_point, " takes ", prog_.params.size(),
+                     " arguments, the test case "
+                     "gives ",
+                     tc_.args.size()));
+  for (size_t i = 0; i < prog_.params.size(); ++i) {
+    const KernelParam& p = prog_.params[i];
+    const spirv::KernelArg& a = tc_.args[i];
+    using K = spirv::KernelArg::Kind;
+    const bool ok =
+        (p.kind == KernelParam::Kind::kBuffer && a.kind == K::kBuffer) ||
+        (p.kind == KernelParam::Kind::kLocal && a.kind == K::kLocal) ||
+        ((p.kind == KernelParam::Kind::kValue ||
+          p.kind == KernelParam::Kind::kByValuePointer) &&
+         a.kind == K::kScalar && a.bytes.size() == p.bytes);
+    if (!ok)
+      return Fail(ExecutionStatus::kBuildFailed,
+                  absl::StrCat("argument ", i,
+                               " does not match the kernel parameter (kind or "
+                               "size; the parameter takes ",
+                               p.bytes, " bytes)"));
+  }
+
+  const spirv::NdRange& range = tc_.nd_range;
+  if (auto s = spirv::ValidateNdRange(range); !s.ok())
+    return Fail(ExecutionStatus::kBuildFailed, std::string(s.message()));
+  geo_.dims = range.dims;
+  geo_.global = range.global;
+  geo_.offset = range.offset;
+  geo_.local = range.local ? *range.local : ChooseLocalSize(range, prog_);
+  for (uint32_t d = range.dims; d < 3; ++d) {
+    geo_.global[d] = std::max<uint64_t>(1, geo_.global[d]);
+    geo_.local[d] = 1;
+  }
+  uint64_t group_items = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (geo_.local[d] == 0 || geo_.global[d] == 0)
+      return Fail(ExecutionStatus::kBuildFailed, "zero-sized ND-range");
+    geo_.groups[d] = (geo_.global[d] + geo_.local[d] - 1) / geo_.local[d];
+    group_items *= geo_.local[d];
+  }
+  if (group_items > (uint64_t{1} << 20))
+    return Fail(ExecutionStatus::kUnsupported,
+                "work-groups of more than 2^20 work-items are not supported");
+  geo_.subgroup_size = std::max<uint32_t>(1, opts_.subgroup_size);
+
+  state_.program = &prog_;
+  state_.memory = &mem_;
+  state_.step_budget = opts_.step_budget;
+  state_.flush_denormals = opts_.flush_denormals;
+  exec_ = std::make_unique<Executor>(state_);
+  if (!SetUpMemory()) return Fail(state_.status, state_.message);
+
+  WorkgroupContext ctx;
+  ctx.state = &state_;
+  ctx.executor = exec_.get();
+  ctx.geometry = &geo_;
+  ctx.schedule_seed = opts_.schedule_seed;
+  ctx.builtin_allocs = builtin_allocs_;
+  ctx.start = [this](Invocation& inv) { return StartWorkItem(inv); };
+  std::vector<std::unique_ptr<Invocation>> pool;
+  uint32_t next_tag = 0;
+  bool ok = true;
+  for (uint64_t gz = 0; gz < geo_.groups[2] && ok; ++gz) {
+    for (uint64_t gy = 0; gy < geo_.groups[1] && ok; ++gy) {
+      for (uint64_t gx = 0; gx < geo_.groups[0] && ok; ++gx) {
+        // __local memory starts zeroed in every work-group (OpenCL leaves
+        // it undefined; zero keeps runs deterministic).
+        for (uint32_t id : workgroup_allocs_) {
+          Allocation& a = mem_.record(id);
+          if (a.size) std::memset(a.data, 0, a.size);
+        }
+        ok = RunWorkgroup(ctx, {gx, gy, gz}, pool, &next_tag);
+      }
+    }
+  }
+  for (auto& inv : pool) inv->stack.Release(mem_);
+
+  Execution e;
+  e.status = state_.status;
+  e.message = state_.message;
+  e.printf_output = std::move(state_.printf_output);
+  e.instructions_executed = state_.steps;
+  e.buffers.resize(tc_.args.size());
+  for (size_t i = 0; i < prog_.params.size(); ++i) {
+    if (prog_.params[i].kind != KernelParam::Kind::kBuffer) continue;
+    const Allocation& a = mem_.record(prog_.params[i].alloc_id);
+    e.buffers[i].assign(a.data, a.data + a.size);
+  }
+  return e;
+}
+
+}  // namespace
+
+Execution RunReference(const spirv::TestCase& test_case,
+                       const ReferenceOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  Run run(test_case, options);
+  Execution e = run.Go();
+  e.wall_time = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::steady_clock::now() - start);
+  return e;
+}
+
+}  // namespace l0spv::oracles::reference

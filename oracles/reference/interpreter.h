@@ -1,0 +1,62 @@
+// oracles/reference/interpreter.h — the reference interpreter (target `ref`),
+// the oracle of record for Level Zero flavoured SPIR-V kernels.
+//
+// Contract:
+//  - RunReference never crashes, hangs or touches host memory out of bounds,
+//    whatever the module words and arguments are. It validates the module
+//    with spirv-val first (status kBuildFailed with the validator's message
+//    when that fails, unless options.skip_validation), decodes it once into
+//    a compact program and runs every work-group to completion.
+//  - Status kOk: buffers[i] holds the final contents of every buffer argument
+//    and printf_output the text printed, in work-item order of execution.
+//  - kUbDetected: the first undefined behaviour met (out-of-bounds access,
+//    division by zero, barrier divergence, ...); the message names the check,
+//    the work-item (global id), the function, the instruction (opcode and
+//    result id) and the address or operand at fault.
+//  - kTimedOut: more than options.step_budget instructions were executed.
+//  - kUnsupported: the module uses something not implemented yet; the message
+//    names the opcode or OpenCL.std instruction. Never a silent zero.
+//  - kBuildFailed: the module or the arguments do not fit (validation failed,
+//    entry point missing, argument count/size mismatch, ...).
+//  - Deterministic: the same inputs and options give the same Execution
+//    (except wall_time). OpUndef reads as zero.
+//  - When the TestCase has no local size, the interpreter picks, per
+//    dimension, the largest divisor of the global size that is <= 64 in
+//    dimension 0 and 1 in the other dimensions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "oracles/execution.h"
+#include "spirv/test_case.h"
+
+namespace l0spv::oracles::reference {
+
+struct ReferenceOptions {
+  // Total instructions executed over the whole ND-range; exceeded ->
+  // kTimedOut.
+  uint64_t step_budget = 100'000'000;
+  // Work-items per subgroup (consecutive LocalInvocationIndex values; the
+  // last subgroup of a work-group may be partial).
+  uint32_t subgroup_size = 8;
+  // When set, the order in which work-items resume after each barrier (and
+  // the initial order) is a deterministic permutation drawn from this seed.
+  std::optional<uint64_t> schedule_seed;
+  // Shadow bits for reads of uninitialised memory: not implemented yet; a
+  // run that asks for it returns kUnsupported.
+  bool check_uninitialized = false;
+  // Flush float/half denormal inputs and results to (signed) zero.
+  bool flush_denormals = false;
+  // Bytes of interpreter memory (buffers, local and private allocations,
+  // value frames); exceeding it stops the run with kUnsupported.
+  uint64_t memory_limit_bytes = uint64_t{1} << 30;
+  // Run a module even when spirv-val rejects it (used by fuzzers to reach
+  // the decoder's own checks); the decoder still rejects what it cannot run.
+  bool skip_validation = false;
+};
+
+Execution RunReference(const spirv::TestCase& test_case,
+                       const ReferenceOptions& options);
+
+}  // namespace l0spv::oracles::reference

@@ -1,0 +1,361 @@
+#include "oracles/reference/workgroup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <span>
+
+#include "absl/strings/str_cat.h"
+#include "oracles/reference/numeric.h"
+
+namespace l0spv::oracles::reference {
+namespace {
+
+uint64_t SplitMix(uint64_t& s) {
+  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+void Shuffle(std::vector<uint32_t>& order, uint64_t& rng) {
+  for (size_t i = order.size(); i > 1; --i) {
+    const size_t j = SplitMix(rng) % i;
+    std::swap(order[i - 1], order[j]);
+  }
+}
+
+// One lane value as a double / int64 / uint64 for the reductions.
+struct Scalar {
+  Kind k;
+  double AsDouble(const uint8_t* p) const {
+    switch (k) {
+      case kF16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        return HalfToFloat(h);
+      }
+      case kF32: {
+        float f;
+        std::memcpy(&f, p, 4);
+        return f;
+      }
+      default: {
+        double d;
+        std::memcpy(&d, p, 8);
+        return d;
+      }
+    }
+  }
+  // Rounds to the lane format.
+  void StoreDouble(uint8_t* p, double v) const {
+    switch (k) {
+      case kF16: {
+        const uint16_t h = DoubleToHalf(v);
+        std::memcpy(p, &h, 2);
+        break;
+      }
+      case kF32: {
+        const float f = static_cast<float>(v);
+        std::memcpy(p, &f, 4);
+        break;
+      }
+      default:
+        std::memcpy(p, &v, 8);
+        break;
+    }
+  }
+  uint64_t AsBits(const uint8_t* p) const {
+    uint64_t v = 0;
+    std::memcpy(&v, p, KindBytes(k));
+    return v;
+  }
+  int64_t AsSigned(const uint8_t* p) const {
+    const uint32_t b = KindBytes(k);
+    uint64_t v = AsBits(p);
+    if (b < 8) {
+      const uint64_t sign = uint64_t{1} << (b * 8 - 1);
+      v = (v ^ sign) - sign;
+    }
+    return static_cast<int64_t>(v);
+  }
+};
+
+// Computes a collective for `members` (in LocalInvocationIndex order).
+bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
+              std::span<Invocation* const> members, bool subgroup) {
+  const Program& prog = *ctx.state->program;
+  if (inst.op == Op::kBarrier) return true;
+  const GroupCall& g = prog.groups[inst.d];
+  const Scalar s{inst.k};
+  const uint32_t eb = inst.k == kAgg ? inst.c : KindBytes(inst.k);
+  auto value = [&](Invocation* m) { return m->frames.back().regs + g.value; };
+  auto result = [&](Invocation* m) { return m->frames.back().regs + inst.r; };
+
+  if (g.op == GroupOp::kAll || g.op == GroupOp::kAny) {
+    bool all = true, any = false;
+    for (Invocation* m : members) {
+      all &= *value(m) != 0;
+      any |= *value(m) != 0;
+    }
+    for (Invocation* m : members)
+      *result(m) = (g.op == GroupOp::kAll ? all : any) ? 1 : 0;
+    return true;
+  }
+  if (g.op == GroupOp::kBroadcast) {
+    std::array<uint64_t, 3> want{0, 0, 0};
+    for (size_t i = 0; i < members.size(); ++i) {
+      std::array<uint64_t, 3> id{0, 0, 0};
+      const uint8_t* p = members[i]->frames.back().regs + g.local_id;
+      for (uint32_t l = 0; l < g.local_id_lanes && l < 3; ++l)
+        std::memcpy(&id[l], p + l * g.local_id_bytes, g.local_id_bytes);
+      if (i == 0) {
+        want = id;
+      } else if (id != want) {
+        ctx.executor->Error(*members[i], pc, ExecutionStatus::kUbDetected,
+                            "non-uniform broadcast id",
+                            "work-items of the group broadcast from "
+                            "different work-items");
+        return false;
+      }
+    }
+    Invocation* source = nullptr;
+    for (Invocation* m : members) {
+      const bool match =
+          subgroup
+              ? (m->local_index %
+                 std::max<uint32_t>(1, ctx.geometry->subgroup_size)) == want[0]
+              : m->local_id == want;
+      if (match) source = m;
+    }
+    if (source == nullptr) {
+      ctx.executor->Error(
+          *members[0], pc, ExecutionStatus::kUbDetected,
+          "broadcast from a work-item outside the group",
+          absl::StrCat("id (", want[0], ", ", want[1], ", ", want[2], ")"));
+      return false;
+    }
+    std::vector<uint8_t> v(value(source), value(source) + inst.c);
+    for (Invocation* m : members) std::memcpy(result(m), v.data(), inst.c);
+    return true;
+  }
+  // Arithmetic reductions and scans, accumulated in member order.
+  const bool is_float = g.op == GroupOp::kFAdd || g.op == GroupOp::kFMin ||
+                        g.op == GroupOp::kFMax;
+  uint8_t acc[8] = {0};
+  // Identity.
+  switch (g.op) {
+    case GroupOp::kFAdd:
+      s.StoreDouble(acc, 0.0);
+      break;
+    case GroupOp::kFMin:
+      s.StoreDouble(acc, std::numeric_limits<double>::infinity());
+      break;
+    case GroupOp::kFMax:
+      s.StoreDouble(acc, -std::numeric_limits<double>::infinity());
+      break;
+    case GroupOp::kUMin:
+      std::memset(acc, 0xFF, eb);
+      break;
+    case GroupOp::kSMin: {
+      const uint64_t v = (uint64_t{1} << (eb * 8 - 1)) - 1;
+      std::memcpy(acc, &v, eb);
+      break;
+    }
+    case GroupOp::kSMax: {
+      const uint64_t v = uint64_t{1} << (eb * 8 - 1);
+      std::memcpy(acc, &v, eb);
+      break;
+    }
+    default:
+      break;
+  }
+  auto combine = [&](uint8_t* a, const uint8_t* b) {
+    if (is_float) {
+      const double x = s.AsDouble(a), y = s.AsDouble(b);
+      double r;
+      if (g.op == GroupOp::kFAdd) {
+        r = x + y;
+      } else if (g.op == GroupOp::kFMin) {
+        r = std::isnan(x) ? y : std::isnan(y) ? x : std::min(x, y);
+      } else {
+        r = std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y);
+      }
+      s.StoreDouble(a, r);
+      return;
+    }
+    uint64_t r = 0;
+    switch (g.op) {
+      case GroupOp::kIAdd:
+        r = s.AsBits(a) + s.AsBits(b);
+        break;
+      case GroupOp::kUMin:
+        r = std::min(s.AsBits(a), s.AsBits(b));
+        break;
+      case GroupOp::kUMax:
+        r = std::max(s.AsBits(a), s.AsBits(b));
+        break;
+      case GroupOp::kSMin:
+        r = static_cast<uint64_t>(std::min(s.AsSigned(a), s.AsSigned(b)));
+        break;
+      case GroupOp::kSMax:
+        r = static_cast<uint64_t>(std::max(s.AsSigned(a), s.AsSigned(b)));
+        break;
+      default:
+        break;
+    }
+    std::memcpy(a, &r, eb);
+  };
+  if (g.mode == GroupMode::kReduce) {
+    for (Invocation* m : members) combine(acc, value(m));
+    for (Invocation* m : members) std::memcpy(result(m), acc, eb);
+    return true;
+  }
+  for (Invocation* m : members) {
+    uint8_t v[8];
+    std::memcpy(v, value(m), eb);
+    if (g.mode == GroupMode::kExclusiveScan) std::memcpy(result(m), acc, eb);
+    combine(acc, v);
+    if (g.mode == GroupMode::kInclusiveScan) std::memcpy(result(m), acc, eb);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
+                  std::vector<std::unique_ptr<Invocation>>& pool,
+                  uint32_t* next_tag) {
+  RunState& state = *ctx.state;
+  const Program& prog = *state.program;
+  Memory& mem = *state.memory;
+  Executor& exec = *ctx.executor;
+  const Geometry& geo = *ctx.geometry;
+  state.group_id = group;
+  const std::array<uint64_t, 3> size = GroupSize(geo, group);
+  const uint32_t items = static_cast<uint32_t>(size[0] * size[1] * size[2]);
+  while (pool.size() < items) pool.push_back(std::make_unique<Invocation>());
+
+  for (uint32_t i = 0; i < items; ++i) {
+    Invocation& inv = *pool[i];
+    inv.tag = (*next_tag)++;
+    inv.frames.clear();
+    inv.live.clear();
+    inv.stack.Reset();
+    inv.state = Invocation::State::kReady;
+    InitWorkItem(prog, geo, group, i, inv);
+  }
+  auto select = [&](Invocation& inv) {
+    for (const auto& [id, off] : ctx.builtin_allocs)
+      mem.record(id).data = inv.builtins.data() + off;
+  };
+  // Entry frames are pushed lazily, right before a work-item first runs, so
+  // that the builtin pointers and private allocations are its own.
+  std::vector<bool> started(items, false);
+  std::vector<uint32_t> order(items);
+  for (uint32_t i = 0; i < items; ++i) order[i] = i;
+  uint64_t rng = 0;
+  if (ctx.schedule_seed) {
+    rng = *ctx.schedule_seed ^
+          (group[0] * 0x100000001B3ull + group[1] * 0xC2B2AE3D27D4EB4Full +
+           group[2] * 0x165667B19E3779F9ull);
+    Shuffle(order, rng);
+  }
+  const uint32_t sg = std::max<uint32_t>(1, geo.subgroup_size);
+  std::vector<Invocation*> members;
+  uint32_t done = 0;
+  for (;;) {
+    for (uint32_t idx : order) {
+      Invocation& inv = *pool[idx];
+      if (inv.state != Invocation::State::kReady) continue;
+      select(inv);
+      if (!started[idx]) {
+        started[idx] = true;
+        if (!ctx.start(inv)) return false;
+      }
+      switch (exec.Run(inv)) {
+        case Executor::Stop::kDone:
+          inv.state = Invocation::State::kDone;
+          ++done;
+          break;
+        case Executor::Stop::kWaiting:
+          inv.state = Invocation::State::kWaiting;
+          break;
+        case Executor::Stop::kError:
+          return false;
+      }
+    }
+    if (done == items) return true;
+    // Every work-item waits or is done: complete what can be completed.
+    bool progressed = false;
+    for (uint32_t first = 0; first < items; first += sg) {
+      const uint32_t last = std::min(items, first + sg);
+      Invocation& lead = *pool[first];
+      if (lead.state != Invocation::State::kWaiting) continue;
+      const Inst& inst = prog.insts[lead.wait_pc];
+      const uint32_t scope =
+          inst.op == Op::kBarrier ? inst.a : prog.groups[inst.d].scope;
+      if (scope != 3) continue;
+      bool all = true;
+      for (uint32_t i = first; i < last; ++i)
+        all &= pool[i]->state == Invocation::State::kWaiting &&
+               pool[i]->wait_pc == lead.wait_pc;
+      if (!all) continue;
+      members.clear();
+      for (uint32_t i = first; i < last; ++i) members.push_back(pool[i].get());
+      if (!Complete(ctx, inst, lead.wait_pc, members, true)) return false;
+      for (Invocation* m : members) m->state = Invocation::State::kReady;
+      progressed = true;
+    }
+    if (!progressed) {
+      Invocation& lead = *pool[0];
+      bool all = done == 0;
+      for (uint32_t i = 0; i < items && all; ++i)
+        all = pool[i]->state == Invocation::State::kWaiting &&
+              pool[i]->wait_pc == lead.wait_pc;
+      if (all) {
+        const Inst& inst = prog.insts[lead.wait_pc];
+        const uint32_t scope =
+            inst.op == Op::kBarrier ? inst.a : prog.groups[inst.d].scope;
+        if (scope == 2) {
+          members.clear();
+          for (uint32_t i = 0; i < items; ++i) members.push_back(pool[i].get());
+          if (!Complete(ctx, inst, lead.wait_pc, members, false)) return false;
+          for (Invocation* m : members) m->state = Invocation::State::kReady;
+          progressed = true;
+        }
+      }
+    }
+    if (!progressed) {
+      // Nobody can go on: find two work-items that disagree.
+      const Invocation* waiting = nullptr;
+      const Invocation* other = nullptr;
+      for (uint32_t i = 0; i < items && !waiting; ++i)
+        if (pool[i]->state == Invocation::State::kWaiting)
+          waiting = pool[i].get();
+      for (uint32_t i = 0; i < items && !other; ++i) {
+        const Invocation* c = pool[i].get();
+        if (c->state == Invocation::State::kDone ||
+            c->wait_pc != waiting->wait_pc)
+          other = c;
+      }
+      std::string detail =
+          "not every work-item of the scope reached this "
+          "barrier/collective";
+      if (other != nullptr) {
+        absl::StrAppend(&detail, "; work-item (", other->global_id[0], ", ",
+                        other->global_id[1], ", ", other->global_id[2], ") ",
+                        other->state == Invocation::State::kDone
+                            ? "has returned from the kernel"
+                            : "waits at " + exec.Where(*other, other->wait_pc));
+      }
+      exec.Error(*waiting, waiting->wait_pc, ExecutionStatus::kUbDetected,
+                 "barrier divergence", detail);
+      return false;
+    }
+    if (ctx.schedule_seed) Shuffle(order, rng);
+  }
+}
+
+}  // namespace l0spv::oracles::reference

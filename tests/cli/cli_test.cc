@@ -1,0 +1,253 @@
+// End-to-end tests of the `l0spv-fuzz` command: exit codes and messages.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "oracles/process/subprocess.h"
+#include "spirv/binary.h"
+#include "spirv/spirv_tools.h"
+
+namespace l0spv {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+constexpr char kValidKernel[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+
+// Same kernel, but Physical32 breaks the Level Zero addressing rule.
+constexpr char kPhysical32Kernel[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpMemoryModel Physical32 OpenCL
+OpEntryPoint Kernel %main "main"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+
+struct CliRun {
+  int exit_code;
+  std::string out, err;
+};
+
+CliRun L0spvFuzz(std::vector<std::string> args) {
+  args.insert(args.begin(), L0SPV_FUZZ_BINARY);
+  oracles::ChildLimits limits;
+  limits.wall_time = std::chrono::seconds(60);
+  auto r = oracles::RunCommand(args, limits);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r->ending, oracles::ChildResult::Ending::kExited)
+      << r->Describe() << r->stderr_text;
+  return {r->exit_code, r->stdout_text, r->stderr_text};
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("l0spv_cli_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string WriteBytes(const std::string& name,
+                         const std::vector<uint8_t>& bytes) {
+    const std::string path = (dir_ / name).string();
+    EXPECT_TRUE(spirv::WriteFileBytes(path, bytes).ok());
+    return path;
+  }
+  std::string WriteModule(const std::string& name, const char* text) {
+    auto words = spirv::Assemble(text);
+    EXPECT_TRUE(words.ok()) << words.status();
+    return WriteBytes(name, spirv::WordsToBytes(*words, spirv::Endianness::kLittle));
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(CliTest, OverviewAndHelp) {
+  CliRun r = L0spvFuzz({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("lint"));
+  EXPECT_THAT(r.out, HasSubstr("targets"));
+  r = L0spvFuzz({"lint", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("--profile"));
+  EXPECT_EQ(L0spvFuzz({}).exit_code, 2);
+}
+
+TEST_F(CliTest, UsageErrorsExitTwo) {
+  CliRun r = L0spvFuzz({"frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown command 'frobnicate'"));
+  r = L0spvFuzz({"lint", "--no-such-flag", "x.spv"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown flag '--no-such-flag'"));
+  r = L0spvFuzz({"lint"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = L0spvFuzz({"generate", "--seed=1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("not implemented in this build yet"));
+  r = L0spvFuzz({"--target=gpu"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("issue 5"));
+}
+
+TEST_F(CliTest, LintAcceptsAValidKernel) {
+  const std::string path = WriteModule("ok.spv", kValidKernel);
+  CliRun r = L0spvFuzz({"lint", path});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("1 ok"));
+}
+
+TEST_F(CliTest, LintReportsRuleViolationsWithExitOne) {
+  const std::string path = WriteModule("p32.spv", kPhysical32Kernel);
+  CliRun r = L0spvFuzz({"lint", path});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("L0-ADDRESSING"));
+  r = L0spvFuzz({"lint", "--json", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("\"rule_id\""));
+}
+
+TEST_F(CliTest, LintRejectsGarbageTruncatedAndMissingFilesWithExitTwo) {
+  CliRun r = L0spvFuzz(
+      {"lint", WriteBytes("garbage.spv", {'h', 'e', 'l', 'l', 'o', '!', '!', '!'})});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("garbage.spv"));
+  auto words = spirv::Assemble(kValidKernel);
+  ASSERT_TRUE(words.ok());
+  auto bytes = spirv::WordsToBytes(*words, spirv::Endianness::kLittle);
+  bytes.resize(bytes.size() - 6);  // cut mid-instruction, not word-aligned
+  r = L0spvFuzz({"lint", WriteBytes("truncated.spv", bytes)});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("not a multiple of 4"));
+  bytes.resize(bytes.size() - 2);  // word-aligned, last instruction cut
+  r = L0spvFuzz({"lint", WriteBytes("truncated4.spv", bytes)});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("word"));
+  r = L0spvFuzz({"lint", (dir_ / "missing.spv").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("missing.spv"));
+}
+
+TEST_F(CliTest, LintRejectsUnknownProfile) {
+  const std::string path = WriteModule("ok.spv", kValidKernel);
+  CliRun r = L0spvFuzz({"lint", "--profile=quantum", path});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("quantum"));
+}
+
+TEST_F(CliTest, LintWalksDirectories) {
+  WriteModule("a.spv", kValidKernel);
+  WriteModule("b.spv", kValidKernel);
+  CliRun r = L0spvFuzz({"lint", dir_.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("2 module(s)"));
+  fs::create_directories(dir_ / "empty");
+  EXPECT_EQ(L0spvFuzz({"lint", (dir_ / "empty").string()}).exit_code, 2);
+}
+
+// Stores its global id (as u32) into element gid of the buffer argument.
+constexpr char kStoreGidKernel[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "store_gid" %gid_var
+OpDecorate %gid_var BuiltIn GlobalInvocationId
+OpDecorate %gid_var Constant
+%void = OpTypeVoid
+%u32 = OpTypeInt 32 0
+%u64 = OpTypeInt 64 0
+%v3u64 = OpTypeVector %u64 3
+%in_ptr = OpTypePointer Input %v3u64
+%buf_ptr = OpTypePointer CrossWorkgroup %u32
+%fn = OpTypeFunction %void %buf_ptr
+%gid_var = OpVariable %in_ptr Input
+%main = OpFunction %void None %fn
+%buf = OpFunctionParameter %buf_ptr
+%entry = OpLabel
+%gid3 = OpLoad %v3u64 %gid_var
+%gid = OpCompositeExtract %u64 %gid3 0
+%slot = OpInBoundsPtrAccessChain %buf_ptr %buf %gid
+%value = OpUConvert %u32 %gid
+OpStore %slot %value
+OpReturn
+OpFunctionEnd
+)";
+
+TEST_F(CliTest, RunExecutesAModuleOnTheReferenceInterpreter) {
+  const std::string path = WriteModule("gid.spv", kStoreGidKernel);
+  const std::string dump = (dir_ / "out").string();
+  CliRun r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=4",
+                     "--local=2", "--arg=buf:16", "--dump", dump});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("status: ok"));
+  auto bytes = spirv::ReadFileBytes(dump + "/arg0.bin");
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(*bytes, (std::vector<uint8_t>{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0,
+                                          3, 0, 0, 0}));
+  r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=4",
+                 "--arg=buf:16", "--json"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("\"status\": \"ok\""));
+}
+
+TEST_F(CliTest, RunReportsUndefinedBehaviourAsAFinding) {
+  const std::string path = WriteModule("gid.spv", kStoreGidKernel);
+  // Eight work-items, room for four: the fifth store is out of bounds.
+  CliRun r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=8",
+                     "--arg=buf:16"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("ub-detected"));
+}
+
+TEST_F(CliTest, RunRejectsBadInvocationsWithExitTwo) {
+  const std::string path = WriteModule("gid.spv", kStoreGidKernel);
+  EXPECT_EQ(L0spvFuzz({"run", path, "--global=4"}).exit_code, 2);
+  EXPECT_EQ(L0spvFuzz({"run", path, "--kernel=store_gid"}).exit_code, 2);
+  CliRun r = L0spvFuzz(
+      {"run", path, "--kernel=store_gid", "--global=4", "--arg=buf:zero"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("buf:zero"));
+  r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=4",
+                 "--arg=buf:16", "--target=gpu"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("only `ref`"));
+  r = L0spvFuzz({"run", (dir_ / "no_case_here").string()});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST_F(CliTest, TargetsListsEveryKindWithReasons) {
+  CliRun r = L0spvFuzz({"targets"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"ref", "gpu", "ocloc:tgllp", "oclgrind",
+                           "spirv-opt", "llvm-spirv"}) {
+    EXPECT_THAT(r.out, HasSubstr(name));
+  }
+  r = L0spvFuzz({"targets", "--json"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("\"reason\""));
+}
+
+}  // namespace
+}  // namespace l0spv

@@ -1,0 +1,61 @@
+// Runs every module of the compiled corpus (corpora/, built into
+// ${L0SPV_BINARY_DIR}/corpora) on the reference interpreter. A run may be
+// unsupported (the summary lists what is missing); it must never be UB,
+// time out or fail to build, since corpus kernels are valid and UB-free.
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "gtest/gtest.h"
+#include "oracles/reference/interpreter.h"
+#include "tests/reference/corpus_loader.h"
+
+namespace l0spv::oracles::reference::test {
+namespace {
+
+TEST(ReferenceCorpus, EveryKernelRunsWithoutUbOrTimeout) {
+  const std::string manifest =
+      std::string(L0SPV_BINARY_DIR) + "/corpora/corpus_manifest.txt";
+  if (!std::filesystem::exists(manifest))
+    GTEST_SKIP() << "corpus not built (" << manifest << ")";
+  auto entries = ReadManifest(manifest);
+  ASSERT_TRUE(entries.ok()) << entries.status();
+  for (const CorpusEntry& entry : *entries) {
+    if (!std::filesystem::exists(entry.spv_path))
+      GTEST_SKIP() << "corpus module " << entry.spv_path
+                   << " not built (build target l0spv_corpus)";
+  }
+  int ok = 0, unsupported = 0;
+  std::map<std::string, int> missing;
+  for (const CorpusEntry& entry : *entries) {
+    SCOPED_TRACE(entry.name);
+    auto tc = LoadCorpusCase(entry);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    const Execution e = RunReference(*tc, {});
+    std::cout << "[corpus] " << entry.name << ": "
+              << ExecutionStatusName(e.status)
+              << (e.message.empty() ? "" : " — ") << e.message << " ("
+              << e.instructions_executed << " instructions)\n";
+    if (e.status == ExecutionStatus::kOk) {
+      ++ok;
+      for (size_t i = 0; i < tc->args.size(); ++i) {
+        if (tc->args[i].kind == spirv::KernelArg::Kind::kBuffer) {
+          EXPECT_EQ(e.buffers[i].size(), tc->args[i].bytes.size());
+        }
+      }
+    } else if (e.status == ExecutionStatus::kUnsupported) {
+      ++unsupported;
+      ++missing[e.message.substr(e.message.rfind(": ") + 2)];
+    } else {
+      ADD_FAILURE() << entry.name << ": " << ExecutionStatusName(e.status)
+                    << ": " << e.message;
+    }
+  }
+  std::cout << "[corpus] " << ok << " ok, " << unsupported << " unsupported of "
+            << entries->size() << "\n";
+  for (const auto& [what, count] : missing)
+    std::cout << "[corpus] missing (" << count << "x): " << what << "\n";
+}
+
+}  // namespace
+}  // namespace l0spv::oracles::reference::test

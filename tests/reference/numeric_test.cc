@@ -1,0 +1,65 @@
+// Exact numeric conversions (numeric.h).
+#include "oracles/reference/numeric.h"
+
+#include <cmath>
+#include <limits>
+
+#include "gtest/gtest.h"
+
+namespace l0spv::oracles::reference {
+namespace {
+
+TEST(ReferenceNumeric, HalfRoundTripsEveryValue) {
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const float f = HalfToFloat(static_cast<uint16_t>(h));
+    if (std::isnan(f)) continue;
+    EXPECT_EQ(FloatToHalf(f), h) << std::hex << h;
+  }
+}
+
+TEST(ReferenceNumeric, HalfRoundingModes) {
+  const float mid = 1.0f + std::ldexp(1.0f, -11);  // halfway 1 and next
+  EXPECT_EQ(FloatToHalf(mid, RoundMode::kRte), 0x3C00);
+  EXPECT_EQ(FloatToHalf(mid, RoundMode::kRtp), 0x3C01);
+  EXPECT_EQ(FloatToHalf(-mid, RoundMode::kRtn), 0xBC01);
+  EXPECT_EQ(FloatToHalf(-mid, RoundMode::kRtz), 0xBC00);
+  EXPECT_EQ(FloatToHalf(70000.0f, RoundMode::kRte), 0x7C00);  // inf
+  EXPECT_EQ(FloatToHalf(70000.0f, RoundMode::kRtz), 0x7BFF);  // max
+  EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -25), RoundMode::kRte), 0x0000);
+  EXPECT_EQ(FloatToHalf(std::ldexp(1.5f, -25), RoundMode::kRte), 0x0001);
+  EXPECT_EQ(DoubleToHalf(65504.0), 0x7BFF);
+}
+
+TEST(ReferenceNumeric, RoundToFloatFromExactValues) {
+  const long double third = 1.0L / 3.0L;
+  const float down = static_cast<float>(RoundToFloat(third, RoundMode::kRtz));
+  const float up = static_cast<float>(RoundToFloat(third, RoundMode::kRtp));
+  EXPECT_EQ(std::nextafter(down, 1.0f), up);
+  // 2^24 + 1 is not a float: rte goes to even (2^24).
+  EXPECT_EQ(RoundToFloat(16777217.0L, RoundMode::kRte), 16777216.0L);
+  EXPECT_EQ(RoundToFloat(16777217.0L, RoundMode::kRtp), 16777218.0L);
+  // Subnormal float results.
+  EXPECT_EQ(RoundToFloat(std::ldexp(1.0L, -150), RoundMode::kRtp),
+            std::ldexp(1.0L, -149));
+  EXPECT_EQ(RoundToFloat(std::ldexp(1.0L, -150), RoundMode::kRte), 0.0L);
+}
+
+TEST(ReferenceNumeric, FloatToIntRangeAndSaturation) {
+  uint64_t out = 0;
+  EXPECT_TRUE(FloatToInt(-2.5L, true, 32, RoundMode::kRte, false, &out));
+  EXPECT_EQ(static_cast<int32_t>(out), -2);
+  EXPECT_TRUE(FloatToInt(-2.5L, true, 32, RoundMode::kRtn, false, &out));
+  EXPECT_EQ(static_cast<int32_t>(out), -3);
+  EXPECT_FALSE(FloatToInt(256.0L, false, 8, RoundMode::kRtz, false, &out));
+  EXPECT_TRUE(FloatToInt(256.0L, false, 8, RoundMode::kRtz, true, &out));
+  EXPECT_EQ(out, 255u);
+  EXPECT_TRUE(FloatToInt(std::numeric_limits<long double>::quiet_NaN(), true,
+                         32, RoundMode::kRtz, true, &out));
+  EXPECT_EQ(out, 0u);
+  EXPECT_FALSE(FloatToInt(-0.5L, false, 32, RoundMode::kRtn, false, &out));
+  EXPECT_TRUE(FloatToInt(-0.5L, false, 32, RoundMode::kRtz, false, &out));
+  EXPECT_EQ(out, 0u);
+}
+
+}  // namespace
+}  // namespace l0spv::oracles::reference

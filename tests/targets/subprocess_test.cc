@@ -1,0 +1,130 @@
+#include "oracles/process/subprocess.h"
+
+#include <signal.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace l0spv::oracles {
+namespace {
+
+using namespace std::chrono_literals;
+
+ChildLimits Quick() {
+  ChildLimits limits;
+  limits.wall_time = 5s;
+  return limits;
+}
+
+TEST(RunCommand, CapturesStdoutStderrAndExitCode) {
+  auto r = RunCommand({"sh", "-c", "echo out; echo err >&2; exit 3"}, Quick());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->ending, ChildResult::Ending::kExited);
+  EXPECT_EQ(r->exit_code, 3);
+  EXPECT_EQ(r->stdout_text, "out\n");
+  EXPECT_EQ(r->stderr_text, "err\n");
+  EXPECT_FALSE(r->Succeeded());
+  EXPECT_EQ(r->Describe(), "exit 3");
+}
+
+TEST(RunCommand, FeedsStdin) {
+  auto r = RunCommand({"cat"}, Quick(), "", "hello");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->Succeeded());
+  EXPECT_EQ(r->stdout_text, "hello");
+}
+
+TEST(RunCommand, ReportsSignals) {
+  auto r = RunCommand({"sh", "-c", "kill -SEGV $$"}, Quick());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->ending, ChildResult::Ending::kSignaled);
+  EXPECT_EQ(r->signal, SIGSEGV);
+  EXPECT_NE(r->Describe().find("signal 11"), std::string::npos);
+}
+
+TEST(RunCommand, KillsHangsAndTheirChildren) {
+  ChildLimits limits;
+  limits.wall_time = 300ms;
+  // The grandchild keeps stdout open; the timeout must still fire and kill
+  // the whole process group.
+  auto r = RunCommand({"sh", "-c", "sleep 30 & sleep 30"}, limits);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->ending, ChildResult::Ending::kTimedOut);
+  EXPECT_LT(r->wall_time, 5s);
+}
+
+TEST(RunCommand, EnforcesMemoryLimit) {
+  ChildLimits limits = Quick();
+  limits.memory_bytes = 64 << 20;
+  // A shell asked to build a 256 MiB string must fail under a 64 MiB cap.
+  auto r = RunCommand(
+      {"sh", "-c", "x=$(head -c 268435456 /dev/zero | tr '\\0' a); echo ok"},
+      limits);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r->stdout_text, "ok\n");
+}
+
+TEST(RunCommand, MissingProgramIsExit127WithMessage) {
+  auto r = RunCommand({"/nonexistent/l0spv-tool"}, Quick());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 127);
+  EXPECT_NE(r->stderr_text.find("cannot execute /nonexistent/l0spv-tool"),
+            std::string::npos);
+}
+
+TEST(RunCommand, EmptyArgvIsAnError) {
+  EXPECT_FALSE(RunCommand({}, Quick()).ok());
+}
+
+TEST(RunCommand, KeepsTheTailOfHugeOutput) {
+  ChildLimits limits = Quick();
+  limits.max_output_bytes = 1000;
+  auto r = RunCommand(
+      {"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x; echo END"}, limits);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->stdout_text.size(), 1000u);
+  EXPECT_EQ(r->stdout_text.substr(996), "END\n");
+}
+
+TEST(RunInChild, ReturnsTheBodysOutput) {
+  auto r = RunInChild([] { return std::string("probe result"); }, Quick());
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->Succeeded());
+  EXPECT_EQ(r->stdout_text, "probe result");
+}
+
+TEST(RunInChild, SurvivesACrashingBody) {
+  auto r = RunInChild(
+      []() -> std::string {
+        raise(SIGABRT);
+        return "unreachable";
+      },
+      Quick());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->ending, ChildResult::Ending::kSignaled);
+  EXPECT_EQ(r->signal, SIGABRT);
+}
+
+TEST(RunInChild, TimesOutAHangingBody) {
+  ChildLimits limits;
+  limits.wall_time = 200ms;
+  auto r = RunInChild(
+      []() -> std::string {
+        while (true) pause();
+      },
+      limits);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->ending, ChildResult::Ending::kTimedOut);
+}
+
+TEST(FindProgram, FindsShellAndRejectsMissing) {
+  EXPECT_TRUE(FindProgram("sh").has_value());
+  EXPECT_FALSE(FindProgram("l0spv-no-such-program").has_value());
+  EXPECT_EQ(FindProgram("/bin/sh"), "/bin/sh");
+}
+
+}  // namespace
+}  // namespace l0spv::oracles
