@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "spirv/binary.h"
 
 namespace l0spv::spirv {
@@ -300,6 +301,28 @@ absl::StatusOr<TestCase> LoadSidecarCase(const std::string& spv_path,
         absl::StrCat(sidecar_path, ": not valid JSON"));
   }
   return TestCaseFromSidecar(j, EncodeModule(*module), sidecar_path);
+}
+
+absl::StatusOr<std::vector<CorpusEntry>> ReadCorpusManifest(
+    const std::string& path) {
+  auto bytes = ReadFileBytes(path);
+  if (!bytes.ok()) return bytes.status();
+  std::vector<CorpusEntry> out;
+  size_t line_number = 0;
+  for (absl::string_view line : absl::StrSplit(
+           absl::string_view(reinterpret_cast<const char*>(bytes->data()),
+                             bytes->size()),
+           '\n', absl::SkipEmpty())) {
+    ++line_number;
+    std::vector<std::string> fields = absl::StrSplit(line, '\t');
+    if (fields.size() != 3) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ":", line_number,
+          ": expected name<TAB>module.spv<TAB>sidecar.json"));
+    }
+    out.push_back({fields[0], fields[1], fields[2]});
+  }
+  return out;
 }
 
 }  // namespace l0spv::spirv

@@ -33,4 +33,14 @@ absl::StatusOr<TestCase> TestCaseFromSidecar(const nlohmann::json& sidecar,
 absl::StatusOr<TestCase> LoadSidecarCase(const std::string& spv_path,
                                          const std::string& sidecar_path);
 
+// One line "name<TAB>module.spv<TAB>sidecar.json" of the corpus manifest the
+// corpora/ build writes (build/*/corpora/corpus_manifest.txt).
+struct CorpusEntry {
+  std::string name;
+  std::string spv_path;
+  std::string json_path;
+};
+absl::StatusOr<std::vector<CorpusEntry>> ReadCorpusManifest(
+    const std::string& path);
+
 }  // namespace l0spv::spirv

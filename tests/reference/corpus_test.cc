@@ -8,7 +8,7 @@
 
 #include "gtest/gtest.h"
 #include "oracles/reference/interpreter.h"
-#include "tests/reference/corpus_loader.h"
+#include "spirv/launch_spec.h"
 
 namespace l0spv::oracles::reference::test {
 namespace {
@@ -18,18 +18,18 @@ TEST(ReferenceCorpus, EveryKernelRunsWithoutUbOrTimeout) {
       std::string(L0SPV_BINARY_DIR) + "/corpora/corpus_manifest.txt";
   if (!std::filesystem::exists(manifest))
     GTEST_SKIP() << "corpus not built (" << manifest << ")";
-  auto entries = ReadManifest(manifest);
+  auto entries = spirv::ReadCorpusManifest(manifest);
   ASSERT_TRUE(entries.ok()) << entries.status();
-  for (const CorpusEntry& entry : *entries) {
+  for (const spirv::CorpusEntry& entry : *entries) {
     if (!std::filesystem::exists(entry.spv_path))
       GTEST_SKIP() << "corpus module " << entry.spv_path
                    << " not built (build target l0spv_corpus)";
   }
   int ok = 0, unsupported = 0;
   std::map<std::string, int> missing;
-  for (const CorpusEntry& entry : *entries) {
+  for (const spirv::CorpusEntry& entry : *entries) {
     SCOPED_TRACE(entry.name);
-    auto tc = LoadCorpusCase(entry);
+    auto tc = spirv::LoadSidecarCase(entry.spv_path, entry.json_path);
     ASSERT_TRUE(tc.ok()) << tc.status();
     const Execution e = RunReference(*tc, {});
     std::cout << "[corpus] " << entry.name << ": "
