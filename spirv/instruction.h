@@ -61,8 +61,11 @@ class Instruction {
   std::vector<Operand>& mutable_operands() { return operands_; }
   size_t NumOperands() const { return operands_.size(); }
   const Operand& operand(size_t i) const { return operands_[i]; }
-  // First word of operand i (the id for id operands).
-  uint32_t word(size_t i) const { return operands_[i].words[0]; }
+  // First word of operand i (the id for id operands); 0 for an operand
+  // without words (only hand-built instructions can have one).
+  uint32_t word(size_t i) const {
+    return operands_[i].words.empty() ? 0 : operands_[i].words[0];
+  }
   void AddOperand(Operand op) { operands_.push_back(std::move(op)); }
 
   // Grammar entry; nullptr only for opcodes the grammar lacks (never for an
