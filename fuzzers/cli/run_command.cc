@@ -11,6 +11,7 @@
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -19,13 +20,15 @@
 #include "oracles/execution_json.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/reference/interpreter.h"
+#include "oracles/targets/opencl_target.h"
 #include "spirv/binary.h"
 #include "spirv/launch_spec.h"
 #include "spirv/test_case.h"
 
 ABSL_DECLARE_FLAG(bool, json);
 ABSL_FLAG(std::string, target, "ref",
-          "target to run on (only `ref` can execute in this build)");
+          "target to run on: ref, or opencl[:PLATFORM] (an OpenCL ICD device; "
+          "SPIR path through llvm-spirv when the device has no IL support)");
 ABSL_FLAG(std::string, kernel, "", "entry point name (with FILE.spv)");
 ABSL_FLAG(std::string, global, "", "global size X[,Y,Z] (with FILE.spv)");
 ABSL_FLAG(std::string, local, "",
@@ -170,14 +173,25 @@ int RunRun(const std::vector<std::string>& positional) {
                                         : CaseFromFlags(input);
   if (!tc.ok()) return UsageError("run", std::string(tc.status().message()));
   const std::string target = absl::GetFlag(FLAGS_target);
-  if (target != "ref") {
+  oracles::Execution e;
+  if (target == "ref") {
+    e = RunRefInWorker(*tc);
+  } else if (target == "opencl" || absl::StartsWith(target, "opencl:")) {
+    oracles::OpenClTargetOptions options;
+    options.platform = target == "opencl" ? "" : target.substr(7);
+    options.time_limit = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
+    auto result = oracles::RunOnOpenCl(*tc, options);
+    if (!result.ok()) {
+      return UsageError("run", std::string(result.status().message()));
+    }
+    e = std::move(*result);
+  } else {
     return UsageError(
         "run", absl::StrCat("target '", target,
-                            "' cannot execute in this build: only `ref` "
-                            "has an adapter so far (see `l0spv-fuzz "
-                            "targets`)"));
+                            "' cannot execute in this build: `ref` and "
+                            "`opencl[:PLATFORM]` have adapters so far (see "
+                            "`l0spv-fuzz targets`)"));
   }
-  const oracles::Execution e = RunRefInWorker(*tc);
 
   if (const std::string dir = absl::GetFlag(FLAGS_dump); !dir.empty()) {
     fs::create_directories(dir, ec);

@@ -25,12 +25,17 @@ long double LaneValue(Kind k, bool is_signed, const uint8_t* p, bool ftz) {
   switch (k) {
     case kBool:
       return p[0] != 0;
+    // Each arm converts on its own: `c ? int32_t : uint32_t` would have
+    // type uint32_t and turn negative values into large positive ones.
     case kI8:
-      return is_signed ? LoadAs<int8_t>(p) : LoadAs<uint8_t>(p);
+      return is_signed ? static_cast<long double>(LoadAs<int8_t>(p))
+                       : static_cast<long double>(LoadAs<uint8_t>(p));
     case kI16:
-      return is_signed ? LoadAs<int16_t>(p) : LoadAs<uint16_t>(p);
+      return is_signed ? static_cast<long double>(LoadAs<int16_t>(p))
+                       : static_cast<long double>(LoadAs<uint16_t>(p));
     case kI32:
-      return is_signed ? LoadAs<int32_t>(p) : LoadAs<uint32_t>(p);
+      return is_signed ? static_cast<long double>(LoadAs<int32_t>(p))
+                       : static_cast<long double>(LoadAs<uint32_t>(p));
     case kI64:
       return is_signed ? static_cast<long double>(LoadAs<int64_t>(p))
                        : static_cast<long double>(LoadAs<uint64_t>(p));

@@ -59,8 +59,8 @@ T ExactOp(uint32_t n, T x, T y, T z) {
     }
     case FClamp:
       return std::fmin(std::fmax(x, y), z);
-    case Step:
-      return x < y || std::isnan(x) || std::isnan(y) ? T{1} : T{0};
+    case Step:  // step(edge = x, value = y): 0 if value < edge, else 1
+      return y < x ? T{0} : T{1};
     default:
       return z;  // unreachable: callers pass only the cases above
   }

@@ -77,7 +77,8 @@ std::vector<TargetInfo> ListTargets() {
                               devices.empty() ? "no devices"
                                               : absl::StrJoin(devices, ", ")),
                  ""};
-    t.reason = devices.empty() ? "platform reports no device" : kNoAdapter;
+    t.available = !devices.empty();
+    if (!t.available) t.reason = "platform reports no device";
     out.push_back(t);
   }
 

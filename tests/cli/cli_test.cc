@@ -232,9 +232,27 @@ TEST_F(CliTest, RunRejectsBadInvocationsWithExitTwo) {
   r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=4",
                  "--arg=buf:16", "--target=gpu"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("only `ref`"));
+  EXPECT_THAT(r.err, HasSubstr("cannot execute in this build"));
+  r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=4",
+                 "--arg=buf:16", "--target=opencl:NoSuchPlatform"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("NoSuchPlatform"));
   r = L0spvFuzz({"run", (dir_ / "no_case_here").string()});
   EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST_F(CliTest, RunOnOpenClAgreesWithRef) {
+  const std::string path = WriteModule("gid.spv", kStoreGidKernel);
+  const std::string dump = (dir_ / "cl").string();
+  CliRun r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=4",
+                        "--arg=buf:16", "--target=opencl", "--dump", dump});
+  if (r.exit_code == 2 && r.err.find("no OpenCL platform") != std::string::npos)
+    GTEST_SKIP() << "no OpenCL platform on this machine";
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto bytes = spirv::ReadFileBytes(dump + "/arg0.bin");
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(*bytes, (std::vector<uint8_t>{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0,
+                                          3, 0, 0, 0}));
 }
 
 TEST_F(CliTest, TargetsListsEveryKindWithReasons) {

@@ -113,3 +113,31 @@ OpStore %out %r
 
 }  // namespace
 }  // namespace l0spv::oracles::reference::test
+
+namespace l0spv::oracles::reference::test {
+namespace {
+
+// Regressions found by the PoCL differential test: step(edge, x) is 1 when
+// x == edge, and a 32-bit OpConvertSToF of a negative value stays negative.
+TEST(ReferenceRegressions, StepAtTheEdgeAndSignedConversion) {
+  Execution e = RunBody(R"(
+%half_f = OpConstant %float 0.5
+%minus3 = OpConstant %uint 0xFFFFFFFD
+%ptr_g_v2 = OpTypePointer CrossWorkgroup %v2float
+)",
+                        R"(
+%s = OpExtInst %float %ext step %half_f %half_f
+%c = OpConvertSToF %float %minus3
+%v = OpCompositeConstruct %v2float %s %c
+%o = OpBitcast %ptr_g_v2 %out
+OpStore %o %v Aligned 8
+)",
+                        "float", 8);
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  auto v = As<float>(e.buffers[0]);
+  EXPECT_EQ(v[0], 1.0f);
+  EXPECT_EQ(v[1], -3.0f);
+}
+
+}  // namespace
+}  // namespace l0spv::oracles::reference::test

@@ -1,0 +1,553 @@
+#include "oracles/targets/opencl_target.h"
+
+// clCreateCommandQueue: Oclgrind 21.10 is an OpenCL 1.2 platform.
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <system_error>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "nlohmann/json.hpp"
+#include "oracles/execution_json.h"
+#include "oracles/process/subprocess.h"
+#include "oracles/targets/spir_translate.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define L0SPV_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define L0SPV_ASAN 1
+#endif
+#endif
+
+namespace l0spv::oracles {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Precedes the result on the worker's stdout; anything a driver thread may
+// still write to fd 1 after it is restored cannot be mistaken for a result.
+constexpr char kResultMarker[] = "\n@@l0spv-opencl-result@@\n";
+
+const char* ClErrorName(cl_int err) {
+  switch (err) {
+    case CL_SUCCESS:
+      return "CL_SUCCESS";
+    case CL_DEVICE_NOT_FOUND:
+      return "CL_DEVICE_NOT_FOUND";
+    case CL_COMPILER_NOT_AVAILABLE:
+      return "CL_COMPILER_NOT_AVAILABLE";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+      return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_OUT_OF_RESOURCES:
+      return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY:
+      return "CL_OUT_OF_HOST_MEMORY";
+    case CL_BUILD_PROGRAM_FAILURE:
+      return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE:
+      return "CL_INVALID_VALUE";
+    case CL_INVALID_PLATFORM:
+      return "CL_INVALID_PLATFORM";
+    case CL_INVALID_DEVICE:
+      return "CL_INVALID_DEVICE";
+    case CL_INVALID_BINARY:
+      return "CL_INVALID_BINARY";
+    case CL_INVALID_BUILD_OPTIONS:
+      return "CL_INVALID_BUILD_OPTIONS";
+    case CL_INVALID_PROGRAM_EXECUTABLE:
+      return "CL_INVALID_PROGRAM_EXECUTABLE";
+    case CL_INVALID_KERNEL_NAME:
+      return "CL_INVALID_KERNEL_NAME";
+    case CL_INVALID_KERNEL_DEFINITION:
+      return "CL_INVALID_KERNEL_DEFINITION";
+    case CL_INVALID_ARG_INDEX:
+      return "CL_INVALID_ARG_INDEX";
+    case CL_INVALID_ARG_VALUE:
+      return "CL_INVALID_ARG_VALUE";
+    case CL_INVALID_ARG_SIZE:
+      return "CL_INVALID_ARG_SIZE";
+    case CL_INVALID_KERNEL_ARGS:
+      return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_WORK_DIMENSION:
+      return "CL_INVALID_WORK_DIMENSION";
+    case CL_INVALID_WORK_GROUP_SIZE:
+      return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_WORK_ITEM_SIZE:
+      return "CL_INVALID_WORK_ITEM_SIZE";
+    case CL_INVALID_GLOBAL_OFFSET:
+      return "CL_INVALID_GLOBAL_OFFSET";
+    case CL_INVALID_BUFFER_SIZE:
+      return "CL_INVALID_BUFFER_SIZE";
+    case CL_INVALID_GLOBAL_WORK_SIZE:
+      return "CL_INVALID_GLOBAL_WORK_SIZE";
+    case CL_INVALID_OPERATION:
+      return "CL_INVALID_OPERATION";
+    case CL_LINK_PROGRAM_FAILURE:
+      return "CL_LINK_PROGRAM_FAILURE";
+    default:
+      return "CL error";
+  }
+}
+
+bool ContainsIgnoreCase(const std::string& text, const std::string& part) {
+  return absl::StrContains(absl::AsciiStrToLower(text),
+                           absl::AsciiStrToLower(part));
+}
+
+std::string ClError(const char* call, cl_int err) {
+  return absl::StrCat(call, " returned ", ClErrorName(err), " (", err, ")");
+}
+
+std::string PlatformName(cl_platform_id p) {
+  size_t size = 0;
+  if (clGetPlatformInfo(p, CL_PLATFORM_NAME, 0, nullptr, &size) != CL_SUCCESS)
+    return "";
+  std::string s(size, '\0');
+  clGetPlatformInfo(p, CL_PLATFORM_NAME, size, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+std::string DeviceIlVersion(cl_device_id d) {
+  size_t size = 0;
+  if (clGetDeviceInfo(d, CL_DEVICE_IL_VERSION, 0, nullptr, &size) != CL_SUCCESS)
+    return "";
+  std::string s(size, '\0');
+  clGetDeviceInfo(d, CL_DEVICE_IL_VERSION, size, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return std::string(absl::StripAsciiWhitespace(s));
+}
+
+std::string BuildLog(cl_program program, cl_device_id device) {
+  size_t size = 0;
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr,
+                            &size) != CL_SUCCESS)
+    return "";
+  std::string s(size, '\0');
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, s.data(),
+                        nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+// The first line mentioning an error (joined with the next non-empty line
+// when it ends in ':', as in "Error(s) while linking:"), else the first
+// non-empty line.
+std::string FirstErrorLine(const std::string& log) {
+  std::vector<std::string> lines;
+  for (absl::string_view line : absl::StrSplit(log, '\n')) {
+    if (!absl::StripAsciiWhitespace(line).empty())
+      lines.emplace_back(absl::StripAsciiWhitespace(line));
+  }
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!ContainsIgnoreCase(lines[i], "error")) continue;
+    if (absl::EndsWith(lines[i], ":") && i + 1 < lines.size())
+      return absl::StrCat(lines[i], " ", lines[i + 1]);
+    return lines[i];
+  }
+  return lines.empty() ? "" : lines[0];
+}
+
+// Redirects fd 1 to a file for the lifetime of the object.
+class StdoutCapture {
+ public:
+  explicit StdoutCapture(const std::string& path) : path_(path) {
+    fflush(stdout);
+    saved_ = dup(STDOUT_FILENO);
+    const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (saved_ >= 0 && fd >= 0) dup2(fd, STDOUT_FILENO);
+    if (fd >= 0) close(fd);
+  }
+  ~StdoutCapture() { Restore(); }
+  // Bytes written so far.
+  size_t Offset() {
+    fflush(stdout);
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path_, ec);
+    return ec ? 0 : static_cast<size_t>(size);
+  }
+  // Restores fd 1 and returns everything captured.
+  std::string Restore() {
+    if (saved_ < 0) return "";
+    fflush(stdout);
+    dup2(saved_, STDOUT_FILENO);
+    close(saved_);
+    saved_ = -1;
+    std::ifstream in(path_, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in),
+                       std::istreambuf_iterator<char>());
+  }
+
+ private:
+  std::string path_;
+  int saved_ = -1;
+};
+
+struct WorkerInput {
+  const spirv::TestCase* test_case;
+  const OpenClTargetOptions* options;
+  const SpirTranslation* spir;  // nullptr: translation not attempted
+  std::string scratch;
+};
+
+// Releases the OpenCL objects of one run in reverse order of creation.
+struct ClObjects {
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  cl_program program = nullptr;
+  cl_kernel kernel = nullptr;
+  std::vector<cl_mem> buffers;
+  ~ClObjects() {
+    for (cl_mem m : buffers)
+      if (m) clReleaseMemObject(m);
+    if (kernel) clReleaseKernel(kernel);
+    if (program) clReleaseProgram(program);
+    if (queue) clReleaseCommandQueue(queue);
+    if (context) clReleaseContext(context);
+  }
+};
+
+nlohmann::json ErrorReply(const std::string& code, const std::string& text) {
+  return {{"error", {{"code", code}, {"message", text}}}};
+}
+
+nlohmann::json ExecutionReply(const Execution& e) {
+  return {{"execution", ExecutionToJson(e)}};
+}
+
+Execution Failed(ExecutionStatus status, std::string message,
+                 std::string log = "") {
+  Execution e;
+  e.status = status;
+  e.message = std::move(message);
+  e.log = std::move(log);
+  return e;
+}
+
+// Picks the platform and device; nullopt reply = found.
+nlohmann::json PickDevice(const std::string& wanted, cl_device_id* device,
+                          std::string* platform_name) {
+  cl_uint count = 0;
+  const cl_int err = clGetPlatformIDs(0, nullptr, &count);
+  if (err != CL_SUCCESS || count == 0) {
+    return ExecutionReply(Failed(
+        ExecutionStatus::kUnsupported,
+        absl::StrCat("no OpenCL platform (", ClError("clGetPlatformIDs", err),
+                     "; install an ICD such as pocl-opencl-icd)")));
+  }
+  std::vector<cl_platform_id> platforms(count);
+  clGetPlatformIDs(count, platforms.data(), nullptr);
+  std::vector<std::string> names;
+  for (cl_platform_id p : platforms) {
+    const std::string name = PlatformName(p);
+    names.push_back(name);
+    if (!wanted.empty() && !ContainsIgnoreCase(name, wanted)) continue;
+    cl_uint ndev = 0;
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, device, &ndev) == CL_SUCCESS &&
+        ndev > 0) {
+      *platform_name = name;
+      return nullptr;
+    }
+  }
+  const std::string list = absl::StrJoin(names, "\", \"");
+  if (wanted.empty()) {
+    return ExecutionReply(
+        Failed(ExecutionStatus::kUnsupported,
+               absl::StrCat("no OpenCL platform has a device (platforms: \"",
+                            list, "\")")));
+  }
+  return ErrorReply(
+      "not_found",
+      absl::StrCat("no OpenCL platform with a device matches \"", wanted,
+                   "\"; platforms: \"", list, "\" (see `l0spv-fuzz targets`)"));
+}
+
+// Everything after the device is chosen. Fills `e` or returns early with a
+// failure status in it.
+Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
+                      StdoutCapture& capture) {
+  const spirv::TestCase& tc = *in.test_case;
+  ClObjects cl;
+  cl_int err = CL_SUCCESS;
+  cl.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  if (!cl.context)
+    return Failed(ExecutionStatus::kUnsupported,
+                  ClError("clCreateContext", err));
+  cl.queue = clCreateCommandQueue(cl.context, device, 0, &err);
+  if (!cl.queue)
+    return Failed(ExecutionStatus::kUnsupported,
+                  ClError("clCreateCommandQueue", err));
+
+  const bool use_il =
+      !in.options->force_spir_path && !DeviceIlVersion(device).empty();
+  std::string build_options;
+  std::string path_note;
+  if (use_il) {
+    cl.program = clCreateProgramWithIL(cl.context, tc.module_words.data(),
+                                       tc.module_words.size() * 4, &err);
+    path_note = "SPIR-V through clCreateProgramWithIL";
+  } else {
+    if (in.spir == nullptr) {
+      return Failed(ExecutionStatus::kUnsupported,
+                    "the device needs the SPIR path, but no translation was "
+                    "made");
+    }
+    if (in.spir->status != ExecutionStatus::kOk)
+      return Failed(in.spir->status, in.spir->message, in.spir->log);
+    const unsigned char* bin = in.spir->bitcode.data();
+    const size_t size = in.spir->bitcode.size();
+    cl_int bin_status = CL_SUCCESS;
+    cl.program = clCreateProgramWithBinary(cl.context, 1, &device, &size, &bin,
+                                           &bin_status, &err);
+    build_options = "-x spir -spir-std=1.2";
+    path_note =
+        "SPIR 1.2 bitcode (llvm-spirv -r) through "
+        "clCreateProgramWithBinary";
+  }
+  if (!cl.program) {
+    return Failed(ExecutionStatus::kBuildFailed,
+                  absl::StrCat(path_note, ": ",
+                               ClError(use_il ? "clCreateProgramWithIL"
+                                              : "clCreateProgramWithBinary",
+                                       err)));
+  }
+  if (!in.options->build_options.empty())
+    absl::StrAppend(&build_options, " ", in.options->build_options);
+  err = clBuildProgram(cl.program, 1, &device, build_options.c_str(), nullptr,
+                       nullptr);
+  std::string log = BuildLog(cl.program, device);
+  if (err != CL_SUCCESS) {
+    const std::string first = FirstErrorLine(log);
+    return Failed(ExecutionStatus::kBuildFailed,
+                  absl::StrCat(ClError("clBuildProgram", err),
+                               first.empty() ? "" : ": ", first),
+                  log);
+  }
+
+  cl.kernel = clCreateKernel(cl.program, tc.entry_point.c_str(), &err);
+  if (!cl.kernel) {
+    return Failed(ExecutionStatus::kBuildFailed,
+                  absl::StrCat("kernel \"", tc.entry_point,
+                               "\": ", ClError("clCreateKernel", err)),
+                  log);
+  }
+  cl_uint num_args = 0;
+  clGetKernelInfo(cl.kernel, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args,
+                  nullptr);
+  if (num_args != tc.args.size()) {
+    return Failed(
+        ExecutionStatus::kBuildFailed,
+        absl::StrCat("kernel \"", tc.entry_point, "\" takes ", num_args,
+                     " arguments, the test case has ", tc.args.size()),
+        log);
+  }
+  cl.buffers.assign(tc.args.size(), nullptr);
+  for (size_t i = 0; i < tc.args.size(); ++i) {
+    const spirv::KernelArg& a = tc.args[i];
+    const cl_uint index = static_cast<cl_uint>(i);
+    switch (a.kind) {
+      case spirv::KernelArg::Kind::kBuffer:
+        if (!a.bytes.empty()) {
+          cl.buffers[i] = clCreateBuffer(
+              cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+              a.bytes.size(), const_cast<uint8_t*>(a.bytes.data()), &err);
+          if (!cl.buffers[i]) {
+            return Failed(ExecutionStatus::kUnsupported,
+                          absl::StrCat("argument ", i, ": ",
+                                       ClError("clCreateBuffer", err)),
+                          log);
+          }
+        }
+        err = clSetKernelArg(cl.kernel, index, sizeof(cl_mem), &cl.buffers[i]);
+        break;
+      case spirv::KernelArg::Kind::kScalar:
+        err = clSetKernelArg(cl.kernel, index, a.bytes.size(), a.bytes.data());
+        break;
+      case spirv::KernelArg::Kind::kLocal:
+        err = clSetKernelArg(cl.kernel, index, a.local_bytes, nullptr);
+        break;
+    }
+    if (err != CL_SUCCESS) {
+      return Failed(
+          ExecutionStatus::kBuildFailed,
+          absl::StrCat("argument ", i, ": ", ClError("clSetKernelArg", err)),
+          log);
+    }
+  }
+
+  const spirv::NdRange& r = tc.nd_range;
+  size_t global[3], local[3], offset[3];
+  for (int d = 0; d < 3; ++d) {
+    global[d] = r.global[d];
+    offset[d] = r.offset[d];
+    local[d] = r.local ? (*r.local)[d] : 1;
+  }
+  const size_t printf_start = capture.Offset();
+  const auto start = Clock::now();
+  err = clEnqueueNDRangeKernel(cl.queue, cl.kernel, r.dims, offset, global,
+                               r.local ? local : nullptr, 0, nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    std::string hint;
+    if (err == CL_INVALID_WORK_GROUP_SIZE && r.local) {
+      hint = " (non-uniform work-groups or a local size the device refuses)";
+    }
+    return Failed(ExecutionStatus::kUnsupported,
+                  absl::StrCat(ClError("clEnqueueNDRangeKernel", err), hint),
+                  log);
+  }
+  err = clFinish(cl.queue);
+  Execution e;
+  e.wall_time = Clock::now() - start;
+  e.log = log;
+  if (err != CL_SUCCESS) {
+    return Failed(ExecutionStatus::kCrashed, ClError("clFinish", err), log);
+  }
+  e.buffers.resize(tc.args.size());
+  for (size_t i = 0; i < tc.args.size(); ++i) {
+    if (!cl.buffers[i]) continue;
+    e.buffers[i].resize(tc.args[i].bytes.size());
+    err = clEnqueueReadBuffer(cl.queue, cl.buffers[i], CL_TRUE, 0,
+                              e.buffers[i].size(), e.buffers[i].data(), 0,
+                              nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      return Failed(ExecutionStatus::kCrashed,
+                    absl::StrCat("argument ", i, ": ",
+                                 ClError("clEnqueueReadBuffer", err)),
+                    log);
+    }
+  }
+  const std::string out = capture.Restore();
+  if (printf_start > 0) {
+    absl::StrAppend(&e.log, "\n[stdout before launch]\n",
+                    out.substr(0, std::min(printf_start, out.size())));
+  }
+  if (printf_start < out.size()) e.printf_output = out.substr(printf_start);
+  return e;
+}
+
+// The worker's body: returns the marker and the reply JSON.
+std::string Worker(const WorkerInput& in) {
+  for (const std::string& kv : in.options->environment) {
+    const size_t eq = kv.find('=');
+    if (eq != std::string::npos)
+      setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
+  }
+  setenv("POCL_KERNEL_CACHE", "0", 1);
+  setenv("POCL_CACHE_DIR", (in.scratch + "/pocl-cache").c_str(), 1);
+  nlohmann::json reply;
+  {
+    StdoutCapture capture(in.scratch + "/stdout.txt");
+    cl_device_id device = nullptr;
+    std::string platform;
+    reply = PickDevice(in.options->platform, &device, &platform);
+    if (reply.is_null()) {
+      reply = ExecutionReply(RunOnDevice(in, device, capture));
+    }
+  }
+  return absl::StrCat(kResultMarker, reply.dump());
+}
+
+std::string LastLines(const std::string& text, size_t lines) {
+  size_t pos = text.size();
+  while (pos > 0 && text[pos - 1] == '\n') --pos;
+  for (size_t n = 0; n < lines && pos != std::string::npos && pos > 0; ++n) {
+    pos = text.rfind('\n', pos - 1);
+  }
+  return pos == std::string::npos ? text : text.substr(pos + (pos > 0));
+}
+
+}  // namespace
+
+absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
+                                      const OpenClTargetOptions& options) {
+  auto scratch = MakeScratchDir(options.scratch_dir, "l0spv-opencl-");
+  if (!scratch.ok()) return scratch.status();
+  struct Cleanup {
+    std::string path;
+    ~Cleanup() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  } cleanup{*scratch};
+
+  // The SPIR translation runs here, before forking, so the worker never has
+  // to fork from a process that a driver may have made multi-threaded. It is
+  // only used when the device turns out to lack IL support.
+  SpirTranslateOptions spir_options;
+  spir_options.scratch_dir = *scratch;
+  spir_options.limits.wall_time = options.time_limit;
+  spir_options.limits.memory_bytes = options.memory_limit_bytes;
+  auto spir = TranslateToSpir(test_case.module_words, spir_options);
+  if (!spir.ok()) return spir.status();
+
+  WorkerInput input{&test_case, &options, &*spir, *scratch};
+  ChildLimits limits;
+  limits.wall_time = options.time_limit;
+  limits.memory_bytes = options.memory_limit_bytes;
+#ifdef L0SPV_ASAN
+  limits.memory_bytes = 0;
+#endif
+  limits.max_output_bytes = size_t{256} << 20;  // buffers travel as base64
+  auto child = RunInChild([&input] { return Worker(input); }, limits);
+  if (!child.ok()) return child.status();
+
+  const std::string stderr_tail = LastLines(child->stderr_text, 40);
+  if (child->ending == ChildResult::Ending::kTimedOut) {
+    return Failed(ExecutionStatus::kTimedOut,
+                  absl::StrCat("OpenCL worker ", child->Describe()),
+                  stderr_tail);
+  }
+  if (child->ending == ChildResult::Ending::kSignaled) {
+    return Failed(ExecutionStatus::kCrashed,
+                  absl::StrCat("OpenCL worker crashed: ", child->Describe(),
+                               stderr_tail.empty() ? "" : ": ",
+                               LastLines(stderr_tail, 1)),
+                  stderr_tail);
+  }
+  const size_t at = child->stdout_text.rfind(kResultMarker);
+  if (child->exit_code != 0 || at == std::string::npos) {
+    return Failed(
+        ExecutionStatus::kCrashed,
+        absl::StrCat("OpenCL worker ended without a result (",
+                     child->Describe(), ")", stderr_tail.empty() ? "" : ": ",
+                     LastLines(stderr_tail, 1)),
+        stderr_tail);
+  }
+  const auto reply = nlohmann::json::parse(
+      child->stdout_text.substr(at + sizeof(kResultMarker) - 1), nullptr,
+      false);
+  if (reply.is_discarded() || !reply.is_object()) {
+    return Failed(ExecutionStatus::kCrashed,
+                  "OpenCL worker returned an unreadable result", stderr_tail);
+  }
+  if (reply.contains("error")) {
+    const std::string text = reply["error"].value("message", "");
+    if (reply["error"].value("code", "") == "not_found")
+      return absl::NotFoundError(text);
+    return absl::InternalError(text);
+  }
+  auto execution =
+      ExecutionFromJson(reply.value("execution", nlohmann::json()));
+  if (!execution.ok()) return execution.status();
+  if (!child->stderr_text.empty()) {
+    absl::StrAppend(&execution->log, execution->log.empty() ? "" : "\n",
+                    "[worker stderr]\n", stderr_tail);
+  }
+  return execution;
+}
+
+}  // namespace l0spv::oracles

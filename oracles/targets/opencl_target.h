@@ -1,0 +1,69 @@
+// oracles/targets/opencl_target.h — the `opencl[:PLATFORM]` target: runs a
+// TestCase on an OpenCL ICD device (PoCL, Oclgrind, any vendor ICD).
+//
+// Contract:
+//  - All OpenCL calls happen in a worker process (RunInChild) with a
+//    wall-clock and memory limit: a crashing, hanging or memory-hungry driver
+//    cannot take the caller down. The worker sets POCL_KERNEL_CACHE=0 and
+//    points POCL_CACHE_DIR at a scratch directory before loading any ICD.
+//  - Program: clCreateProgramWithIL when the device reports IL support
+//    (CL_DEVICE_IL_VERSION non-empty) and !force_spir_path; otherwise SPIR
+//    1.2 bitcode from `llvm-spirv-14 -r` (spir_translate.h, run in the parent
+//    before forking) through clCreateProgramWithBinary, built with
+//    "-x spir -spir-std=1.2".
+//  - Arguments: buffers are copied in (CL_MEM_COPY_HOST_PTR) and read back
+//    into Execution::buffers[i]; scalars and by-value structs are passed as
+//    their bytes; local arguments as (size, NULL). The ND-range's offset,
+//    global size and local size (NULL when absent) go to
+//    clEnqueueNDRangeKernel.
+//  - printf: the worker's stdout (fd 1) is redirected to a file while the
+//    OpenCL work runs; what the kernel printed between enqueue and finish is
+//    Execution::printf_output, anything printed before it goes to the log.
+//    The result travels back on the worker's stdout after fd 1 is restored,
+//    behind a marker, so kernel output and the result never mix.
+//  - Statuses: kOk; kBuildFailed (translation rejected, program build
+//    failed — message holds the first error line, log the full build log —,
+//    entry point missing, argument count/size rejected); kUnsupported (no
+//    OpenCL platform, the launch is refused by the device, e.g.
+//    CL_INVALID_WORK_GROUP_SIZE for non-uniform groups); kCrashed (worker or
+//    translator died: signal and the tail of stderr); kTimedOut.
+//    Execution::wall_time is the kernel's time from enqueue to clFinish.
+//  - Error Status only for harness problems and user errors: a PLATFORM
+//    substring that matches no platform (NotFound, listing the platforms),
+//    no translator installed, no writable scratch directory.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "oracles/execution.h"
+#include "spirv/test_case.h"
+
+namespace l0spv::oracles {
+
+struct OpenClTargetOptions {
+  // Case-insensitive substring of CL_PLATFORM_NAME; empty = the first
+  // platform that has a device. The first device of the platform is used.
+  std::string platform;
+  // Use the SPIR path even when the device takes SPIR-V directly.
+  bool force_spir_path = false;
+  std::chrono::milliseconds time_limit{60000};
+  // RLIMIT_AS of the worker; 0 = unlimited. Ignored under AddressSanitizer,
+  // whose shadow memory alone exceeds any useful limit.
+  uint64_t memory_limit_bytes = uint64_t{4} << 30;
+  // Parent of the per-run scratch directory; empty = the system temp dir.
+  std::string scratch_dir;
+  // "NAME=VALUE" entries set in the worker before the ICD loader runs, e.g.
+  // OCL_ICD_VENDORS=/dir/with/oclgrind.icd.
+  std::vector<std::string> environment;
+  // Appended to the build options.
+  std::string build_options;
+};
+
+absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
+                                      const OpenClTargetOptions& options);
+
+}  // namespace l0spv::oracles

@@ -1,0 +1,129 @@
+#include "oracles/targets/spir_translate.h"
+
+#include <stdlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <system_error>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace l0spv::oracles {
+namespace {
+
+// The first line of the translator's stderr that says something, for
+// one-line messages.
+std::string FirstLine(const std::string& text) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) return text.substr(start, end - start);
+    start = end + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> MakeScratchDir(const std::string& parent,
+                                           const std::string& prefix) {
+  std::error_code ec;
+  const std::filesystem::path base =
+      parent.empty() ? std::filesystem::temp_directory_path(ec)
+                     : std::filesystem::path(parent);
+  if (ec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no temporary directory: ", ec.message(),
+                     " (set TMPDIR or pass a scratch directory)"));
+  }
+  std::filesystem::create_directories(base, ec);
+  std::string templ = (base / (prefix + "XXXXXX")).string();
+  if (mkdtemp(templ.data()) == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot create a scratch directory under ", base.string(), ": ",
+        std::strerror(errno), " (pick a writable scratch directory)"));
+  }
+  return templ;
+}
+
+absl::StatusOr<SpirTranslation> TranslateToSpir(
+    const std::vector<uint32_t>& module_words,
+    const SpirTranslateOptions& options) {
+  std::string translator = options.translator;
+  if (!translator.empty() && !FindProgram(translator)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "SPIR translator ", translator, " not found or not executable"));
+  }
+  if (translator.empty()) {
+    for (const char* name : {"llvm-spirv-14", "llvm-spirv"}) {
+      if (auto path = FindProgram(name)) {
+        translator = *path;
+        break;
+      }
+    }
+    if (translator.empty()) {
+      return absl::FailedPreconditionError(
+          "SPIR path needs SPIRV-LLVM-Translator, but neither llvm-spirv-14 "
+          "nor llvm-spirv is in PATH (apt-get install llvm-spirv-14)");
+    }
+  }
+  auto dir = MakeScratchDir(options.scratch_dir, "l0spv-spir-");
+  if (!dir.ok()) return dir.status();
+  struct Cleanup {
+    std::string path;
+    ~Cleanup() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  } cleanup{*dir};
+
+  const std::string spv = *dir + "/module.spv";
+  const std::string bc = *dir + "/module.bc";
+  {
+    std::ofstream out(spv, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(module_words.data()),
+              static_cast<std::streamsize>(module_words.size() * 4));
+    if (!out) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot write ", spv, " (is the scratch dir full?)"));
+    }
+  }
+  auto child =
+      RunCommand({translator, "-r", spv, "-o", bc}, options.limits, *dir);
+  if (!child.ok()) return child.status();
+
+  SpirTranslation result;
+  result.log = child->stderr_text;
+  const std::string who = absl::StrCat(translator, " -r");
+  switch (child->ending) {
+    case ChildResult::Ending::kTimedOut:
+      result.status = ExecutionStatus::kTimedOut;
+      result.message = absl::StrCat(who, " ", child->Describe());
+      return result;
+    case ChildResult::Ending::kSignaled:
+      result.status = ExecutionStatus::kCrashed;
+      result.message = absl::StrCat(who, " crashed: ", child->Describe(), ": ",
+                                    FirstLine(child->stderr_text));
+      return result;
+    case ChildResult::Ending::kExited:
+      break;
+  }
+  std::ifstream in(bc, std::ios::binary);
+  if (child->exit_code != 0 || !in) {
+    result.status = ExecutionStatus::kBuildFailed;
+    result.message =
+        absl::StrCat(who, " rejected the module (", child->Describe(),
+                     "): ", FirstLine(child->stderr_text));
+    return result;
+  }
+  result.bitcode.assign(std::istreambuf_iterator<char>(in),
+                        std::istreambuf_iterator<char>());
+  return result;
+}
+
+}  // namespace l0spv::oracles
