@@ -14,3 +14,8 @@ build/default/l0spv-fuzz targets
 echo
 echo "== l0spv-fuzz lint build/default/corpora (profile: full)"
 build/default/l0spv-fuzz lint --profile=full build/default/corpora
+echo
+echo "== l0spv-fuzz run: vector_add on the reference interpreter"
+build/default/l0spv-fuzz run build/default/corpora/vector_add.spv \
+  --kernel=vector_add --global=1024 --local=64 \
+  --arg=buf:4096 --arg=buf:4096 --arg=buf:4096 --arg=u32:1024 --target=ref

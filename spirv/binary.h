@@ -3,10 +3,12 @@
 // Contract: `ReadModule` accepts a byte buffer in either endianness (detected
 // from the magic number) and returns a Module, or an InvalidArgument status
 // naming the word offset and the problem: empty or short file, size not a
-// multiple of 4, bad magic, id bound over the universal limit, word count 0
-// or past the end, id 0 or id >= bound, unknown opcode or enumerant,
-// truncated string literal, operands missing or left over, instructions out
-// of the logical layout order. It never crashes, whatever the bytes.
+// multiple of 4, bad magic, id bound 0 or over the universal limit, word
+// count 0 or past the end, id 0 or id >= bound, unknown opcode or
+// enumerant, truncated string literal, operands missing or left over,
+// instructions out of the logical layout order, or an OpLine/OpNoLine
+// between functions (valid, but a Module has no place to keep it). It never
+// crashes, whatever the bytes.
 //
 // `WriteModule` encodes a Module in the endianness it was read in (or the one
 // given); `WriteModule(ReadModule(b))` == b for every module that reads.
@@ -27,7 +29,8 @@ namespace l0spv::spirv {
 inline constexpr uint32_t kMaxIdBound = 4194303 + 1;
 
 absl::StatusOr<Module> ReadModule(std::span<const uint8_t> bytes);
-// Words already in host order (as SPIRV-Tools hands them around).
+// Words already in host order (as SPIRV-Tools hands them around): the first
+// word must be the magic number as is, else the error names word 0.
 absl::StatusOr<Module> ReadModuleWords(std::span<const uint32_t> words);
 
 // Host-order words.

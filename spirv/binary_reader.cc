@@ -20,15 +20,33 @@ using spv::Op;
 
 uint32_t ByteSwap(uint32_t w) { return __builtin_bswap32(w); }
 
+absl::Status ErrorAt(size_t word_offset, std::string_view message) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("SPIR-V binary, word %d (byte 0x%x): %s", word_offset,
+                      word_offset * 4, message));
+}
+
 class Reader {
  public:
   explicit Reader(std::span<const uint32_t> words) : words_(words) {}
 
   absl::StatusOr<Module> Read() {
+    if (words_.empty()) {
+      return Error(0,
+                   "the input is empty (expected a module starting with "
+                   "the magic number 0x07230203)");
+    }
+    if (words_[0] != kMagicNumber) {
+      return Error(
+          0, absl::StrFormat("bad magic number 0x%08x (expected 0x%08x in host "
+                             "byte order); this is not a SPIR-V module",
+                             words_[0], kMagicNumber));
+    }
     if (words_.size() < 5) {
-      return Error(0, absl::StrCat("a SPIR-V module needs a 5-word header, "
-                                   "got ",
-                                   words_.size(), " words"));
+      return Error(words_.size(),
+                   absl::StrCat("a SPIR-V module needs a 5-word (20-byte) "
+                                "header, got ",
+                                words_.size(), " words"));
     }
     Module m;
     m.header = {words_[0], words_[1], words_[2], words_[3], words_[4]};
@@ -97,6 +115,16 @@ class Reader {
         Section s = SectionOfOpcode(opcode);
         if (op == Op::OpLine || op == Op::OpNoLine) {
           // Allowed anywhere from the types section on.
+          if (current == Section::kFunction) {
+            // Valid SPIR-V, but a Module keeps no instructions between
+            // functions; filing it elsewhere would reorder the binary.
+            return Error(offset, absl::StrCat(info->name,
+                                              " between functions is not "
+                                              "supported (the module model "
+                                              "keeps debug lines only in the "
+                                              "types section and in function "
+                                              "bodies)"));
+          }
           if (current < Section::kTypesValues) current = Section::kTypesValues;
           s = current;
         } else if (op == Op::OpFunction) {
@@ -135,9 +163,7 @@ class Reader {
 
  private:
   absl::Status Error(size_t word_offset, std::string_view message) const {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("SPIR-V binary, word %d (byte 0x%x): %s", word_offset,
-                        word_offset * 4, message));
+    return ErrorAt(word_offset, message);
   }
 
   absl::StatusOr<Instruction> ParseInstruction(const OpcodeInfo& info,
@@ -259,6 +285,15 @@ class Reader {
     const OperandKindInfo& kind_info = GetOperandKind(kind);
     switch (kind_info.category) {
       case OperandCategory::kComposite:
+        // The grammar spells OpSwitch targets "LiteralInteger, IdRef", but a
+        // case literal is as wide as the selector (two words for a 64-bit
+        // selector), like SPIRV-Tools' parser treats it.
+        if (kind == OperandKind::kPairLiteralIntegerIdRef &&
+            static_cast<Op>(opcode_->opcode) == Op::OpSwitch) {
+          if (auto s = ParseContextDependentNumber(inst, out); !s.ok())
+            return s;
+          return ParseOperand(OperandKind::kIdRef, inst, out);
+        }
         for (OperandKind base : kind_info.bases) {
           if (auto s = ParseOperand(base, inst, out); !s.ok()) return s;
         }
@@ -344,7 +379,9 @@ class Reader {
     }
     auto width = ScalarWidthOfType(type_id);
     if (!width.ok()) return width.status();
-    const size_t words = *width > 32 ? (*width + 31) / 32 : 1;
+    // 64-bit arithmetic: a hostile width near 2^32 must not wrap to 0 words.
+    const size_t words =
+        *width > 32 ? static_cast<size_t>((uint64_t{*width} + 31) / 32) : 1;
     if (pos_ + words > end_) {
       return Error(inst_offset_,
                    absl::StrCat(opcode_->name, ": a ", *width,
@@ -404,6 +441,16 @@ class Reader {
                                               "opcode ",
                                               opcode));
     }
+    // Every operation OpSpecConstantOp may compute yields a typed value, and
+    // none is itself OpSpecConstantOp. Refusing the nesting also bounds the
+    // recursion: each level would consume only one word.
+    if (!info->has_result_type ||
+        static_cast<Op>(opcode) == Op::OpSpecConstantOp) {
+      return Error(
+          inst_offset_,
+          absl::StrCat("OpSpecConstantOp: opcode ", opcode, " (", info->name,
+                       ") cannot be computed by OpSpecConstantOp"));
+    }
     for (const OperandSpec& spec : info->operands) {
       if (spec.kind == OperandKind::kIdResultType ||
           spec.kind == OperandKind::kIdResult)
@@ -452,21 +499,19 @@ absl::StatusOr<Module> ReadModuleWords(std::span<const uint32_t> words) {
 }
 
 absl::StatusOr<Module> ReadModule(std::span<const uint8_t> bytes) {
+  // Errors name a word offset like every other reader error, so a user can
+  // find the spot with a hex dump.
   if (bytes.empty()) {
-    return absl::InvalidArgumentError(
-        "SPIR-V binary: the input is empty (expected a module starting with "
-        "the magic number 0x07230203)");
+    return ErrorAt(0,
+                   "the input is empty (expected a module starting with "
+                   "the magic number 0x07230203)");
   }
   if (bytes.size() % 4 != 0) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "SPIR-V binary: size %d bytes is not a multiple of 4 (a module is a "
-        "stream of 32-bit words; the file may be truncated)",
-        bytes.size()));
-  }
-  if (bytes.size() < 20) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "SPIR-V binary: %d bytes is shorter than the 20-byte header",
-        bytes.size()));
+    return ErrorAt(bytes.size() / 4,
+                   absl::StrFormat("size %d bytes is not a multiple of 4 (a "
+                                   "module is a stream of 32-bit words; the "
+                                   "file may be truncated)",
+                                   bytes.size()));
   }
   std::vector<uint32_t> words(bytes.size() / 4);
   std::memcpy(words.data(), bytes.data(), bytes.size());
@@ -479,10 +524,10 @@ absl::StatusOr<Module> ReadModule(std::span<const uint8_t> bytes) {
                                                              : Endianness::kLittle;
     for (uint32_t& w : words) w = ByteSwap(w);
   } else {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "SPIR-V binary, word 0: bad magic number 0x%08x (expected 0x%08x in "
-        "either byte order); this is not a SPIR-V module",
-        words[0], kMagicNumber));
+    return ErrorAt(0, absl::StrFormat("bad magic number 0x%08x (expected "
+                                      "0x%08x in either byte order); this is "
+                                      "not a SPIR-V module",
+                                      words[0], kMagicNumber));
   }
   auto module = ReadModuleWords(words);
   if (module.ok()) module->endianness = endianness;

@@ -1,10 +1,11 @@
 // Module → binary, plus the file helpers shared by every command.
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <iterator>
 
 #include <unistd.h>
 
@@ -43,16 +44,28 @@ std::vector<uint8_t> WriteModule(const Module& module,
 }
 
 absl::StatusOr<std::vector<uint8_t>> ReadFileBytes(const std::string& path) {
+  // A directory opens for reading on Linux and only fails on the first read.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": is a directory, not a file"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::NotFoundError(
         absl::StrCat(path, ": cannot open for reading (", std::strerror(errno),
                      ")"));
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+  // istream::read turns a failing read(2) into badbit; reading through
+  // istreambuf_iterator would let libstdc++'s exception escape instead.
+  std::vector<uint8_t> bytes;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {
+    bytes.insert(bytes.end(), buffer, buffer + in.gcount());
+  }
   if (in.bad()) {
-    return absl::DataLossError(absl::StrCat(path, ": read error"));
+    return absl::DataLossError(absl::StrCat(path, ": read error (",
+                                            std::strerror(errno), ")"));
   }
   return bytes;
 }
@@ -70,7 +83,11 @@ absl::StatusOr<Module> ReadModuleFile(const std::string& path) {
 
 absl::Status WriteFileBytes(const std::string& path,
                             std::span<const uint8_t> bytes) {
-  const std::string tmp = absl::StrCat(path, ".tmp.", ::getpid());
+  // Unique per process and per call: threads of one campaign may write the
+  // same path at once, and must not share (and interleave in) a temporary.
+  static std::atomic<uint64_t> counter{0};
+  const std::string tmp =
+      absl::StrCat(path, ".tmp.", ::getpid(), ".", counter.fetch_add(1));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {

@@ -1,12 +1,39 @@
 #include "spirv/type_table.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <string_view>
 
 namespace l0spv::spirv {
 
 using spv::Op;
 
+namespace {
+
+std::optional<uint64_t> CheckedMul(uint64_t a, uint64_t b) {
+  uint64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+// `offset` rounded up to a multiple of `align` (align > 0), or nullopt on
+// overflow.
+std::optional<uint64_t> RoundUp(uint64_t offset, uint64_t align) {
+  uint64_t r;
+  if (__builtin_add_overflow(offset, align - 1, &r)) return std::nullopt;
+  return r / align * align;
+}
+
+}  // namespace
+
 TypeTable::TypeTable(const Module& module) {
+  for (const Instruction& inst : module.memory_model) {
+    if (inst.NumOperands() >= 1 &&
+        inst.word(0) ==
+            static_cast<uint32_t>(spv::AddressingModel::Physical32)) {
+      pointer_size_ = 4;
+    }
+  }
   for (const Instruction& inst : module.annotations) {
     // CPacked structs change layout; remember them before decoding types.
     if (static_cast<Op>(inst.opcode()) == Op::OpDecorate &&
@@ -37,15 +64,23 @@ TypeTable::TypeTable(const Module& module) {
       default:
         break;
     }
-    if (std::string_view(inst.info()->instr_class) != "Type-Declaration" ||
+    const OpcodeInfo* info = inst.info();
+    if (info == nullptr ||
+        std::string_view(info->instr_class) != "Type-Declaration" ||
         op == Op::OpTypeForwardPointer) {
       continue;
     }
     TypeInfo& t = types_[id];
+    // Start afresh (keeping the decoration) should an id be declared twice.
+    const bool packed = t.packed;
+    t = TypeInfo{};
+    t.packed = packed;
     t.op = op;
     t.id = id;
     const auto& ops = inst.operands();
-    auto w = [&ops](size_t i) { return i < ops.size() ? ops[i].words[0] : 0u; };
+    auto w = [&ops](size_t i) {
+      return i < ops.size() && !ops[i].words.empty() ? ops[i].words[0] : 0u;
+    };
     switch (op) {
       case Op::OpTypeInt:
         t.width = w(0);
@@ -60,10 +95,10 @@ TypeTable::TypeTable(const Module& module) {
         break;
       case Op::OpTypeArray: {
         t.element = w(0);
-        auto c = constants_.find(w(1));
-        t.known_length = c != constants_.end() && c->second.op == Op::OpConstant;
-        t.count = c != constants_.end() ? static_cast<uint32_t>(c->second.value)
-                                        : 0;
+        // A spec-constant length is unknown until specialization.
+        const std::optional<uint64_t> length = IntConstant(w(1));
+        t.known_length = length.has_value() && *length <= UINT32_MAX;
+        t.count = t.known_length ? static_cast<uint32_t>(*length) : 0;
         break;
       }
       case Op::OpTypeRuntimeArray:
@@ -84,8 +119,8 @@ TypeTable::TypeTable(const Module& module) {
         break;
     }
     // Composite types must name types declared before them (spec §2.4); a
-    // module that does not is malformed. Dropping such a type keeps every
-    // recursive size/alignment query finite on hostile input.
+    // module that does not is malformed. Dropping such a type keeps layouts
+    // well-founded: each is computed from earlier ones only.
     bool components_declared = true;
     auto declared = [this](uint32_t tid) { return Get(tid) != nullptr; };
     if (op == Op::OpTypeVector || op == Op::OpTypeArray ||
@@ -95,7 +130,11 @@ TypeTable::TypeTable(const Module& module) {
       for (uint32_t m : t.members)
         components_declared &= declared(m) && m != id;
     }
-    if (!components_declared) types_.erase(id);
+    if (!components_declared) {
+      types_.erase(id);
+      continue;
+    }
+    layouts_[id] = ComputeLayout(t);
   }
 }
 
@@ -105,87 +144,83 @@ const TypeInfo* TypeTable::Get(uint32_t type_id) const {
   return &it->second;
 }
 
-std::optional<uint64_t> TypeTable::AlignOf(uint32_t type_id) const {
-  const TypeInfo* t = Get(type_id);
-  if (t == nullptr) return std::nullopt;
-  switch (t->op) {
+const TypeTable::Layout* TypeTable::LayoutOf(uint32_t type_id) const {
+  auto it = layouts_.find(type_id);
+  return it == layouts_.end() ? nullptr : &it->second;
+}
+
+TypeTable::Layout TypeTable::ComputeLayout(const TypeInfo& t) const {
+  switch (t.op) {
     case Op::OpTypeBool:
-      return 1;
+      return {1, 1, {}};
     case Op::OpTypeInt:
-    case Op::OpTypeFloat:
-      return std::max<uint64_t>(1, t->width / 8);
+    case Op::OpTypeFloat: {
+      const uint64_t bytes = std::max<uint64_t>(1, t.width / 8);
+      return {bytes, bytes, {}};
+    }
     case Op::OpTypePointer:
     case Op::OpTypeEvent:
     case Op::OpTypeDeviceEvent:
-      return 8;  // Physical64
+      return {pointer_size_, pointer_size_, {}};
     case Op::OpTypeVector: {
-      auto e = SizeOf(t->element);
-      if (!e) return std::nullopt;
-      return *e * (t->count == 3 ? 4 : t->count);
+      // 3-component vectors are sized and aligned as 4 components.
+      const Layout* e = LayoutOf(t.element);
+      if (e == nullptr || !e->size || t.count == 0) return {};
+      const auto size = CheckedMul(*e->size, t.count == 3 ? 4 : t.count);
+      if (!size || *size == 0) return {};
+      return {size, size, {}};
     }
-    case Op::OpTypeArray:
-      return AlignOf(t->element);
+    case Op::OpTypeArray: {
+      const Layout* e = LayoutOf(t.element);
+      if (e == nullptr || !e->align) return {};
+      if (!t.known_length || !e->size) return {std::nullopt, e->align, {}};
+      return {CheckedMul(*e->size, t.count), e->align, {}};
+    }
     case Op::OpTypeStruct: {
-      if (t->packed) return 1;
-      uint64_t a = 1;
-      for (uint32_t m : t->members) {
-        auto ma = AlignOf(m);
-        if (!ma) return std::nullopt;
-        a = std::max(a, *ma);
+      Layout layout;
+      uint64_t offset = 0, align = 1;
+      bool sized = true;  // every member so far has a size, no overflow
+      for (uint32_t m : t.members) {
+        const Layout* ml = LayoutOf(m);
+        if (ml == nullptr || !ml->align) return {};
+        const uint64_t ma = t.packed ? 1 : *ml->align;
+        align = std::max(align, ma);
+        if (!sized) continue;
+        const auto start = RoundUp(offset, ma);
+        if (!start) {
+          sized = false;
+          continue;
+        }
+        layout.member_offsets.push_back(*start);
+        sized = ml->size.has_value() &&
+                !__builtin_add_overflow(*start, *ml->size, &offset);
       }
-      return a;
+      layout.align = align;
+      if (sized) layout.size = RoundUp(offset, align);
+      return layout;
     }
     default:
-      return std::nullopt;
+      return {};
   }
 }
 
+std::optional<uint64_t> TypeTable::AlignOf(uint32_t type_id) const {
+  const Layout* l = LayoutOf(type_id);
+  return l == nullptr ? std::nullopt : l->align;
+}
+
 std::optional<uint64_t> TypeTable::SizeOf(uint32_t type_id) const {
-  const TypeInfo* t = Get(type_id);
-  if (t == nullptr) return std::nullopt;
-  switch (t->op) {
-    case Op::OpTypeVector: {
-      auto e = SizeOf(t->element);
-      if (!e) return std::nullopt;
-      return *e * (t->count == 3 ? 4 : t->count);
-    }
-    case Op::OpTypeArray: {
-      if (!t->known_length) return std::nullopt;
-      auto e = SizeOf(t->element);
-      if (!e) return std::nullopt;
-      return *e * t->count;
-    }
-    case Op::OpTypeStruct: {
-      uint64_t offset = 0, align = 1;
-      for (uint32_t m : t->members) {
-        auto ms = SizeOf(m);
-        auto ma = t->packed ? std::optional<uint64_t>(1) : AlignOf(m);
-        if (!ms || !ma) return std::nullopt;
-        offset = (offset + *ma - 1) / *ma * *ma + *ms;
-        align = std::max(align, *ma);
-      }
-      return (offset + align - 1) / align * align;
-    }
-    default:
-      return AlignOf(type_id);  // scalars and pointers: size == alignment
-  }
+  const Layout* l = LayoutOf(type_id);
+  return l == nullptr ? std::nullopt : l->size;
 }
 
 std::optional<uint64_t> TypeTable::MemberOffset(uint32_t struct_id,
                                                 uint32_t index) const {
   const TypeInfo* t = Get(struct_id);
-  if (t == nullptr || t->op != Op::OpTypeStruct || index >= t->members.size())
-    return std::nullopt;
-  uint64_t offset = 0;
-  for (uint32_t i = 0; i <= index; ++i) {
-    auto ma = t->packed ? std::optional<uint64_t>(1) : AlignOf(t->members[i]);
-    auto ms = SizeOf(t->members[i]);
-    if (!ms || !ma) return std::nullopt;
-    offset = (offset + *ma - 1) / *ma * *ma;
-    if (i == index) return offset;
-    offset += *ms;
-  }
-  return std::nullopt;
+  if (t == nullptr || t->op != Op::OpTypeStruct) return std::nullopt;
+  const Layout* l = LayoutOf(struct_id);
+  if (l == nullptr || index >= l->member_offsets.size()) return std::nullopt;
+  return l->member_offsets[index];
 }
 
 std::optional<uint64_t> TypeTable::IntConstant(uint32_t id,

@@ -5,6 +5,10 @@
 // and alignments follow the OpenCL C layout rules that SPIR 1.2 §2.1.4–2.1.5
 // prescribe (3-component vectors are sized and aligned as 4 components);
 // packed structs (CPacked decoration) have alignment 1 and no padding.
+// Pointers are 8 bytes, or 4 under the Physical32 addressing model. Layouts
+// are computed once, in declaration order, so queries are O(1) and a hostile
+// module (deep nesting, sizes that overflow) cannot make them recurse or
+// wrap: such types have no size.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +44,8 @@ class TypeTable {
   // storage (void, function, runtime arrays, opaque types).
   std::optional<uint64_t> SizeOf(uint32_t type_id) const;
   std::optional<uint64_t> AlignOf(uint32_t type_id) const;
-  // Byte offset of member `index` in a struct.
+  // Byte offset of member `index` in a struct (known when every earlier
+  // member has a size, even if this one has none, e.g. a runtime array).
   std::optional<uint64_t> MemberOffset(uint32_t struct_id, uint32_t index) const;
 
   // Value of an integer OpConstant (zero-extended to 64 bits), including
@@ -57,8 +62,20 @@ class TypeTable {
     uint32_t type_id;
     uint64_t value;
   };
+  struct Layout {
+    std::optional<uint64_t> size;
+    std::optional<uint64_t> align;
+    // Structs: offsets of the leading members whose offset is known.
+    std::vector<uint64_t> member_offsets;
+  };
+  // Layout of `t` from the already computed layouts of its components.
+  Layout ComputeLayout(const TypeInfo& t) const;
+  const Layout* LayoutOf(uint32_t type_id) const;
+
+  uint64_t pointer_size_ = 8;
   absl::flat_hash_map<uint32_t, TypeInfo> types_;
   absl::flat_hash_map<uint32_t, Constant> constants_;
+  absl::flat_hash_map<uint32_t, Layout> layouts_;
 };
 
 }  // namespace l0spv::spirv

@@ -21,9 +21,25 @@
 
 namespace l0spv::oracles {
 
+// False in AddressSanitizer builds: ASan reserves terabytes of shadow
+// address space at start-up, so an RLIMIT_AS cap would kill every child
+// before it runs. Memory limits are then not applied (time limits are).
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kMemoryLimitsEnforced = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kMemoryLimitsEnforced = false;
+#else
+inline constexpr bool kMemoryLimitsEnforced = true;
+#endif
+#else
+inline constexpr bool kMemoryLimitsEnforced = true;
+#endif
+
 struct ChildLimits {
   std::chrono::milliseconds wall_time{10000};
-  uint64_t memory_bytes = uint64_t{4} << 30;  // RLIMIT_AS; 0 = unlimited
+  // RLIMIT_AS; 0 = unlimited; ignored unless kMemoryLimitsEnforced.
+  uint64_t memory_bytes = uint64_t{4} << 30;
   size_t max_output_bytes = 1 << 20;
 };
 

@@ -25,14 +25,6 @@
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/spir_translate.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define L0SPV_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define L0SPV_ASAN 1
-#endif
-#endif
-
 namespace l0spv::oracles {
 namespace {
 
@@ -498,9 +490,6 @@ absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
   ChildLimits limits;
   limits.wall_time = options.time_limit;
   limits.memory_bytes = options.memory_limit_bytes;
-#ifdef L0SPV_ASAN
-  limits.memory_bytes = 0;
-#endif
   limits.max_output_bytes = size_t{256} << 20;  // buffers travel as base64
   auto child = RunInChild([&input] { return Worker(input); }, limits);
   if (!child.ok()) return child.status();

@@ -51,8 +51,7 @@ struct OpenClTargetOptions {
   // Use the SPIR path even when the device takes SPIR-V directly.
   bool force_spir_path = false;
   std::chrono::milliseconds time_limit{60000};
-  // RLIMIT_AS of the worker; 0 = unlimited. Ignored under AddressSanitizer,
-  // whose shadow memory alone exceeds any useful limit.
+  // RLIMIT_AS of the worker; 0 = unlimited (see kMemoryLimitsEnforced).
   uint64_t memory_limit_bytes = uint64_t{4} << 30;
   // Parent of the per-run scratch directory; empty = the system temp dir.
   std::string scratch_dir;
