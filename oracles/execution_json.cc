@@ -15,8 +15,8 @@ constexpr ExecutionStatus kAllStatuses[] = {
 nlohmann::json ExecutionToJson(const Execution& e) {
   nlohmann::json buffers = nlohmann::json::array();
   for (const auto& b : e.buffers) {
-    buffers.push_back(absl::Base64Escape(absl::string_view(
-        reinterpret_cast<const char*>(b.data()), b.size())));
+    buffers.push_back(absl::Base64Escape(
+        absl::string_view(reinterpret_cast<const char*>(b.data()), b.size())));
   }
   return {{"status", ExecutionStatusName(e.status)},
           {"message", e.message},

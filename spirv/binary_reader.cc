@@ -102,8 +102,9 @@ class Reader {
           fn_state = FnState::kBody;
           fn->blocks.push_back(BasicBlock{std::move(*inst), {}});
         } else if (op == Op::OpFunction) {
-          return Error(offset, "OpFunction inside a function (missing "
-                               "OpFunctionEnd)");
+          return Error(offset,
+                       "OpFunction inside a function (missing "
+                       "OpFunctionEnd)");
         } else if (fn_state != FnState::kBody) {
           return Error(offset, absl::StrCat(info->name,
                                             " before the function's first "
@@ -130,17 +131,16 @@ class Reader {
         } else if (op == Op::OpFunction) {
           s = Section::kFunction;
         } else if (s == Section::kFunction) {
-          return Error(offset, absl::StrCat(info->name,
-                                            " outside a function body"));
+          return Error(offset,
+                       absl::StrCat(info->name, " outside a function body"));
         }
         if (s < current) {
-          return Error(offset,
-                       absl::StrCat(info->name, " belongs to the ",
-                                    SectionName(s),
-                                    " section but follows the ",
-                                    SectionName(current),
-                                    " section (logical layout order, spec "
-                                    "§2.4)"));
+          return Error(
+              offset,
+              absl::StrCat(info->name, " belongs to the ", SectionName(s),
+                           " section but follows the ", SectionName(current),
+                           " section (logical layout order, spec "
+                           "§2.4)"));
         }
         current = s;
         if (op == Op::OpFunction) {
@@ -155,8 +155,9 @@ class Reader {
       offset += count;
     }
     if (fn != nullptr) {
-      return Error(words_.size(), "module ends inside a function (missing "
-                                  "OpFunctionEnd)");
+      return Error(words_.size(),
+                   "module ends inside a function (missing "
+                   "OpFunctionEnd)");
     }
     return m;
   }
@@ -178,12 +179,12 @@ class Reader {
     for (const OperandSpec& spec : info.operands) {
       if (spec.quantifier == Quantifier::kOne) {
         if (pos_ >= end_) {
-          return Error(offset,
-                       absl::StrCat(info.name, " is missing its operand '",
-                                    spec.name[0] ? spec.name
-                                                 : GetOperandKind(spec.kind)
-                                                       .name,
-                                    "' (word count ", count, ")"));
+          return Error(
+              offset,
+              absl::StrCat(
+                  info.name, " is missing its operand '",
+                  spec.name[0] ? spec.name : GetOperandKind(spec.kind).name,
+                  "' (word count ", count, ")"));
         }
         if (auto s = ParseOperand(spec.kind, inst, operands); !s.ok()) return s;
       } else if (spec.quantifier == Quantifier::kOptional) {
@@ -226,12 +227,12 @@ class Reader {
   absl::StatusOr<uint32_t> TakeId(const char* what) {
     const uint32_t id = words_[pos_];
     if (id == 0 || id >= bound_) {
-      return Error(pos_, absl::StrCat(opcode_->name, ": ", what, " %", id,
-                                      id == 0 ? " is not a valid id"
-                                              : absl::StrCat(
-                                                    " is not below the id "
-                                                    "bound ",
-                                                    bound_)));
+      return Error(pos_,
+                   absl::StrCat(opcode_->name, ": ", what, " %", id,
+                                id == 0 ? " is not a valid id"
+                                        : absl::StrCat(" is not below the id "
+                                                       "bound ",
+                                                       bound_)));
     }
     ++pos_;
     return id;
@@ -332,8 +333,8 @@ class Reader {
         return absl::OkStatus();
       }
       default:
-        return Error(pos_, absl::StrCat("cannot decode operand kind ",
-                                        kind_info.name));
+        return Error(
+            pos_, absl::StrCat("cannot decode operand kind ", kind_info.name));
     }
   }
 
@@ -383,10 +384,10 @@ class Reader {
     const size_t words =
         *width > 32 ? static_cast<size_t>((uint64_t{*width} + 31) / 32) : 1;
     if (pos_ + words > end_) {
-      return Error(inst_offset_,
-                   absl::StrCat(opcode_->name, ": a ", *width,
-                                "-bit literal needs ", words,
-                                " words but the instruction ends"));
+      return Error(
+          inst_offset_,
+          absl::StrCat(opcode_->name, ": a ", *width, "-bit literal needs ",
+                       words, " words but the instruction ends"));
     }
     Operand op{OperandKind::kLiteralContextDependentNumber, {}};
     for (size_t i = 0; i < words; ++i) op.words.push_back(words_[pos_++]);
@@ -462,9 +463,8 @@ class Reader {
       } else if (pos_ < end_) {
         if (auto s = ParseOperand(spec.kind, inst, out); !s.ok()) return s;
       } else if (spec.quantifier == Quantifier::kOne) {
-        return Error(inst_offset_,
-                     absl::StrCat("OpSpecConstantOp ", info->name,
-                                  " is missing an operand"));
+        return Error(inst_offset_, absl::StrCat("OpSpecConstantOp ", info->name,
+                                                " is missing an operand"));
       }
     }
     return absl::OkStatus();
@@ -517,11 +517,13 @@ absl::StatusOr<Module> ReadModule(std::span<const uint8_t> bytes) {
   std::memcpy(words.data(), bytes.data(), bytes.size());
   Endianness endianness;
   if (words[0] == kMagicNumber) {
-    endianness = std::endian::native == std::endian::little ? Endianness::kLittle
-                                                             : Endianness::kBig;
+    endianness = std::endian::native == std::endian::little
+                     ? Endianness::kLittle
+                     : Endianness::kBig;
   } else if (ByteSwap(words[0]) == kMagicNumber) {
-    endianness = std::endian::native == std::endian::little ? Endianness::kBig
-                                                             : Endianness::kLittle;
+    endianness = std::endian::native == std::endian::little
+                     ? Endianness::kBig
+                     : Endianness::kLittle;
     for (uint32_t& w : words) w = ByteSwap(w);
   } else {
     return ErrorAt(0, absl::StrFormat("bad magic number 0x%08x (expected "

@@ -1,4 +1,6 @@
 // Module → binary, plus the file helpers shared by every command.
+#include <unistd.h>
+
 #include <atomic>
 #include <bit>
 #include <cerrno>
@@ -6,8 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-
-#include <unistd.h>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -19,7 +19,8 @@ std::vector<uint32_t> EncodeModule(const Module& module) {
   std::vector<uint32_t> words;
   words.reserve(5 + module.InstructionCount() * 4);
   const Header& h = module.header;
-  words.insert(words.end(), {h.magic, h.version, h.generator, h.bound, h.schema});
+  words.insert(words.end(),
+               {h.magic, h.version, h.generator, h.bound, h.schema});
   module.ForEachInstruction(
       [&words](const Instruction& inst) { inst.Encode(words); });
   return words;
@@ -52,9 +53,8 @@ absl::StatusOr<std::vector<uint8_t>> ReadFileBytes(const std::string& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return absl::NotFoundError(
-        absl::StrCat(path, ": cannot open for reading (", std::strerror(errno),
-                     ")"));
+    return absl::NotFoundError(absl::StrCat(path, ": cannot open for reading (",
+                                            std::strerror(errno), ")"));
   }
   // istream::read turns a failing read(2) into badbit; reading through
   // istreambuf_iterator would let libstdc++'s exception escape instead.
@@ -64,8 +64,8 @@ absl::StatusOr<std::vector<uint8_t>> ReadFileBytes(const std::string& path) {
     bytes.insert(bytes.end(), buffer, buffer + in.gcount());
   }
   if (in.bad()) {
-    return absl::DataLossError(absl::StrCat(path, ": read error (",
-                                            std::strerror(errno), ")"));
+    return absl::DataLossError(
+        absl::StrCat(path, ": read error (", std::strerror(errno), ")"));
   }
   return bytes;
 }

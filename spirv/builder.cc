@@ -72,8 +72,7 @@ uint32_t ModuleBuilder::BoolType() { return GetOrAdd(Op::OpTypeBool, 0, {}); }
 
 uint32_t ModuleBuilder::IntType(uint32_t width) {
   // The Level Zero environment requires Signedness 0 for every integer type.
-  return GetOrAdd(Op::OpTypeInt, 0,
-                  {LiteralOperand(width), LiteralOperand(0)});
+  return GetOrAdd(Op::OpTypeInt, 0, {LiteralOperand(width), LiteralOperand(0)});
 }
 
 uint32_t ModuleBuilder::FloatType(uint32_t width) {
@@ -99,10 +98,10 @@ uint32_t ModuleBuilder::StructType(const std::vector<uint32_t>& members) {
 
 uint32_t ModuleBuilder::PointerType(spv::StorageClass storage,
                                     uint32_t pointee) {
-  return GetOrAdd(Op::OpTypePointer, 0,
-                  {EnumOperand(OperandKind::kStorageClass,
-                               static_cast<uint32_t>(storage)),
-                   IdOperand(pointee)});
+  return GetOrAdd(
+      Op::OpTypePointer, 0,
+      {EnumOperand(OperandKind::kStorageClass, static_cast<uint32_t>(storage)),
+       IdOperand(pointee)});
 }
 
 uint32_t ModuleBuilder::FunctionType(uint32_t return_type,

@@ -63,7 +63,8 @@ class ModuleBuilder {
     }
   };
   static Key KeyOf(const Instruction& inst);
-  uint32_t GetOrAdd(spv::Op op, uint32_t type_id, std::vector<Operand> operands);
+  uint32_t GetOrAdd(spv::Op op, uint32_t type_id,
+                    std::vector<Operand> operands);
   uint32_t WidthOfType(uint32_t type_id) const;
 
   Module& module_;

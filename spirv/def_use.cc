@@ -22,7 +22,8 @@ DefUse::DefUse(const Module& module) {
         Section::kDebugSource, Section::kDebugName,
         Section::kDebugModuleProcessed, Section::kAnnotation,
         Section::kTypesValues}) {
-    for (const Instruction& inst : module.section(s)) record(inst, nullptr, nullptr);
+    for (const Instruction& inst : module.section(s))
+      record(inst, nullptr, nullptr);
   }
   for (const Function& fn : module.functions) {
     record(fn.def, nullptr, nullptr);

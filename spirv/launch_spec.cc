@@ -52,8 +52,7 @@ std::vector<uint8_t> BytesOf(T v) {
   return out;
 }
 
-absl::StatusOr<std::vector<uint8_t>> InitBuffer(const json& arg,
-                                                uint64_t bytes,
+absl::StatusOr<std::vector<uint8_t>> InitBuffer(const json& arg, uint64_t bytes,
                                                 const std::string& where) {
   const std::string init = arg.value("init", "zero");
   std::vector<uint8_t> out(bytes, 0);
@@ -77,9 +76,9 @@ absl::StatusOr<std::vector<uint8_t>> InitBuffer(const json& arg,
       std::memcpy(&out[i], &v, std::min<uint64_t>(8, bytes - i));
     }
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, ": unknown init \"", init,
-        "\" (zero, iota-u8, iota-u32, iota-f32 or random)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": unknown init \"", init,
+                     "\" (zero, iota-u8, iota-u32, iota-f32 or random)"));
   }
   return out;
 }
@@ -101,9 +100,9 @@ absl::StatusOr<std::vector<uint8_t>> ScalarBytes(absl::string_view type,
                                                  absl::string_view value) {
   const std::string v(value);
   auto bad = [&]() {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "'", value, "' is not a valid ", type,
-        " value (integers: decimal or 0x hex; floats: decimal)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", value, "' is not a valid ", type,
+                     " value (integers: decimal or 0x hex; floats: decimal)"));
   };
   if (type == "f16" || type == "f32" || type == "f64") {
     double d = 0;
@@ -129,8 +128,8 @@ absl::StatusOr<std::vector<uint8_t>> ScalarBytes(absl::string_view type,
   } else if (is_signed) {
     int64_t s = 0;
     if (!absl::SimpleAtoi(v, &s)) return bad();
-    if (width < 64 && (s < -(int64_t{1} << (width - 1)) ||
-                       s >= (int64_t{1} << (width - 1))))
+    if (width < 64 &&
+        (s < -(int64_t{1} << (width - 1)) || s >= (int64_t{1} << (width - 1))))
       return bad();
     bits = static_cast<uint64_t>(s);
   } else {
@@ -219,9 +218,11 @@ absl::StatusOr<TestCase> TestCaseFromSidecar(const json& sidecar,
   };
   uint32_t dims = 0;
   if (!sidecar.contains("global")) {
-    return absl::InvalidArgumentError(absl::StrCat(where, ": missing \"global\""));
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": missing \"global\""));
   }
-  if (auto s = read_dims("global", tc.nd_range.global, &dims); !s.ok()) return s;
+  if (auto s = read_dims("global", tc.nd_range.global, &dims); !s.ok())
+    return s;
   tc.nd_range.dims = dims;
   if (sidecar.contains("local")) {
     std::array<uint64_t, 3> local{1, 1, 1};
@@ -265,9 +266,10 @@ absl::StatusOr<TestCase> TestCaseFromSidecar(const json& sidecar,
       arg.type = "struct";
       const std::string hex = a.value("bytes_hex", "");
       if (hex.empty() || hex.size() % 2 != 0 ||
-          hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(at, ": \"bytes_hex\" must be an even-length hex string"));
+          hex.find_first_not_of("0123456789abcdefABCDEF") !=
+              std::string::npos) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            at, ": \"bytes_hex\" must be an even-length hex string"));
       }
       for (size_t k = 0; k < hex.size(); k += 2) {
         arg.bytes.push_back(
@@ -316,9 +318,9 @@ absl::StatusOr<std::vector<CorpusEntry>> ReadCorpusManifest(
     ++line_number;
     std::vector<std::string> fields = absl::StrSplit(line, '\t');
     if (fields.size() != 3) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ":", line_number,
-          ": expected name<TAB>module.spv<TAB>sidecar.json"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", line_number,
+                       ": expected name<TAB>module.spv<TAB>sidecar.json"));
     }
     out.push_back({fields[0], fields[1], fields[2]});
   }

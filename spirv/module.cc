@@ -9,36 +9,59 @@ namespace l0spv::spirv {
 
 const char* SectionName(Section section) {
   switch (section) {
-    case Section::kCapability: return "capabilities";
-    case Section::kExtension: return "extensions";
-    case Section::kExtInstImport: return "extended instruction imports";
-    case Section::kMemoryModel: return "memory model";
-    case Section::kEntryPoint: return "entry points";
-    case Section::kExecutionMode: return "execution modes";
-    case Section::kDebugSource: return "debug source";
-    case Section::kDebugName: return "debug names";
-    case Section::kDebugModuleProcessed: return "OpModuleProcessed";
-    case Section::kAnnotation: return "annotations";
-    case Section::kTypesValues: return "types, constants and globals";
-    case Section::kFunction: return "functions";
+    case Section::kCapability:
+      return "capabilities";
+    case Section::kExtension:
+      return "extensions";
+    case Section::kExtInstImport:
+      return "extended instruction imports";
+    case Section::kMemoryModel:
+      return "memory model";
+    case Section::kEntryPoint:
+      return "entry points";
+    case Section::kExecutionMode:
+      return "execution modes";
+    case Section::kDebugSource:
+      return "debug source";
+    case Section::kDebugName:
+      return "debug names";
+    case Section::kDebugModuleProcessed:
+      return "OpModuleProcessed";
+    case Section::kAnnotation:
+      return "annotations";
+    case Section::kTypesValues:
+      return "types, constants and globals";
+    case Section::kFunction:
+      return "functions";
   }
   return "?";
 }
 
 std::vector<Instruction>& Module::section(Section s) {
   switch (s) {
-    case Section::kCapability: return capabilities;
-    case Section::kExtension: return extensions;
-    case Section::kExtInstImport: return ext_inst_imports;
-    case Section::kMemoryModel: return memory_model;
-    case Section::kEntryPoint: return entry_points;
-    case Section::kExecutionMode: return execution_modes;
-    case Section::kDebugSource: return debug_source;
-    case Section::kDebugName: return debug_names;
-    case Section::kDebugModuleProcessed: return debug_module_processed;
-    case Section::kAnnotation: return annotations;
+    case Section::kCapability:
+      return capabilities;
+    case Section::kExtension:
+      return extensions;
+    case Section::kExtInstImport:
+      return ext_inst_imports;
+    case Section::kMemoryModel:
+      return memory_model;
+    case Section::kEntryPoint:
+      return entry_points;
+    case Section::kExecutionMode:
+      return execution_modes;
+    case Section::kDebugSource:
+      return debug_source;
+    case Section::kDebugName:
+      return debug_names;
+    case Section::kDebugModuleProcessed:
+      return debug_module_processed;
+    case Section::kAnnotation:
+      return annotations;
     case Section::kTypesValues:
-    case Section::kFunction: break;
+    case Section::kFunction:
+      break;
   }
   return types_values;
 }
@@ -49,12 +72,10 @@ const std::vector<Instruction>& Module::section(Section s) const {
 
 namespace {
 constexpr Section kInstructionSections[] = {
-    Section::kCapability,     Section::kExtension,
-    Section::kExtInstImport,  Section::kMemoryModel,
-    Section::kEntryPoint,     Section::kExecutionMode,
-    Section::kDebugSource,    Section::kDebugName,
-    Section::kDebugModuleProcessed, Section::kAnnotation,
-    Section::kTypesValues};
+    Section::kCapability,  Section::kExtension,  Section::kExtInstImport,
+    Section::kMemoryModel, Section::kEntryPoint, Section::kExecutionMode,
+    Section::kDebugSource, Section::kDebugName,  Section::kDebugModuleProcessed,
+    Section::kAnnotation,  Section::kTypesValues};
 
 template <typename M, typename F>
 void VisitAll(M& module, F&& f) {
@@ -125,26 +146,37 @@ uint32_t Module::OpenClStdImportId() const {
 Section SectionOfOpcode(uint32_t opcode) {
   using spv::Op;
   switch (static_cast<Op>(opcode)) {
-    case Op::OpCapability: return Section::kCapability;
-    case Op::OpExtension: return Section::kExtension;
-    case Op::OpExtInstImport: return Section::kExtInstImport;
-    case Op::OpMemoryModel: return Section::kMemoryModel;
-    case Op::OpEntryPoint: return Section::kEntryPoint;
+    case Op::OpCapability:
+      return Section::kCapability;
+    case Op::OpExtension:
+      return Section::kExtension;
+    case Op::OpExtInstImport:
+      return Section::kExtInstImport;
+    case Op::OpMemoryModel:
+      return Section::kMemoryModel;
+    case Op::OpEntryPoint:
+      return Section::kEntryPoint;
     case Op::OpExecutionMode:
-    case Op::OpExecutionModeId: return Section::kExecutionMode;
+    case Op::OpExecutionModeId:
+      return Section::kExecutionMode;
     case Op::OpString:
     case Op::OpSource:
     case Op::OpSourceContinued:
-    case Op::OpSourceExtension: return Section::kDebugSource;
+    case Op::OpSourceExtension:
+      return Section::kDebugSource;
     case Op::OpName:
-    case Op::OpMemberName: return Section::kDebugName;
-    case Op::OpModuleProcessed: return Section::kDebugModuleProcessed;
+    case Op::OpMemberName:
+      return Section::kDebugName;
+    case Op::OpModuleProcessed:
+      return Section::kDebugModuleProcessed;
     case Op::OpVariable:
     case Op::OpUndef:
     case Op::OpLine:
     case Op::OpNoLine:
-    case Op::OpExtInst: return Section::kTypesValues;
-    default: break;
+    case Op::OpExtInst:
+      return Section::kTypesValues;
+    default:
+      break;
   }
   const OpcodeInfo* info = FindOpcode(opcode);
   if (info != nullptr) {

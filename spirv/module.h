@@ -91,7 +91,8 @@ struct Module {
 
   // Visits every instruction in binary order (functions: OpFunction, params,
   // labels and bodies, OpFunctionEnd).
-  void ForEachInstruction(const std::function<void(const Instruction&)>& f) const;
+  void ForEachInstruction(
+      const std::function<void(const Instruction&)>& f) const;
   void ForEachInstruction(const std::function<void(Instruction&)>& f);
 
   size_t InstructionCount() const;

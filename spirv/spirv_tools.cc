@@ -32,22 +32,33 @@ spv_target_env TargetEnvForVersion(uint32_t version_word) {
   const uint32_t major = (version_word >> 16) & 0xFF;
   if (major != 1 || minor <= 2) return SPV_ENV_OPENCL_2_2;
   switch (minor) {
-    case 3: return SPV_ENV_UNIVERSAL_1_3;
-    case 4: return SPV_ENV_UNIVERSAL_1_4;
-    case 5: return SPV_ENV_UNIVERSAL_1_5;
-    default: return SPV_ENV_UNIVERSAL_1_6;
+    case 3:
+      return SPV_ENV_UNIVERSAL_1_3;
+    case 4:
+      return SPV_ENV_UNIVERSAL_1_4;
+    case 5:
+      return SPV_ENV_UNIVERSAL_1_5;
+    default:
+      return SPV_ENV_UNIVERSAL_1_6;
   }
 }
 
 const char* TargetEnvName(spv_target_env env) {
   switch (env) {
-    case SPV_ENV_OPENCL_2_2: return "opencl2.2";
-    case SPV_ENV_UNIVERSAL_1_2: return "spv1.2";
-    case SPV_ENV_UNIVERSAL_1_3: return "spv1.3";
-    case SPV_ENV_UNIVERSAL_1_4: return "spv1.4";
-    case SPV_ENV_UNIVERSAL_1_5: return "spv1.5";
-    case SPV_ENV_UNIVERSAL_1_6: return "spv1.6";
-    default: return "other";
+    case SPV_ENV_OPENCL_2_2:
+      return "opencl2.2";
+    case SPV_ENV_UNIVERSAL_1_2:
+      return "spv1.2";
+    case SPV_ENV_UNIVERSAL_1_3:
+      return "spv1.3";
+    case SPV_ENV_UNIVERSAL_1_4:
+      return "spv1.4";
+    case SPV_ENV_UNIVERSAL_1_5:
+      return "spv1.5";
+    case SPV_ENV_UNIVERSAL_1_6:
+      return "spv1.6";
+    default:
+      return "other";
   }
 }
 

@@ -29,9 +29,9 @@ absl::StatusOr<std::array<uint64_t, 3>> ReadDims(const std::string& dir,
                                                  uint32_t dims, uint64_t fill) {
   std::array<uint64_t, 3> out{fill, fill, fill};
   if (!j.is_array() || j.size() != dims) {
-    return FieldError(dir, field,
-                      absl::StrCat("expected an array of ", dims,
-                                   " non-negative integers"));
+    return FieldError(
+        dir, field,
+        absl::StrCat("expected an array of ", dims, " non-negative integers"));
   }
   for (uint32_t i = 0; i < dims; ++i) {
     if (!j[i].is_number_unsigned()) {
@@ -62,9 +62,9 @@ absl::Status ValidateNdRange(const NdRange& r) {
           absl::StrCat("global size in dimension ", d, " is 0"));
     }
     if (r.local && ((*r.local)[d] == 0 || (*r.local)[d] > r.global[d])) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "local size ", (*r.local)[d], " in dimension ", d,
-          " must be between 1 and the global size ", r.global[d]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("local size ", (*r.local)[d], " in dimension ", d,
+                       " must be between 1 and the global size ", r.global[d]));
     }
     items *= r.global[d];
   }
@@ -92,8 +92,10 @@ json TestCaseToJson(const TestCase& tc) {
     json aj;
     switch (a.kind) {
       case KernelArg::Kind::kBuffer:
-        aj = {{"kind", "buffer"}, {"file", ArgFile(i)},
-              {"bytes", a.bytes.size()}, {"result", a.is_result}};
+        aj = {{"kind", "buffer"},
+              {"file", ArgFile(i)},
+              {"bytes", a.bytes.size()},
+              {"result", a.is_result}};
         break;
       case KernelArg::Kind::kScalar:
         aj = {{"kind", "scalar"},
@@ -119,9 +121,9 @@ absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
     return absl::PermissionDeniedError(
         absl::StrCat(dir, ": cannot create directory (", ec.message(), ")"));
   }
-  if (auto s = WriteFileBytes(
-          dir + "/module.spv",
-          WordsToBytes(tc.module_words, Endianness::kLittle));
+  if (auto s =
+          WriteFileBytes(dir + "/module.spv",
+                         WordsToBytes(tc.module_words, Endianness::kLittle));
       !s.ok())
     return s;
   for (size_t i = 0; i < tc.args.size(); ++i) {
@@ -131,9 +133,9 @@ absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
       return s;
   }
   const std::string text = TestCaseToJson(tc).dump(2) + "\n";
-  return WriteFileBytes(dir + "/case.json",
-                        {reinterpret_cast<const uint8_t*>(text.data()),
-                         text.size()});
+  return WriteFileBytes(
+      dir + "/case.json",
+      {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
 }
 
 absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
@@ -157,8 +159,8 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
     return FieldError(dir, "entry_point", "missing or not a non-empty string");
   }
   tc.entry_point = j["entry_point"].get<std::string>();
-  if (!j.contains("global") || !j["global"].is_array() ||
-      j["global"].empty() || j["global"].size() > 3) {
+  if (!j.contains("global") || !j["global"].is_array() || j["global"].empty() ||
+      j["global"].size() > 3) {
     return FieldError(dir, "global", "expected an array of 1–3 sizes");
   }
   NdRange& r = tc.nd_range;

@@ -22,9 +22,10 @@
 namespace l0spv::spirv {
 
 struct NdRange {
-  uint32_t dims = 1;                      // 1..3
+  uint32_t dims = 1;  // 1..3
   std::array<uint64_t, 3> global{1, 1, 1};
-  std::optional<std::array<uint64_t, 3>> local;  // nullopt: implementation picks
+  std::optional<std::array<uint64_t, 3>>
+      local;  // nullopt: implementation picks
   std::array<uint64_t, 3> offset{0, 0, 0};
 };
 

@@ -48,9 +48,9 @@ TypeTable::TypeTable(const Module& module) {
     switch (op) {
       case Op::OpConstant:
       case Op::OpSpecConstant:
-        constants_[id] = {op, inst.type_id(),
-                          inst.NumOperands() ? inst.operand(0).AsLiteral64()
-                                             : 0};
+        constants_[id] = {
+            op, inst.type_id(),
+            inst.NumOperands() ? inst.operand(0).AsLiteral64() : 0};
         continue;
       case Op::OpConstantTrue:
       case Op::OpSpecConstantTrue:

@@ -24,10 +24,10 @@ namespace l0spv::spirv {
 struct TypeInfo {
   spv::Op op = spv::Op::OpNop;  // OpTypeInt, OpTypeVector, ...
   uint32_t id = 0;
-  uint32_t width = 0;        // int/float bit width
-  uint32_t signedness = 0;   // int only
-  uint32_t element = 0;      // vector component / array element / pointee
-  uint32_t count = 0;        // vector components; array length (0 = runtime)
+  uint32_t width = 0;       // int/float bit width
+  uint32_t signedness = 0;  // int only
+  uint32_t element = 0;     // vector component / array element / pointee
+  uint32_t count = 0;       // vector components; array length (0 = runtime)
   spv::StorageClass storage_class = spv::StorageClass::Max;  // pointers
   std::vector<uint32_t> members;  // struct members; function params
   uint32_t return_type = 0;       // function types
@@ -46,11 +46,13 @@ class TypeTable {
   std::optional<uint64_t> AlignOf(uint32_t type_id) const;
   // Byte offset of member `index` in a struct (known when every earlier
   // member has a size, even if this one has none, e.g. a runtime array).
-  std::optional<uint64_t> MemberOffset(uint32_t struct_id, uint32_t index) const;
+  std::optional<uint64_t> MemberOffset(uint32_t struct_id,
+                                       uint32_t index) const;
 
   // Value of an integer OpConstant (zero-extended to 64 bits), including
   // spec constants' defaults when `allow_spec` is set.
-  std::optional<uint64_t> IntConstant(uint32_t id, bool allow_spec = false) const;
+  std::optional<uint64_t> IntConstant(uint32_t id,
+                                      bool allow_spec = false) const;
   // Scalar component type: the type itself, or a vector's component type.
   uint32_t ScalarOf(uint32_t type_id) const;
   // Bit width of an int/float scalar or vector's component; 0 otherwise.

@@ -1,5 +1,4 @@
 #include "fuzzers/cli/command.h"
-#include "fuzzers/cli/commands.h"
 
 #include <algorithm>
 #include <iostream>
@@ -9,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "fuzzers/cli/commands.h"
 
 namespace l0spv::cli {
 
@@ -69,9 +69,9 @@ absl::StatusOr<std::vector<std::string>> ParseArgs(
     absl::CommandLineFlag* flag =
         accepts(name) ? absl::FindCommandLineFlag(name) : nullptr;
     if (flag == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown flag '", arg, "' for '", command.name, "' (see `l0spv-fuzz ",
-          command.name, " --help`)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown flag '", arg, "' for '", command.name,
+                       "' (see `l0spv-fuzz ", command.name, " --help`)"));
     }
     if (flag->IsOfType<bool>()) {
       if (!has_value) value = negated ? "false" : "true";
@@ -89,8 +89,8 @@ absl::StatusOr<std::vector<std::string>> ParseArgs(
     seen.insert(name);
     std::string error;
     if (!flag->ParseFrom(value, &error)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "bad value '", value, "' for --", name, ": ", error));
+      return absl::InvalidArgumentError(
+          absl::StrCat("bad value '", value, "' for --", name, ": ", error));
     }
   }
   return positional;
@@ -102,9 +102,9 @@ std::string HelpText(const Command& command) {
   for (const std::string& name : command.flags) {
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
     if (flag == nullptr) continue;
-    absl::StrAppend(&text, "  --", name, "  ", flag->Help(), " (default: ",
-                    flag->DefaultValue().empty() ? "\"\"" : flag->DefaultValue(),
-                    ")\n");
+    absl::StrAppend(
+        &text, "  --", name, "  ", flag->Help(), " (default: ",
+        flag->DefaultValue().empty() ? "\"\"" : flag->DefaultValue(), ")\n");
   }
   absl::StrAppend(&text,
                   "\nexit codes: 0 success / nothing found, 1 a finding, 2 "

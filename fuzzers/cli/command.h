@@ -20,9 +20,9 @@ inline constexpr int kExitFinding = 1;
 inline constexpr int kExitUsage = 2;
 
 struct Command {
-  std::string name;     // "lint"
-  std::string summary;  // one line for the overview
-  std::string usage;    // synopsis + description for `--help`
+  std::string name;                // "lint"
+  std::string summary;             // one line for the overview
+  std::string usage;               // synopsis + description for `--help`
   std::vector<std::string> flags;  // abseil flag names this command accepts
   int (*run)(const std::vector<std::string>& positional);
 };

@@ -58,11 +58,13 @@ int RunLint(const std::vector<std::string>& positional) {
   if (positional.empty()) {
     return UsageError("lint", "expected at least one FILE.spv or directory");
   }
-  auto profile =
-      oracles::FindDeviceProfile(ResolveProfileName(absl::GetFlag(FLAGS_profile)));
-  if (!profile.ok()) return UsageError("lint", std::string(profile.status().message()));
+  auto profile = oracles::FindDeviceProfile(
+      ResolveProfileName(absl::GetFlag(FLAGS_profile)));
+  if (!profile.ok())
+    return UsageError("lint", std::string(profile.status().message()));
   auto files = ExpandInputs(positional);
-  if (!files.ok()) return UsageError("lint", std::string(files.status().message()));
+  if (!files.ok())
+    return UsageError("lint", std::string(files.status().message()));
 
   const bool json = absl::GetFlag(FLAGS_json);
   nlohmann::json results = nlohmann::json::array();

@@ -52,16 +52,17 @@ int main(int argc, char** argv) {
   if (command == nullptr) {
     for (const Planned& p : kPlanned) {
       if (name == p.name) {
-        return UsageError(name, absl::StrFormat(
-                                    "not implemented in this build yet; it "
-                                    "lands with %s",
-                                    p.issue));
+        return UsageError(
+            name, absl::StrFormat("not implemented in this build yet; it "
+                                  "lands with %s",
+                                  p.issue));
       }
     }
     if (name.rfind("-", 0) == 0) {
-      return UsageError("", "the campaign (`l0spv-fuzz --target=...`) is not "
-                            "implemented yet; it lands with issue 5. Try "
-                            "`l0spv-fuzz targets` or `l0spv-fuzz lint`.");
+      return UsageError("",
+                        "the campaign (`l0spv-fuzz --target=...`) is not "
+                        "implemented yet; it lands with issue 5. Try "
+                        "`l0spv-fuzz targets` or `l0spv-fuzz lint`.");
     }
     PrintOverview(std::cerr);
     return UsageError("", "unknown command '" + name + "'");

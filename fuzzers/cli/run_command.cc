@@ -59,9 +59,8 @@ absl::StatusOr<std::array<uint64_t, 3>> ParseSizes(const std::string& text,
   }
   for (size_t i = 0; i < parts.size(); ++i) {
     if (!absl::SimpleAtoi(parts[i], &out[i])) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--", flag, "=", text, ": '", parts[i],
-                       "' is not a size"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--", flag, "=", text, ": '", parts[i], "' is not a size"));
     }
   }
   if (dims) *dims = static_cast<uint32_t>(parts.size());
@@ -81,8 +80,8 @@ absl::StatusOr<spirv::TestCase> CaseFromFlags(const std::string& spv) {
   if (absl::GetFlag(FLAGS_global).empty()) {
     return absl::InvalidArgumentError("missing --global=X[,Y,Z]");
   }
-  auto global = ParseSizes(absl::GetFlag(FLAGS_global), "global",
-                           &tc.nd_range.dims);
+  auto global =
+      ParseSizes(absl::GetFlag(FLAGS_global), "global", &tc.nd_range.dims);
   if (!global.ok()) return global.status();
   tc.nd_range.global = *global;
   if (!absl::GetFlag(FLAGS_local).empty()) {
@@ -143,8 +142,8 @@ oracles::Execution RunRefInWorker(const spirv::TestCase& tc) {
       nlohmann::json::parse(child->stdout_text, nullptr, false));
   if (!parsed.ok()) {
     failed.status = oracles::ExecutionStatus::kCrashed;
-    failed.message = absl::StrCat("worker output unreadable: ",
-                                  parsed.status().message());
+    failed.message =
+        absl::StrCat("worker output unreadable: ", parsed.status().message());
     return failed;
   }
   return *parsed;
@@ -155,8 +154,10 @@ void PrintBuffer(size_t index, const std::vector<uint8_t>& bytes) {
   std::cout << absl::StrFormat("arg%d: %d bytes\n", index, bytes.size());
   for (size_t row = 0; row * kRow < bytes.size() && row < kMaxRows; ++row) {
     std::cout << absl::StrFormat("  %06x ", row * kRow);
-    for (size_t i = row * kRow; i < std::min(bytes.size(), (row + 1) * kRow); ++i)
-      std::cout << absl::StrFormat("%02x", bytes[i]) << ((i % 4 == 3) ? " " : "");
+    for (size_t i = row * kRow; i < std::min(bytes.size(), (row + 1) * kRow);
+         ++i)
+      std::cout << absl::StrFormat("%02x", bytes[i])
+                << ((i % 4 == 3) ? " " : "");
     std::cout << "\n";
   }
   if (bytes.size() > kRow * kMaxRows)
@@ -235,19 +236,20 @@ int RunRun(const std::vector<std::string>& positional) {
 }  // namespace
 
 Command RunCommand() {
-  return {"run",
-          "execute one test case on a target",
-          "run (CASE_DIR | FILE.spv --kernel=NAME --global=X[,Y,Z] "
-          "[--local=X[,Y,Z]] [--arg=SPEC ...]) [--target=ref] [--json] "
-          "[--dump=DIR]\n\n"
-          "Runs the case in a worker process with a time and memory limit. "
-          "Prints printf output verbatim on stdout, then (on stderr) the status "
-          "and the buffers. Exit 0 when the run is ok; 1 on undefined "
-          "behaviour, a crash or a timeout (a finding); 2 when the case is "
-          "malformed, fails validation or uses something unsupported.",
-          {"target", "kernel", "global", "local", "offset", "arg", "json",
-           "dump", "timeout", "schedule_seed"},
-          RunRun};
+  return {
+      "run",
+      "execute one test case on a target",
+      "run (CASE_DIR | FILE.spv --kernel=NAME --global=X[,Y,Z] "
+      "[--local=X[,Y,Z]] [--arg=SPEC ...]) [--target=ref] [--json] "
+      "[--dump=DIR]\n\n"
+      "Runs the case in a worker process with a time and memory limit. "
+      "Prints printf output verbatim on stdout, then (on stderr) the status "
+      "and the buffers. Exit 0 when the run is ok; 1 on undefined "
+      "behaviour, a crash or a timeout (a finding); 2 when the case is "
+      "malformed, fails validation or uses something unsupported.",
+      {"target", "kernel", "global", "local", "offset", "arg", "json", "dump",
+       "timeout", "schedule_seed"},
+      RunRun};
 }
 
 }  // namespace l0spv::cli

@@ -1,8 +1,8 @@
 // `l0spv-fuzz targets [--json]`: every target, whether it can run here, why.
 #include <iostream>
 
-#include "absl/flags/flag.h"
 #include "absl/flags/declare.h"
+#include "absl/flags/flag.h"
 #include "absl/strings/str_format.h"
 #include "fuzzers/cli/commands.h"
 #include "nlohmann/json.hpp"
@@ -40,8 +40,7 @@ int RunTargets(const std::vector<std::string>& positional) {
                                  t.available ? t.consumer : t.reason);
     if (!t.available && !t.consumer.empty()) {
       std::cout << absl::StrFormat("%-*s  %-11s  found: %s\n",
-                                   static_cast<int>(width), "", "",
-                                   t.consumer);
+                                   static_cast<int>(width), "", "", t.consumer);
     }
   }
   std::cout << available << " of " << targets.size()

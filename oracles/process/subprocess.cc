@@ -31,10 +31,14 @@ void AppendBounded(std::string& out, const char* data, size_t n, size_t cap) {
 void ApplyLimitsInChild(const ChildLimits& limits) {
   setpgid(0, 0);
   if (kMemoryLimitsEnforced && limits.memory_bytes != 0) {
-    struct rlimit rl{limits.memory_bytes, limits.memory_bytes};
+    struct rlimit rl {
+      limits.memory_bytes, limits.memory_bytes
+    };
     setrlimit(RLIMIT_AS, &rl);
   }
-  struct rlimit no_core{0, 0};  // crashing consumers must not litter cores
+  struct rlimit no_core {
+    0, 0
+  };  // crashing consumers must not litter cores
   setrlimit(RLIMIT_CORE, &no_core);
 }
 
@@ -179,7 +183,8 @@ absl::StatusOr<ChildResult> RunCommand(
   Pipes p;
   if (auto s = MakePipes(p); !s.ok()) return s;
   std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const pid_t pid = fork();
   if (pid < 0) {
@@ -190,10 +195,11 @@ absl::StatusOr<ChildResult> RunCommand(
     RedirectInChild(p);
     ApplyLimitsInChild(limits);
     if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(126);
-    for (const std::string& kv : extra_env) putenv(const_cast<char*>(kv.c_str()));
+    for (const std::string& kv : extra_env)
+      putenv(const_cast<char*>(kv.c_str()));
     execvp(args[0], args.data());
-    const std::string msg =
-        absl::StrCat("cannot execute ", argv[0], ": ", std::strerror(errno), "\n");
+    const std::string msg = absl::StrCat("cannot execute ", argv[0], ": ",
+                                         std::strerror(errno), "\n");
     (void)!write(STDERR_FILENO, msg.data(), msg.size());
     _exit(127);
   }
@@ -216,7 +222,8 @@ absl::StatusOr<ChildResult> RunInChild(const std::function<std::string()>& body,
     const std::string out = body();
     size_t done = 0;
     while (done < out.size()) {
-      const ssize_t w = write(STDOUT_FILENO, out.data() + done, out.size() - done);
+      const ssize_t w =
+          write(STDOUT_FILENO, out.data() + done, out.size() - done);
       if (w <= 0) break;
       done += static_cast<size_t>(w);
     }

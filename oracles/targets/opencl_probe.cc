@@ -87,8 +87,8 @@ OpenClProbe ProbeOpenCl() {
   probe.error = j.value("error", "");
   if (j.contains("platforms")) {
     for (const auto& pj : j["platforms"]) {
-      OpenClPlatform platform{pj.value("name", ""), pj.value("version", ""),
-                              {}};
+      OpenClPlatform platform{
+          pj.value("name", ""), pj.value("version", ""), {}};
       for (const auto& dj : pj["devices"]) {
         platform.devices.push_back({dj.value("name", ""),
                                     dj.value("version", ""),

@@ -15,14 +15,14 @@ namespace {
 constexpr const char* kNoAdapter =
     "consumer found, but its target adapter is not implemented yet (issue 5)";
 
-const std::vector<std::string> kKinds = {"ref",       "gpu",        "opencl",
-                                         "ocloc",     "oclgrind",   "spirv-opt",
-                                         "llvm-spirv"};
+const std::vector<std::string> kKinds = {
+    "ref", "gpu", "opencl", "ocloc", "oclgrind", "spirv-opt", "llvm-spirv"};
 
 std::string ToolConsumer(const ToolProbe& tool) {
   if (!tool.path) return "";
-  return tool.version.empty() ? *tool.path
-                              : absl::StrCat(*tool.path, " (", tool.version, ")");
+  return tool.version.empty()
+             ? *tool.path
+             : absl::StrCat(*tool.path, " (", tool.version, ")");
 }
 
 TargetInfo ToolTarget(const std::string& name, const ToolProbe& tool) {
@@ -37,7 +37,8 @@ TargetInfo ToolTarget(const std::string& name, const ToolProbe& tool) {
 }  // namespace
 
 const std::vector<std::string>& DefaultOclocDevices() {
-  static const auto* devices = new std::vector<std::string>{"tgllp", "dg2", "pvc"};
+  static const auto* devices =
+      new std::vector<std::string>{"tgllp", "dg2", "pvc"};
   return *devices;
 }
 
@@ -68,9 +69,10 @@ std::vector<TargetInfo> ListTargets() {
   for (const OpenClPlatform& p : cl.platforms) {
     std::vector<std::string> devices;
     for (const OpenClDevice& d : p.devices) {
-      devices.push_back(absl::StrCat(
-          d.name, d.il_version.empty() ? " [no IL: SPIR path]"
-                                       : absl::StrCat(" [IL ", d.il_version, "]")));
+      devices.push_back(
+          absl::StrCat(d.name, d.il_version.empty()
+                                   ? " [no IL: SPIR path]"
+                                   : absl::StrCat(" [IL ", d.il_version, "]")));
     }
     TargetInfo t{absl::StrCat("opencl:", p.name), false,
                  absl::StrCat(p.version, ": ",
@@ -112,8 +114,8 @@ absl::StatusOr<std::vector<std::string>> ParseTargetList(
       out.push_back(absl::StrCat("ocloc:", entry));
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
-          "unknown target '", entry, "'; known kinds: ",
-          absl::StrJoin(kKinds, ", "),
+          "unknown target '", entry,
+          "'; known kinds: ", absl::StrJoin(kKinds, ", "),
           " (see `l0spv-fuzz targets` for what this machine has)"));
     }
   }

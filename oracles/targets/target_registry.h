@@ -16,7 +16,7 @@
 namespace l0spv::oracles {
 
 struct TargetInfo {
-  std::string name;      // "ocloc:tgllp"
+  std::string name;  // "ocloc:tgllp"
   bool available = false;
   std::string consumer;  // what was found on this machine, "" if nothing
   std::string reason;    // why it is unavailable ("" when available)
@@ -30,6 +30,7 @@ const std::vector<std::string>& DefaultOclocDevices();
 // Splits "ref,ocloc:tgllp,dg2,opencl" into target names; a bare word after an
 // `ocloc:` entry that is not a target kind is another ocloc device
 // ("ocloc:tgllp,dg2,pvc"). Unknown kinds are an InvalidArgument naming them.
-absl::StatusOr<std::vector<std::string>> ParseTargetList(const std::string& list);
+absl::StatusOr<std::vector<std::string>> ParseTargetList(
+    const std::string& list);
 
 }  // namespace l0spv::oracles

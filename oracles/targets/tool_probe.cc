@@ -25,8 +25,8 @@ std::string FirstLine(const std::vector<std::string>& argv) {
 ToolProbe ProbeTool(const std::string& name) {
   ToolProbe probe{name, std::nullopt, ""};
   std::vector<std::string> candidates{name};
-  if (name == "llvm-spirv") candidates = {"llvm-spirv-14", "llvm-spirv-15",
-                                          "llvm-spirv"};
+  if (name == "llvm-spirv")
+    candidates = {"llvm-spirv-14", "llvm-spirv-15", "llvm-spirv"};
   for (const std::string& c : candidates) {
     probe.path = FindProgram(c);
     if (probe.path) break;

@@ -1,6 +1,7 @@
 // Build-time generator: turns SPIRV-Headers' JSON grammars into C++ tables.
 //
-// Usage: l0spv_grammar_gen CORE_GRAMMAR OPENCL_STD_GRAMMAR OUT_HEADER OUT_SOURCE
+// Usage: l0spv_grammar_gen CORE_GRAMMAR OPENCL_STD_GRAMMAR OUT_HEADER
+// OUT_SOURCE
 //
 // OUT_HEADER gets the `OperandKind` enumerators (one per grammar operand kind);
 // OUT_SOURCE gets the opcode, operand-kind/enumerant and OpenCL.std tables that
@@ -11,12 +12,11 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -43,7 +43,8 @@ unsigned VersionWord(const json& entry, const char* key, unsigned dflt) {
 
 unsigned EnumerantValue(const json& value) {
   if (value.is_number()) return value.get<unsigned>();
-  return static_cast<unsigned>(std::stoul(value.get<std::string>(), nullptr, 0));
+  return static_cast<unsigned>(
+      std::stoul(value.get<std::string>(), nullptr, 0));
 }
 
 std::string Quote(const std::string& s) {
@@ -147,8 +148,7 @@ class Emitter {
     out_pool_ << "static const OperandSpec kOps_" << label << "[] = {";
     for (const auto& op : entry["operands"]) {
       out_pool_ << "{OperandKind::k" << op["kind"].get<std::string>() << ", "
-                << QuantifierExpr(op) << ", " << Quote(OperandName(op))
-                << "},";
+                << QuantifierExpr(op) << ", " << Quote(OperandName(op)) << "},";
     }
     out_pool_ << "};\n";
     return "{kOps_" + label + ", " + std::to_string(entry["operands"].size()) +
@@ -240,8 +240,9 @@ class Emitter {
       table << "  {" << opcode << "u, "
             << Quote((*inst)["opname"].get<std::string>()) << ", "
             << Quote(inst->value("class", "")) << ", "
-            << OperandList(*inst, label) << ", " << (has_type ? "true" : "false")
-            << ", " << (has_result ? "true" : "false") << ", "
+            << OperandList(*inst, label) << ", "
+            << (has_type ? "true" : "false") << ", "
+            << (has_result ? "true" : "false") << ", "
             << CapabilityList(*inst, label) << ", "
             << ExtensionList(*inst, label) << ", "
             << VersionWord(*inst, "version", 0) << "u, "

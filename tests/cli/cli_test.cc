@@ -77,7 +77,8 @@ class CliTest : public ::testing::Test {
   std::string WriteModule(const std::string& name, const char* text) {
     auto words = spirv::Assemble(text);
     EXPECT_TRUE(words.ok()) << words.status();
-    return WriteBytes(name, spirv::WordsToBytes(*words, spirv::Endianness::kLittle));
+    return WriteBytes(name,
+                      spirv::WordsToBytes(*words, spirv::Endianness::kLittle));
   }
 
   fs::path dir_;
@@ -129,8 +130,9 @@ TEST_F(CliTest, LintReportsRuleViolationsWithExitOne) {
 }
 
 TEST_F(CliTest, LintRejectsGarbageTruncatedAndMissingFilesWithExitTwo) {
-  CliRun r = L0spvFuzz(
-      {"lint", WriteBytes("garbage.spv", {'h', 'e', 'l', 'l', 'o', '!', '!', '!'})});
+  CliRun r =
+      L0spvFuzz({"lint", WriteBytes("garbage.spv",
+                                    {'h', 'e', 'l', 'l', 'o', '!', '!', '!'})});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("garbage.spv"));
   auto words = spirv::Assemble(kValidKernel);
@@ -199,13 +201,13 @@ TEST_F(CliTest, RunExecutesAModuleOnTheReferenceInterpreter) {
   const std::string path = WriteModule("gid.spv", kStoreGidKernel);
   const std::string dump = (dir_ / "out").string();
   CliRun r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=4",
-                     "--local=2", "--arg=buf:16", "--dump", dump});
+                        "--local=2", "--arg=buf:16", "--dump", dump});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_THAT(r.err, HasSubstr("status: ok"));
   auto bytes = spirv::ReadFileBytes(dump + "/arg0.bin");
   ASSERT_TRUE(bytes.ok());
-  EXPECT_EQ(*bytes, (std::vector<uint8_t>{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0,
-                                          3, 0, 0, 0}));
+  EXPECT_EQ(*bytes, (std::vector<uint8_t>{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3,
+                                          0, 0, 0}));
   r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=4",
                  "--arg=buf:16", "--json"});
   EXPECT_EQ(r.exit_code, 0);
@@ -215,8 +217,8 @@ TEST_F(CliTest, RunExecutesAModuleOnTheReferenceInterpreter) {
 TEST_F(CliTest, RunReportsUndefinedBehaviourAsAFinding) {
   const std::string path = WriteModule("gid.spv", kStoreGidKernel);
   // Eight work-items, room for four: the fifth store is out of bounds.
-  CliRun r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=8",
-                     "--arg=buf:16"});
+  CliRun r = L0spvFuzz(
+      {"run", path, "--kernel=store_gid", "--global=8", "--arg=buf:16"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_THAT(r.err, HasSubstr("ub-detected"));
 }
@@ -251,15 +253,15 @@ TEST_F(CliTest, RunOnOpenClAgreesWithRef) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   auto bytes = spirv::ReadFileBytes(dump + "/arg0.bin");
   ASSERT_TRUE(bytes.ok());
-  EXPECT_EQ(*bytes, (std::vector<uint8_t>{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0,
-                                          3, 0, 0, 0}));
+  EXPECT_EQ(*bytes, (std::vector<uint8_t>{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3,
+                                          0, 0, 0}));
 }
 
 TEST_F(CliTest, TargetsListsEveryKindWithReasons) {
   CliRun r = L0spvFuzz({"targets"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const char* name : {"ref", "gpu", "ocloc:tgllp", "oclgrind",
-                           "spirv-opt", "llvm-spirv"}) {
+  for (const char* name :
+       {"ref", "gpu", "ocloc:tgllp", "oclgrind", "spirv-opt", "llvm-spirv"}) {
     EXPECT_THAT(r.out, HasSubstr(name));
   }
   r = L0spvFuzz({"targets", "--json"});

@@ -91,12 +91,11 @@ TEST(TestCaseFromSidecar, ErrorsNameTheFieldAndFile) {
   EXPECT_THAT(bad(R"({"kernel": "k"})").message(), HasSubstr("global"));
   EXPECT_THAT(bad(R"({"kernel": "k", "global": [0]})").message(),
               HasSubstr("is 0"));
+  EXPECT_THAT(bad(R"({"kernel": "k", "global": [4], "local": [8]})").message(),
+              HasSubstr("local size"));
   EXPECT_THAT(
-      bad(R"({"kernel": "k", "global": [4], "local": [8]})").message(),
-      HasSubstr("local size"));
-  EXPECT_THAT(bad(R"({"kernel":"k","global":[4],"args":[{"kind":"pipe"}]})")
-                  .message(),
-              HasSubstr("args[0]"));
+      bad(R"({"kernel":"k","global":[4],"args":[{"kind":"pipe"}]})").message(),
+      HasSubstr("args[0]"));
   EXPECT_THAT(
       bad(R"({"kernel":"k","global":[4],"args":[{"kind":"buffer","bytes":4,"init":"ones"}]})")
           .message(),
