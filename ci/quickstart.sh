@@ -15,7 +15,8 @@ echo
 echo "== l0spv-fuzz lint build/default/corpora (profile: full)"
 build/default/l0spv-fuzz lint --profile=full build/default/corpora
 echo
-echo "== l0spv-fuzz run: vector_add on the reference interpreter"
-build/default/l0spv-fuzz run build/default/corpora/vector_add.spv \
-  --kernel=vector_add --global=1024 --local=64 \
-  --arg=buf:4096 --arg=buf:4096 --arg=buf:4096 --arg=u32:1024 --target=ref
+echo "== l0spv-fuzz run: corpus kernels on the reference interpreter"
+for k in vector_add reduce_sum_local printf_formats; do
+  build/default/l0spv-fuzz run "build/default/corpora/$k.spv" \
+    --sidecar="corpora/opencl/$k.json" --target=ref
+done

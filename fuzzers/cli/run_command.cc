@@ -37,6 +37,9 @@ ABSL_FLAG(std::string, offset, "", "global offset X[,Y,Z] (with FILE.spv)");
 ABSL_FLAG(std::vector<std::string>, arg, {},
           "kernel argument, repeatable, in order: buf:BYTES | buf:@FILE | "
           "local:BYTES | i8/i16/i32/i64/u8/u16/u32/u64/f16/f32/f64:VALUE");
+ABSL_FLAG(std::string, sidecar, "",
+          "take the launch (kernel, ND-range, argument contents) of FILE.spv "
+          "from a corpus sidecar JSON file (corpora/README.md)");
 ABSL_FLAG(std::string, dump, "",
           "write the final contents of every buffer argument to DIR/argN.bin");
 ABSL_FLAG(int, timeout, 60, "wall-clock limit of the worker, seconds");
@@ -170,8 +173,10 @@ int RunRun(const std::vector<std::string>& positional) {
   }
   const std::string& input = positional[0];
   std::error_code ec;
+  const std::string sidecar = absl::GetFlag(FLAGS_sidecar);
   auto tc = fs::is_directory(input, ec) ? spirv::ReadTestCase(input)
-                                        : CaseFromFlags(input);
+            : sidecar.empty()           ? CaseFromFlags(input)
+                              : spirv::LoadSidecarCase(input, sidecar);
   if (!tc.ok()) return UsageError("run", std::string(tc.status().message()));
   const std::string target = absl::GetFlag(FLAGS_target);
   oracles::Execution e;
@@ -213,12 +218,15 @@ int RunRun(const std::vector<std::string>& positional) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << e.printf_output;
-    std::cerr << "status: " << oracles::ExecutionStatusName(e.status)
+    std::cerr << "target " << target << ", kernel " << tc->entry_point
+              << ": status " << oracles::ExecutionStatusName(e.status)
               << (e.message.empty() ? "" : ": ") << e.message << "\n"
               << "instructions executed: " << e.instructions_executed << "\n";
+    // Result buffers only; --json and --dump give every buffer.
     for (size_t i = 0; i < e.buffers.size(); ++i) {
       if (i < tc->args.size() &&
-          tc->args[i].kind == spirv::KernelArg::Kind::kBuffer)
+          tc->args[i].kind == spirv::KernelArg::Kind::kBuffer &&
+          tc->args[i].is_result)
         PrintBuffer(i, e.buffers[i]);
     }
   }
@@ -240,15 +248,16 @@ Command RunCommand() {
       "run",
       "execute one test case on a target",
       "run (CASE_DIR | FILE.spv --kernel=NAME --global=X[,Y,Z] "
-      "[--local=X[,Y,Z]] [--arg=SPEC ...]) [--target=ref] [--json] "
+      "[--local=X[,Y,Z]] [--arg=SPEC ...] | FILE.spv --sidecar=JSON) "
+      "[--target=ref|opencl[:PLATFORM]] [--json] "
       "[--dump=DIR]\n\n"
       "Runs the case in a worker process with a time and memory limit. "
       "Prints printf output verbatim on stdout, then (on stderr) the status "
       "and the buffers. Exit 0 when the run is ok; 1 on undefined "
       "behaviour, a crash or a timeout (a finding); 2 when the case is "
       "malformed, fails validation or uses something unsupported.",
-      {"target", "kernel", "global", "local", "offset", "arg", "json", "dump",
-       "timeout", "schedule_seed"},
+      {"target", "kernel", "global", "local", "offset", "arg", "sidecar",
+       "json", "dump", "timeout", "schedule_seed"},
       RunRun};
 }
 

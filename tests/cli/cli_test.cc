@@ -213,7 +213,7 @@ TEST_F(CliTest, RunExecutesAModuleOnTheReferenceInterpreter) {
   CliRun r = L0spvFuzz({"run", path, "--kernel=store_gid", "--global=4",
                         "--local=2", "--arg=buf:16", "--dump", dump});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_THAT(r.err, HasSubstr("status: ok"));
+  EXPECT_THAT(r.err, HasSubstr("status ok"));
   auto bytes = spirv::ReadFileBytes(dump + "/arg0.bin");
   ASSERT_TRUE(bytes.ok());
   EXPECT_EQ(*bytes, (std::vector<uint8_t>{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3,
@@ -222,6 +222,26 @@ TEST_F(CliTest, RunExecutesAModuleOnTheReferenceInterpreter) {
                  "--arg=buf:16", "--json"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_THAT(r.out, HasSubstr("\"status\": \"ok\""));
+}
+
+TEST_F(CliTest, RunTakesTheLaunchFromACorpusSidecar) {
+  const std::string path = WriteModule("gid.spv", kStoreGidKernel);
+  const std::string sidecar = (dir_ / "gid.json").string();
+  const std::string text =
+      R"({"kernel": "store_gid", "global": [4], "local": [2], "args": [)"
+      R"({"kind": "buffer", "bytes": 16, "init": "zero", "result": true}]})";
+  ASSERT_TRUE(spirv::WriteFileBytes(
+                  sidecar, std::vector<uint8_t>(text.begin(), text.end()))
+                  .ok());
+  const std::string dump = (dir_ / "sc").string();
+  CliRun r = L0spvFuzz({"run", path, "--sidecar", sidecar, "--dump", dump});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto bytes = spirv::ReadFileBytes(dump + "/arg0.bin");
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ((*bytes)[12], 3);
+  r = L0spvFuzz({"run", path, "--sidecar", (dir_ / "none.json").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("none.json"));
 }
 
 TEST_F(CliTest, RunReportsUndefinedBehaviourAsAFinding) {
