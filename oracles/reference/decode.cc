@@ -1150,7 +1150,10 @@ absl::Status Decoder::AccessChain(const Instruction& inst, bool ptr_chain) {
   const TypeDesc* pt = Type(*bt);
   if (pt == nullptr || pt->cls != TypeDesc::kPointer)
     return Bad(absl::StrCat(OpName(inst.opcode()), ": base is not a pointer"));
-  int64_t constant = 0;
+  // The constant part of the offset, in wrapping (two's complement)
+  // arithmetic: hostile indices may overflow, and pointer offsets wrap
+  // anyway (memory.h).
+  uint64_t constant = 0;
   std::vector<uint32_t> triples;
   uint32_t cur = pt->elem;
   auto add_index = [&](uint32_t index_id, uint64_t stride) -> absl::Status {
@@ -1163,7 +1166,7 @@ absl::Status Decoder::AccessChain(const Instruction& inst, bool ptr_chain) {
         const int sh = 64 - static_cast<int>(itd->width);
         v = static_cast<int64_t>(static_cast<uint64_t>(v) << sh) >> sh;
       }
-      constant += static_cast<int64_t>(static_cast<uint64_t>(v) * stride);
+      constant += static_cast<uint64_t>(v) * stride;
       return absl::OkStatus();
     }
     auto ty = TypeOfValue(index_id);
@@ -1202,7 +1205,7 @@ absl::Status Decoder::AccessChain(const Instruction& inst, bool ptr_chain) {
       auto c = ConstantInt(index_id);
       if (!c || *c >= t->members.size())
         return Bad("struct index is not a constant member number");
-      constant += static_cast<int64_t>(t->offsets[*c]);
+      constant += static_cast<uint64_t>(t->offsets[*c]);
       cur = t->members[*c];
     } else if (t->cls == TypeDesc::kArray || t->cls == TypeDesc::kVector) {
       const TypeDesc* e = Type(t->elem);
@@ -1222,9 +1225,8 @@ absl::Status Decoder::AccessChain(const Instruction& inst, bool ptr_chain) {
   i.a = *a;
   i.b = static_cast<uint32_t>(prog_.extra.size());
   i.c = static_cast<uint32_t>(triples.size() / 3);
-  const uint64_t uc = static_cast<uint64_t>(constant);
-  prog_.extra.push_back(static_cast<uint32_t>(uc));
-  prog_.extra.push_back(static_cast<uint32_t>(uc >> 32));
+  prog_.extra.push_back(static_cast<uint32_t>(constant));
+  prog_.extra.push_back(static_cast<uint32_t>(constant >> 32));
   prog_.extra.insert(prog_.extra.end(), triples.begin(), triples.end());
   Emit(i, inst);
   return absl::OkStatus();
