@@ -502,7 +502,6 @@ double UlpTolerance(uint32_t number, Kind kind) {
     case Radians:
       return half ? 2 : 3;
     case Atan2:
-      return half ? 2 : 6;
     case Atan2pi:
       return half ? 2 : 6;
     case Tan:
@@ -513,7 +512,6 @@ double UlpTolerance(uint32_t number, Kind kind) {
     case Pown:
     case Powr:
     case Rootn:
-      return half ? 4 : 16;
     case Tgamma:
       return half ? 4 : 16;
     case Mix:
