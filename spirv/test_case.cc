@@ -110,6 +110,19 @@ json TestCaseToJson(const TestCase& tc) {
     if (!a.type.empty()) aj["type"] = a.type;
     j["args"].push_back(std::move(aj));
   }
+  if (!tc.tolerances.empty()) {
+    json tolerances = json::array();
+    for (const ResultTolerance& t : tc.tolerances) {
+      json tj{{"arg", t.arg},           {"type", t.type},
+              {"ulp", t.ulp},           {"relative", t.relative},
+              {"absolute", t.absolute}, {"record", t.record},
+              {"fields", t.fields}};
+      if (t.skip) tj["skip"] = true;
+      if (!t.reason.empty()) tj["reason"] = t.reason;
+      tolerances.push_back(std::move(tj));
+    }
+    j["tolerances"] = std::move(tolerances);
+  }
   if (tc.transformation_log) j["transformation_log"] = *tc.transformation_log;
   return j;
 }
@@ -137,6 +150,66 @@ absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
       dir + "/case.json",
       {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
 }
+
+namespace {
+// The optional "tolerances" array of case.json.
+absl::Status ReadTolerances(const std::string& dir, const json& j,
+                            TestCase& tc) {
+  if (!j.contains("tolerances")) return absl::OkStatus();
+  const json& list = j["tolerances"];
+  if (!list.is_array()) {
+    return FieldError(dir, "tolerances", "expected an array");
+  }
+  for (size_t i = 0; i < list.size(); ++i) {
+    const json& tj = list[i];
+    const std::string field = absl::StrCat("tolerances[", i, "]");
+    if (!tj.is_object() || !tj.contains("arg") ||
+        !tj["arg"].is_number_unsigned() ||
+        tj["arg"].get<uint64_t>() >= tc.args.size() ||
+        tc.args[tj["arg"].get<uint64_t>()].kind != KernelArg::Kind::kBuffer) {
+      return FieldError(dir, field + ".arg",
+                        "expected the index of a buffer argument");
+    }
+    ResultTolerance t;
+    t.arg = tj["arg"].get<uint32_t>();
+    t.type = tj.value("type", "f32");
+    if (t.type != "f16" && t.type != "f32" && t.type != "f64") {
+      return FieldError(dir, field + ".type", "expected f16, f32 or f64");
+    }
+    for (const char* name : {"ulp", "relative", "absolute"}) {
+      if (tj.contains(name) &&
+          (!tj[name].is_number() || tj[name].get<double>() < 0)) {
+        return FieldError(dir, absl::StrCat(field, ".", name),
+                          "expected a non-negative number");
+      }
+    }
+    t.ulp = tj.value("ulp", 0.0);
+    t.relative = tj.value("relative", 0.0);
+    t.absolute = tj.value("absolute", 0.0);
+    if (tj.contains("record") && !tj["record"].is_number_unsigned()) {
+      return FieldError(dir, field + ".record", "expected an element count");
+    }
+    t.record = tj.value("record", uint64_t{0});
+    if (tj.contains("fields")) {
+      if (!tj["fields"].is_array()) {
+        return FieldError(dir, field + ".fields", "expected an array");
+      }
+      for (const json& f : tj["fields"]) {
+        if (!f.is_number_unsigned() ||
+            (t.record != 0 && f.get<uint64_t>() >= t.record)) {
+          return FieldError(dir, field + ".fields",
+                            "expected element positions below \"record\"");
+        }
+        t.fields.push_back(f.get<uint64_t>());
+      }
+    }
+    t.skip = tj.value("skip", false);
+    t.reason = tj.value("reason", "");
+    tc.tolerances.push_back(std::move(t));
+  }
+  return absl::OkStatus();
+}
+}  // namespace
 
 absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
   auto text = ReadFileBytes(dir + "/case.json");
@@ -245,6 +318,8 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
     }
     tc.args.push_back(std::move(a));
   }
+
+  if (auto s = ReadTolerances(dir, j, tc); !s.ok()) return s;
 
   auto module = ReadFileBytes(dir + "/module.spv");
   if (!module.ok()) return module.status();

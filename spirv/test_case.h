@@ -40,12 +40,31 @@ struct KernelArg {
   std::string type;          // optional, informational ("u32", "struct")
 };
 
+// How far a target's float result may be from the reference's (the generator
+// knows it per output slot; the comparison applies it). Elements are grouped
+// in records of `record` elements (one per work-item); `fields` lists the
+// positions inside a record this entry covers (record 0 or no fields: every
+// element of the buffer).
+struct ResultTolerance {
+  uint32_t arg = 0;          // a result buffer argument
+  std::string type = "f32";  // "f16", "f32" or "f64"
+  double ulp = 0;
+  double relative = 0;
+  double absolute = 0;
+  uint64_t record = 0;
+  std::vector<uint64_t> fields;
+  bool skip = false;   // implementation-defined results: not compared
+  std::string reason;  // why this tolerance (shown in explanations)
+};
+
 struct TestCase {
   std::vector<uint32_t> module_words;
   std::string entry_point;
   NdRange nd_range;
   std::vector<KernelArg> args;
   std::string profile = "full";
+  // Tolerances of float results; empty = every result compared bit for bit.
+  std::vector<ResultTolerance> tolerances;
   // The transformation log that produced this case, when it was transformed.
   std::optional<nlohmann::json> transformation_log;
 };

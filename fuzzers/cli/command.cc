@@ -14,7 +14,8 @@ namespace l0spv::cli {
 
 const std::vector<Command>& AllCommands() {
   static const auto* commands =
-      new std::vector<Command>{LintCommand(), TargetsCommand(), RunCommand()};
+      new std::vector<Command>{LintCommand(), TargetsCommand(), RunCommand(),
+                               GenerateCommand()};
   return *commands;
 }
 

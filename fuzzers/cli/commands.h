@@ -7,4 +7,5 @@ namespace l0spv::cli {
 Command LintCommand();
 Command TargetsCommand();
 Command RunCommand();
+Command GenerateCommand();
 }  // namespace l0spv::cli

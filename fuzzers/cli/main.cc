@@ -16,7 +16,6 @@ struct Planned {
   const char* issue;
 };
 constexpr Planned kPlanned[] = {
-    {"generate", "issue 4 (kernel generator)"},
     {"transform", "issue 6 (transformations)"},
     {"replay", "issue 6 (transformations)"},
     {"check", "issue 5 (oracle and verdicts)"},

@@ -197,4 +197,24 @@ CompareResult CompareExecutions(const spirv::TestCase& test_case,
   return {};
 }
 
+CompareOptions CompareOptionsFor(const spirv::TestCase& test_case) {
+  CompareOptions options;
+  for (const spirv::ResultTolerance& t : test_case.tolerances) {
+    FloatTolerance f;
+    f.arg = t.arg;
+    f.type = t.type == "f16"   ? FloatType::kF16
+             : t.type == "f64" ? FloatType::kF64
+                               : FloatType::kF32;
+    f.ulp = t.ulp;
+    f.relative = t.relative;
+    f.absolute = t.absolute;
+    f.record = t.record;
+    f.fields = t.fields;
+    f.skip = t.skip;
+    f.reason = t.reason;
+    options.tolerances.push_back(std::move(f));
+  }
+  return options;
+}
+
 }  // namespace l0spv::oracles

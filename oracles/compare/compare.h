@@ -60,6 +60,10 @@ struct CompareResult {
   std::string signature_kind;
 };
 
+// The comparison options a test case asks for: its recorded per-result
+// tolerances (TestCase::tolerances), converted.
+CompareOptions CompareOptionsFor(const spirv::TestCase& test_case);
+
 CompareResult CompareExecutions(const spirv::TestCase& test_case,
                                 const Execution& reference,
                                 const Execution& other,

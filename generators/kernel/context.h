@@ -1,0 +1,157 @@
+// generators/kernel/context.h — the state shared by the statement
+// generators while one test case is built.
+//
+// Contract (internal to generators/kernel): a GenContext lives for one
+// GenerateTestCase call. `pool` holds the values usable at the current
+// point, scoped by control-flow region so a value is only used where its
+// definition dominates. `kernel` is null while a helper function is built:
+// kernel-only statements (outputs, atomics, barriers) check it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "generators/kernel/features.h"
+#include "generators/kernel/function_emitter.h"
+#include "generators/kernel/random.h"
+#include "generators/kernel/value_type.h"
+#include "spirv/test_case.h"
+
+namespace l0spv::generators {
+
+struct Value {
+  uint32_t id = 0;
+  ValueType type;
+  // A float product (OpFMul / OpVectorTimesScalar result): never fed to an
+  // add or subtract, so no consumer may contract the pair into an fma.
+  bool product = false;
+};
+
+class ValuePool {
+ public:
+  void PushScope() { marks_.push_back(values_.size()); }
+  void PopScope() {
+    values_.resize(marks_.back());
+    marks_.pop_back();
+  }
+  void Add(Value v) { values_.push_back(v); }
+  std::span<const Value> values() const { return values_; }
+
+  // A uniformly chosen value satisfying `pred`, or nullptr.
+  template <typename Pred>
+  const Value* PickIf(Rng& rng, Pred pred) const {
+    const Value* chosen = nullptr;
+    uint32_t seen = 0;
+    for (const Value& v : values_) {
+      if (!pred(v)) continue;
+      ++seen;
+      if (rng.Below(seen) == 0) chosen = &v;
+    }
+    return chosen;
+  }
+
+ private:
+  std::vector<Value> values_;
+  std::vector<size_t> marks_;
+};
+
+// One float result buffer (f16, f32 or f64): its slots per work-item and the
+// tolerance recorded for each slot.
+struct FloatOutput {
+  uint32_t arg_index = 0;
+  uint32_t param = 0;  // pointer parameter of the kernel
+  uint32_t base = 0;   // u64 element index of this work-item's first slot
+  uint32_t slots = 0;
+  uint32_t used = 0;
+  struct Slot {
+    double ulp = 0;
+    bool skip = false;
+    std::string reason;
+  };
+  std::vector<Slot> slot_info;
+};
+
+// What the kernel function provides to its statements.
+struct KernelResources {
+  uint32_t out_int = 0;  // CrossWorkgroup u32*
+  uint32_t out_int_arg = 0;
+  uint32_t out_int_base = 0;  // u64
+  uint32_t int_slots = 0;
+  uint32_t next_int_slot = 0;
+  FloatOutput float_out[3];  // f16, f32, f64 (param 0 = absent)
+
+  uint32_t in_int = 0;        // CrossWorkgroup u32* (read-only input)
+  uint32_t in_int_count = 0;  // power of two
+  uint32_t in_float = 0;      // CrossWorkgroup float* (read-only input)
+  uint32_t in_float_count = 0;
+
+  // Atomics: `atomic_counters` shared u32 counters (each with one
+  // commutative operation), then one private slot per work-item.
+  uint32_t atomics = 0;
+  uint32_t atomic_counters = 0;
+  std::vector<uint32_t> counter_ops;  // spv::Op per counter
+  uint32_t atomics64 = 0;             // same layout with u64 elements
+  std::vector<uint32_t> counter64_ops;
+  uint32_t linear_id = 0;  // u64 global linear id
+
+  // Exchange through local memory: pointer to the first u32 element.
+  uint32_t local_base = 0;
+  uint32_t local_index = 0;  // u64 LocalInvocationIndex
+  uint32_t local_size = 0;   // u64 actual work-group size (> 0)
+  uint32_t local_capacity = 0;
+  uint32_t local_id_vector = 0;  // v3 u64 LocalInvocationId
+
+  uint64_t work_items = 0;
+};
+
+// A private array the current function can index: either its own
+// Function-storage array variable, or an element pointer it received.
+struct PrivateArray {
+  uint32_t pointer = 0;
+  bool element_pointer = false;  // pointer to element 0 (else to the array)
+  spv::StorageClass storage = spv::StorageClass::Function;
+  ValueType element;
+  uint32_t length = 0;
+};
+
+struct HelperFunction {
+  uint32_t id = 0;
+  ValueType return_type;
+  std::vector<ValueType> params;
+  bool has_array_param = false;  // last parameter: pointer to u32[8]
+  spv::StorageClass array_storage = spv::StorageClass::Function;
+};
+
+struct GenContext {
+  Rng& rng;
+  const Features& features;
+  const GeneratorOptions& options;
+  spirv::Module& module;
+  spirv::ModuleBuilder& builder;
+  TypeCatalog& types;
+
+  FunctionEmitter* fn = nullptr;
+  ValuePool pool;
+  KernelResources* kernel = nullptr;  // null inside helper functions
+  std::vector<HelperFunction> helpers;
+  // Helpers the current function may call (those defined before it).
+  size_t callable_helpers = 0;
+  std::vector<PrivateArray> arrays;  // of the current function
+  uint32_t std_set = 0;              // OpenCL.std import id
+
+  uint32_t depth = 0;
+  // True while control flow is uniform across the work-group (the kernel's
+  // top level): barriers and work-group collectives are allowed only here.
+  bool uniform = true;
+  // Product of the trip counts of the enclosing loops (bounds nesting).
+  uint32_t loop_weight = 1;
+  uint32_t statements_left = 0;
+
+  bool GuardOn(Guard g) const { return (options.disabled_guards & g) == 0; }
+  void Decorate(uint32_t target, spv::Decoration decoration,
+                std::vector<uint32_t> literals = {});
+};
+
+}  // namespace l0spv::generators

@@ -1,0 +1,660 @@
+#include "generators/kernel/expressions.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "generators/kernel/outputs.h"
+
+namespace l0spv::generators {
+
+using spv::Op;
+
+namespace {
+
+uint64_t IntMin(uint8_t width) { return uint64_t{1} << (width - 1); }
+uint64_t AllOnes(uint8_t width) {
+  return width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+}
+
+// A random integer pool value of any enabled type, or nullptr.
+const Value* PickInt(GenContext& ctx) {
+  return ctx.pool.PickIf(ctx.rng,
+                         [](const Value& v) { return v.type.IsInt(); });
+}
+
+}  // namespace
+
+uint8_t RandomLanes(GenContext& ctx) {
+  if (!ctx.features.vectors || ctx.rng.Percent(55)) return 1;
+  static constexpr uint8_t kSmall[] = {2, 3, 4};
+  static constexpr uint8_t kAll[] = {2, 3, 4, 8, 16};
+  return ctx.features.vector16 ? ctx.rng.Pick<uint8_t>(kAll)
+                               : ctx.rng.Pick<uint8_t>(kSmall);
+}
+
+ValueType RandomIntType(GenContext& ctx, bool allow_vector) {
+  uint8_t widths[4];
+  size_t n = 0;
+  widths[n++] = 32;
+  if (ctx.features.int8) widths[n++] = 8;
+  if (ctx.features.int16) widths[n++] = 16;
+  if (ctx.features.int64) widths[n++] = 64;
+  const uint8_t width = widths[ctx.rng.Below(static_cast<uint32_t>(n))];
+  return IntT(width, allow_vector ? RandomLanes(ctx) : 1);
+}
+
+ValueType RandomFloatType(GenContext& ctx, bool allow_vector) {
+  uint8_t widths[3];
+  size_t n = 0;
+  if (ctx.features.fp32) widths[n++] = 32;
+  if (ctx.features.fp16) widths[n++] = 16;
+  if (ctx.features.fp64) widths[n++] = 64;
+  if (n == 0) widths[n++] = 32;
+  const uint8_t width = widths[ctx.rng.Below(static_cast<uint32_t>(n))];
+  return FloatT(width, allow_vector ? RandomLanes(ctx) : 1);
+}
+
+uint64_t FloatBits(double value, uint8_t width) {
+  if (width == 64) {
+    uint64_t bits;
+    std::memcpy(&bits, &value, 8);
+    return bits;
+  }
+  if (width == 32) {
+    const float f = static_cast<float>(value);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return bits;
+  }
+  // Half: the values used are exactly representable (or ±inf / NaN).
+  const uint64_t sign = std::signbit(value) ? 0x8000 : 0;
+  if (std::isnan(value)) return 0x7e00;
+  if (std::isinf(value) || std::fabs(value) > 65504) return sign | 0x7c00;
+  if (value == 0) return sign;
+  int exponent = 0;
+  const double mantissa = std::frexp(std::fabs(value), &exponent);  // [0.5,1)
+  const int biased = exponent - 1 + 15;
+  if (biased <= 0) {  // subnormal half: value / 2^-24
+    return sign | static_cast<uint64_t>(std::ldexp(std::fabs(value), 24));
+  }
+  const uint64_t fraction =
+      static_cast<uint64_t>(std::ldexp(mantissa * 2 - 1, 10));
+  return sign | (static_cast<uint64_t>(biased) << 10) | fraction;
+}
+
+uint32_t RandomConstant(GenContext& ctx, ValueType type) {
+  Rng& rng = ctx.rng;
+  const ValueType element = type.Element();
+  uint64_t lanes[16];
+  const bool splat = rng.Percent(60);
+  for (uint32_t i = 0; i < type.lanes; ++i) {
+    if (splat && i > 0) {
+      lanes[i] = lanes[0];
+      continue;
+    }
+    uint64_t bits = 0;
+    if (element.IsBool()) {
+      bits = rng.Below(2);
+    } else if (element.IsInt()) {
+      const uint8_t w = element.width;
+      switch (rng.Below(8)) {
+        case 0:
+          bits = 0;
+          break;
+        case 1:
+          bits = 1;
+          break;
+        case 2:
+          bits = AllOnes(w);
+          break;  // -1
+        case 3:
+          bits = IntMin(w);
+          break;
+        case 4:
+          bits = IntMin(w) - 1;
+          break;  // INT_MAX
+        case 5:
+          bits = w - 1;
+          break;
+        case 6:
+          bits = rng.Next();
+          break;
+        default:
+          bits = rng.Below(64);
+          break;
+      }
+      bits &= AllOnes(w);
+    } else {
+      double v = 0;
+      switch (rng.Below(12)) {
+        case 0:
+          v = 0;
+          break;
+        case 1:
+          v = -0.0;
+          break;
+        case 2:
+          v = 1;
+          break;
+        case 3:
+          v = -1;
+          break;
+        case 4:
+          v = 0.5;
+          break;
+        case 5:
+          v = rng.Percent(50) ? INFINITY : -INFINITY;
+          break;
+        case 6:
+          v = rng.OneIn(3) ? NAN : 1024;
+          break;
+        default:
+          v = (static_cast<int>(rng.Below(513)) - 256) / 4.0;
+          break;
+      }
+      bits = FloatBits(v, element.width);
+    }
+    lanes[i] = bits;
+  }
+  return ctx.types.Constant(type, std::span<const uint64_t>(lanes, type.lanes));
+}
+
+void AddValue(GenContext& ctx, uint32_t id, ValueType type, bool product) {
+  ctx.pool.Add(Value{id, type, product});
+}
+
+uint32_t Operand(GenContext& ctx, ValueType type, bool no_product) {
+  if (!ctx.rng.Percent(12)) {
+    const Value* v = ctx.pool.PickIf(ctx.rng, [&](const Value& c) {
+      return c.type == type && !(no_product && c.product);
+    });
+    if (v != nullptr) return v->id;
+  }
+  return RandomConstant(ctx, type);
+}
+
+uint32_t AnyIntAs(GenContext& ctx, uint8_t width) {
+  const ValueType target = IntT(width);
+  const Value* v =
+      ctx.pool.PickIf(ctx.rng, [](const Value& c) { return c.type.IsInt(); });
+  if (v == nullptr) return RandomConstant(ctx, target);
+  FunctionEmitter& fn = *ctx.fn;
+  uint32_t id = v->id;
+  ValueType t = v->type;
+  if (t.IsVector()) {
+    id = fn.OpWith(Op::OpCompositeExtract, ctx.types.Id(t.Element()),
+                   {Id(id), Lit(ctx.rng.Below(t.lanes))});
+    t = t.Element();
+  }
+  if (t.width == width) return id;
+  return fn.Op(ctx.rng.Percent(50) ? Op::OpUConvert : Op::OpSConvert,
+               ctx.types.Id(target), {id});
+}
+
+uint32_t IndexInto(GenContext& ctx, uint32_t value, ValueType type,
+                   uint32_t count) {
+  FunctionEmitter& fn = *ctx.fn;
+  const uint32_t u64 = ctx.types.Id(IntT(64));
+  uint32_t index = value;
+  if (type.width != 64) index = fn.Op(Op::OpUConvert, u64, {value});
+  if (!ctx.GuardOn(kGuardIndex)) return index;
+  if ((count & (count - 1)) == 0) {
+    return fn.Op(Op::OpBitwiseAnd, u64, {index, ctx.types.U64(count - 1)});
+  }
+  return fn.Op(Op::OpUMod, u64, {index, ctx.types.U64(count)});
+}
+
+uint32_t Condition(GenContext& ctx) {
+  if (ctx.rng.Percent(60)) {
+    const Value* v = ctx.pool.PickIf(
+        ctx.rng, [](const Value& c) { return c.type == BoolT(); });
+    if (v != nullptr) return v->id;
+  }
+  const ValueType t = RandomIntType(ctx, false);
+  static constexpr Op kOps[] = {Op::OpULessThan, Op::OpSLessThan, Op::OpIEqual,
+                                Op::OpINotEqual, Op::OpUGreaterThanEqual};
+  return ctx.fn->Op(ctx.rng.Pick<Op>(kOps), ctx.types.Id(BoolT()),
+                    {Operand(ctx, t), Operand(ctx, t)});
+}
+
+bool GenIntArith(GenContext& ctx) {
+  const ValueType t = RandomIntType(ctx);
+  const uint32_t type = ctx.types.Id(t);
+  FunctionEmitter& fn = *ctx.fn;
+  switch (ctx.rng.Below(10)) {
+    case 0:
+    case 1:
+      AddValue(ctx, fn.Op(Op::OpIAdd, type, {Operand(ctx, t), Operand(ctx, t)}),
+               t);
+      return true;
+    case 2:
+    case 3:
+      AddValue(ctx, fn.Op(Op::OpISub, type, {Operand(ctx, t), Operand(ctx, t)}),
+               t);
+      return true;
+    case 4:
+    case 5:
+      AddValue(ctx, fn.Op(Op::OpIMul, type, {Operand(ctx, t), Operand(ctx, t)}),
+               t);
+      return true;
+    case 6:
+      AddValue(ctx, fn.Op(Op::OpSNegate, type, {Operand(ctx, t)}), t);
+      return true;
+    case 7:
+      AddValue(ctx, fn.Op(Op::OpBitCount, type, {Operand(ctx, t)}), t);
+      return true;
+    default: {
+      // Extended arithmetic: a struct of two members, both extracted.
+      static constexpr Op kOps[] = {Op::OpIAddCarry, Op::OpISubBorrow,
+                                    Op::OpUMulExtended, Op::OpSMulExtended};
+      const uint32_t pair = ctx.builder.StructType({type, type});
+      const uint32_t r = fn.Op(ctx.rng.Pick<Op>(kOps), pair,
+                               {Operand(ctx, t), Operand(ctx, t)});
+      AddValue(ctx, fn.OpWith(Op::OpCompositeExtract, type, {Id(r), Lit(0)}),
+               t);
+      AddValue(ctx, fn.OpWith(Op::OpCompositeExtract, type, {Id(r), Lit(1)}),
+               t);
+      return true;
+    }
+  }
+}
+
+bool GenIntDivision(GenContext& ctx) {
+  const ValueType t = RandomIntType(ctx);
+  const uint32_t type = ctx.types.Id(t);
+  const uint32_t btype = ctx.types.Id(t.BoolOf());
+  FunctionEmitter& fn = *ctx.fn;
+  static constexpr Op kOps[] = {Op::OpUDiv, Op::OpSDiv, Op::OpUMod, Op::OpSRem,
+                                Op::OpSMod};
+  const Op op = ctx.rng.Pick<Op>(kOps);
+  const bool is_signed =
+      op == Op::OpSDiv || op == Op::OpSRem || op == Op::OpSMod;
+  const uint32_t a = Operand(ctx, t);
+  uint32_t b = Operand(ctx, t);
+  if (ctx.GuardOn(kGuardDivision)) {
+    uint32_t bad = fn.Op(Op::OpIEqual, btype, {b, ctx.types.Splat(t, 0)});
+    if (is_signed) {
+      const uint32_t a_min =
+          fn.Op(Op::OpIEqual, btype, {a, ctx.types.Splat(t, IntMin(t.width))});
+      const uint32_t b_neg1 =
+          fn.Op(Op::OpIEqual, btype, {b, ctx.types.Splat(t, AllOnes(t.width))});
+      const uint32_t overflow = fn.Op(Op::OpLogicalAnd, btype, {a_min, b_neg1});
+      bad = fn.Op(Op::OpLogicalOr, btype, {bad, overflow});
+    }
+    b = fn.Op(Op::OpSelect, type, {bad, ctx.types.Splat(t, 1), b});
+  }
+  AddValue(ctx, fn.Op(op, type, {a, b}), t);
+  return true;
+}
+
+bool GenShift(GenContext& ctx) {
+  const ValueType t = RandomIntType(ctx);
+  const uint32_t type = ctx.types.Id(t);
+  FunctionEmitter& fn = *ctx.fn;
+  static constexpr Op kOps[] = {Op::OpShiftLeftLogical, Op::OpShiftRightLogical,
+                                Op::OpShiftRightArithmetic};
+  uint32_t amount = Operand(ctx, t);
+  if (ctx.GuardOn(kGuardShift)) {
+    amount = fn.Op(Op::OpBitwiseAnd, type,
+                   {amount, ctx.types.Splat(t, t.width - 1)});
+  }
+  AddValue(ctx, fn.Op(ctx.rng.Pick<Op>(kOps), type, {Operand(ctx, t), amount}),
+           t);
+  return true;
+}
+
+bool GenBitwise(GenContext& ctx) {
+  const ValueType t = RandomIntType(ctx);
+  const uint32_t type = ctx.types.Id(t);
+  FunctionEmitter& fn = *ctx.fn;
+  static constexpr Op kOps[] = {Op::OpBitwiseAnd, Op::OpBitwiseOr,
+                                Op::OpBitwiseXor, Op::OpNot};
+  const Op op = ctx.rng.Pick<Op>(kOps);
+  if (op == Op::OpNot) {
+    AddValue(ctx, fn.Op(op, type, {Operand(ctx, t)}), t);
+  } else {
+    AddValue(ctx, fn.Op(op, type, {Operand(ctx, t), Operand(ctx, t)}), t);
+  }
+  return true;
+}
+
+bool GenCompare(GenContext& ctx) {
+  FunctionEmitter& fn = *ctx.fn;
+  if (ctx.rng.Percent(30)) {
+    // Logic on existing bools.
+    const Value* v = ctx.pool.PickIf(
+        ctx.rng, [](const Value& c) { return c.type.IsBool(); });
+    if (v != nullptr) {
+      const ValueType t = v->type;
+      const uint32_t type = ctx.types.Id(t);
+      std::vector<Op> ops = {Op::OpLogicalAnd, Op::OpLogicalOr,
+                             Op::OpLogicalEqual, Op::OpLogicalNotEqual};
+      if (t.IsVector()) {
+        ops = {Op::OpAny, Op::OpAll, Op::OpLogicalAnd, Op::OpLogicalOr};
+      }
+      if (ctx.features.known_bugs) ops.push_back(Op::OpLogicalNot);
+      const Op op = ops[ctx.rng.Below(static_cast<uint32_t>(ops.size()))];
+      if (op == Op::OpAny || op == Op::OpAll) {
+        AddValue(ctx, fn.Op(op, ctx.types.Id(BoolT()), {v->id}), BoolT());
+      } else if (op == Op::OpLogicalNot) {
+        AddValue(ctx, fn.Op(op, type, {v->id}), t);
+      } else {
+        AddValue(ctx, fn.Op(op, type, {v->id, Operand(ctx, t)}), t);
+      }
+      return true;
+    }
+  }
+  const ValueType t = RandomIntType(ctx);
+  static constexpr Op kOps[] = {
+      Op::OpIEqual,        Op::OpINotEqual,         Op::OpUGreaterThan,
+      Op::OpSGreaterThan,  Op::OpUGreaterThanEqual, Op::OpSGreaterThanEqual,
+      Op::OpULessThan,     Op::OpSLessThan,         Op::OpULessThanEqual,
+      Op::OpSLessThanEqual};
+  AddValue(ctx,
+           fn.Op(ctx.rng.Pick<Op>(kOps), ctx.types.Id(t.BoolOf()),
+                 {Operand(ctx, t), Operand(ctx, t)}),
+           t.BoolOf());
+  return true;
+}
+
+bool GenSelect(GenContext& ctx) {
+  const Value* v = ctx.pool.PickIf(ctx.rng, [](const Value&) { return true; });
+  if (v == nullptr) return false;
+  const ValueType t = v->type;
+  uint32_t condition = 0;
+  if (t.IsVector()) {
+    // Before SPIR-V 1.4 a vector select needs a condition of equal size.
+    const ValueType bt = t.BoolOf();
+    const Value* c =
+        ctx.pool.PickIf(ctx.rng, [&](const Value& x) { return x.type == bt; });
+    condition = c ? c->id : RandomConstant(ctx, bt);
+  } else {
+    condition = Condition(ctx);
+  }
+  const uint32_t other = Operand(ctx, t);
+  const bool swap = ctx.rng.Percent(50);
+  const uint32_t r =
+      ctx.fn->Op(Op::OpSelect, ctx.types.Id(t),
+                 {condition, swap ? other : v->id, swap ? v->id : other});
+  AddValue(ctx, r, t, v->product);
+  return true;
+}
+
+bool GenConvert(GenContext& ctx) {
+  FunctionEmitter& fn = *ctx.fn;
+  const Value* v =
+      ctx.pool.PickIf(ctx.rng, [](const Value& c) { return !c.type.IsBool(); });
+  if (v == nullptr) return false;
+  const ValueType from = v->type;
+  const bool floats =
+      ctx.features.fp16 || ctx.features.fp32 || ctx.features.fp64;
+  if (from.IsInt()) {
+    const uint32_t choice = ctx.rng.Below(floats ? 5 : 3);
+    if (choice == 0) {  // width change
+      const ValueType to = RandomIntType(ctx, false).WithLanes(from.lanes);
+      if (to.width == from.width) {
+        AddValue(ctx, fn.Op(Op::OpCopyObject, ctx.types.Id(from), {v->id}),
+                 from);
+        return true;
+      }
+      AddValue(ctx,
+               fn.Op(ctx.rng.Percent(50) ? Op::OpUConvert : Op::OpSConvert,
+                     ctx.types.Id(to), {v->id}),
+               to);
+      return true;
+    }
+    if (choice == 1) {  // saturating
+      const ValueType to = RandomIntType(ctx, false).WithLanes(from.lanes);
+      AddValue(ctx,
+               fn.Op(ctx.rng.Percent(50) ? Op::OpSatConvertSToU
+                                         : Op::OpSatConvertUToS,
+                     ctx.types.Id(to), {v->id}),
+               to);
+      return true;
+    }
+    if (choice == 2) {  // bitcast between integer layouts of equal size
+      const uint32_t bits = from.Bits();
+      if (from.lanes == 3) return false;
+      ValueType options[4];
+      size_t n = 0;
+      for (uint8_t w : kIntWidths) {
+        if (w == 8 && !ctx.features.int8) continue;
+        if (w == 16 && !ctx.features.int16) continue;
+        if (w == 64 && !ctx.features.int64) continue;
+        if (bits % w != 0) continue;
+        const uint32_t lanes = bits / w;
+        if (lanes == 1 || lanes == 2 || lanes == 4 ||
+            ((lanes == 8 || lanes == 16) && ctx.features.vector16)) {
+          options[n++] = IntT(w, static_cast<uint8_t>(lanes));
+        }
+      }
+      if (n == 0) return false;
+      const ValueType to = options[ctx.rng.Below(static_cast<uint32_t>(n))];
+      AddValue(ctx, fn.Op(Op::OpBitcast, ctx.types.Id(to), {v->id}), to);
+      return true;
+    }
+    // int -> float, correctly rounded (optionally with a rounding mode).
+    const ValueType to = RandomFloatType(ctx, false).WithLanes(from.lanes);
+    const uint32_t r =
+        fn.Op(ctx.rng.Percent(50) ? Op::OpConvertSToF : Op::OpConvertUToF,
+              ctx.types.Id(to), {v->id});
+    if (ctx.rng.Percent(25)) {
+      ctx.Decorate(r, spv::Decoration::FPRoundingMode, {ctx.rng.Below(4)});
+    }
+    AddValue(ctx, r, to);
+    return true;
+  }
+  // Float source.
+  if (ctx.rng.Percent(50)) {
+    const ValueType to = RandomIntType(ctx, false).WithLanes(from.lanes);
+    const uint32_t r =
+        fn.Op(ctx.rng.Percent(50) ? Op::OpConvertFToS : Op::OpConvertFToU,
+              ctx.types.Id(to), {v->id});
+    if (ctx.GuardOn(kGuardFloatToInt)) {
+      ctx.Decorate(r, spv::Decoration::SaturatedConversion);
+    }
+    if (ctx.rng.Percent(25)) {
+      ctx.Decorate(r, spv::Decoration::FPRoundingMode, {ctx.rng.Below(4)});
+    }
+    AddValue(ctx, r, to);
+    return true;
+  }
+  const ValueType to = RandomFloatType(ctx, false).WithLanes(from.lanes);
+  if (to.width == from.width) return false;
+  const uint32_t r = fn.Op(Op::OpFConvert, ctx.types.Id(to), {v->id});
+  if (to.width < from.width && ctx.rng.Percent(30)) {
+    ctx.Decorate(r, spv::Decoration::FPRoundingMode, {ctx.rng.Below(4)});
+  }
+  AddValue(ctx, r, to);
+  return true;
+}
+
+bool GenComposite(GenContext& ctx) {
+  FunctionEmitter& fn = *ctx.fn;
+  Rng& rng = ctx.rng;
+  const Value* vec =
+      ctx.pool.PickIf(rng, [](const Value& c) { return c.type.IsVector(); });
+  const uint32_t choice = rng.Below(7);
+  if (vec == nullptr || choice == 0) {
+    // Construct a vector from scalars (or halves), possibly via OpUndef +
+    // inserts that overwrite every lane.
+    const ValueType scalar = rng.Percent(70) || !ctx.features.fp32
+                                 ? RandomIntType(ctx, false)
+                                 : RandomFloatType(ctx, false);
+    ValueType t = scalar.WithLanes(RandomLanes(ctx));
+    if (!t.IsVector()) t = scalar.WithLanes(2);
+    if (t.lanes == 4 && rng.Percent(30)) {
+      const ValueType half = scalar.WithLanes(2);
+      AddValue(ctx,
+               fn.Op(Op::OpCompositeConstruct, ctx.types.Id(t),
+                     {Operand(ctx, half), Operand(ctx, half)}),
+               t);
+      return true;
+    }
+    if (rng.Percent(20)) {
+      uint32_t acc = fn.Op(Op::OpUndef, ctx.types.Id(t), {});
+      for (uint32_t i = 0; i < t.lanes; ++i) {
+        acc = fn.OpWith(Op::OpCompositeInsert, ctx.types.Id(t),
+                        {Id(Operand(ctx, scalar)), Id(acc), Lit(i)});
+      }
+      AddValue(ctx, acc, t);
+      return true;
+    }
+    std::vector<uint32_t> lanes;
+    for (uint32_t i = 0; i < t.lanes; ++i)
+      lanes.push_back(Operand(ctx, scalar));
+    AddValue(ctx, fn.Op(Op::OpCompositeConstruct, ctx.types.Id(t), lanes), t);
+    return true;
+  }
+  const ValueType t = vec->type;
+  const ValueType e = t.Element();
+  switch (choice) {
+    case 1:
+      AddValue(ctx,
+               fn.OpWith(Op::OpCompositeExtract, ctx.types.Id(e),
+                         {Id(vec->id), Lit(rng.Below(t.lanes))}),
+               e, vec->product);
+      return true;
+    case 2:
+      AddValue(ctx,
+               fn.OpWith(
+                   Op::OpCompositeInsert, ctx.types.Id(t),
+                   {Id(Operand(ctx, e)), Id(vec->id), Lit(rng.Below(t.lanes))}),
+               t, vec->product);
+      return true;
+    case 3: {
+      const uint32_t index =
+          IndexInto(ctx, AnyIntAs(ctx, 32), IntT(32), t.lanes);
+      AddValue(
+          ctx,
+          fn.Op(Op::OpVectorExtractDynamic, ctx.types.Id(e), {vec->id, index}),
+          e, vec->product);
+      return true;
+    }
+    case 4: {
+      const uint32_t index =
+          IndexInto(ctx, AnyIntAs(ctx, 32), IntT(32), t.lanes);
+      AddValue(ctx,
+               fn.Op(Op::OpVectorInsertDynamic, ctx.types.Id(t),
+                     {vec->id, Operand(ctx, e), index}),
+               t, vec->product);
+      return true;
+    }
+    case 5: {
+      // Shuffle two vectors of the same element type into any lane count.
+      const Value* other = ctx.pool.PickIf(rng, [&](const Value& c) {
+        return c.type.IsVector() && c.type.Element() == e;
+      });
+      const uint32_t second = other ? other->id : vec->id;
+      const uint32_t second_lanes = other ? other->type.lanes : t.lanes;
+      ValueType r = t.WithLanes(RandomLanes(ctx));
+      if (!r.IsVector()) r = t.WithLanes(2);
+      std::vector<spirv::Operand> ops{Id(vec->id), Id(second)};
+      for (uint32_t i = 0; i < r.lanes; ++i)
+        ops.push_back(Lit(rng.Below(t.lanes + second_lanes)));
+      AddValue(ctx, fn.OpWith(Op::OpVectorShuffle, ctx.types.Id(r), ops), r,
+               vec->product || (other && other->product));
+      return true;
+    }
+    default:
+      AddValue(ctx, fn.Op(Op::OpCopyObject, ctx.types.Id(t), {vec->id}), t,
+               vec->product);
+      return true;
+  }
+}
+
+bool GenFloatArith(GenContext& ctx) {
+  FunctionEmitter& fn = *ctx.fn;
+  const ValueType t = RandomFloatType(ctx);
+  const uint32_t type = ctx.types.Id(t);
+  switch (ctx.rng.Below(9)) {
+    case 0:
+    case 1:
+      AddValue(ctx,
+               fn.Op(Op::OpFAdd, type,
+                     {Operand(ctx, t, true), Operand(ctx, t, true)}),
+               t);
+      return true;
+    case 2:
+      AddValue(ctx,
+               fn.Op(Op::OpFSub, type,
+                     {Operand(ctx, t, true), Operand(ctx, t, true)}),
+               t);
+      return true;
+    case 3:
+      AddValue(ctx, fn.Op(Op::OpFMul, type, {Operand(ctx, t), Operand(ctx, t)}),
+               t, true);
+      return true;
+    case 4:
+      AddValue(ctx, fn.Op(Op::OpFNegate, type, {Operand(ctx, t)}), t);
+      return true;
+    case 5: {
+      if (!t.IsVector()) return false;
+      AddValue(ctx,
+               fn.Op(Op::OpVectorTimesScalar, type,
+                     {Operand(ctx, t), Operand(ctx, t.Element())}),
+               t, true);
+      return true;
+    }
+    case 6: {
+      // Division by a power of two is exact (unless it underflows).
+      const double divisor =
+          std::ldexp(ctx.rng.Percent(50) ? 1.0 : -1.0, ctx.rng.Range(0, 4));
+      AddValue(ctx,
+               fn.Op(Op::OpFDiv, type,
+                     {Operand(ctx, t),
+                      ctx.types.Splat(t, FloatBits(divisor, t.width))}),
+               t);
+      return true;
+    }
+    default: {
+      // Not exactly rounded in OpenCL (FDiv: 2.5 ulp for float) or exact
+      // but sensitive: stored directly with its tolerance.
+      static constexpr Op kOps[] = {Op::OpFDiv, Op::OpFRem, Op::OpFMod};
+      const Op op = ctx.rng.Pick<Op>(kOps);
+      const uint32_t r = fn.Op(op, type, {Operand(ctx, t), Operand(ctx, t)});
+      double ulp = 0;
+      if (op == Op::OpFDiv) ulp = t.width == 32 ? 2.5 : (t.width == 16 ? 1 : 0);
+      SinkLooseFloat(ctx, r, t, ulp, false,
+                     op == Op::OpFDiv ? "OpFDiv" : "fmod");
+      return true;
+    }
+  }
+}
+
+bool GenFloatCompare(GenContext& ctx) {
+  FunctionEmitter& fn = *ctx.fn;
+  const ValueType t = RandomFloatType(ctx);
+  const ValueType bt = t.BoolOf();
+  if (ctx.rng.Percent(35)) {
+    static constexpr Op kUnary[] = {Op::OpIsNan, Op::OpIsInf, Op::OpIsFinite,
+                                    Op::OpIsNormal, Op::OpSignBitSet};
+    AddValue(
+        ctx,
+        fn.Op(ctx.rng.Pick<Op>(kUnary), ctx.types.Id(bt), {Operand(ctx, t)}),
+        bt);
+    return true;
+  }
+  static constexpr Op kOps[] = {Op::OpFOrdEqual,
+                                Op::OpFUnordEqual,
+                                Op::OpFOrdNotEqual,
+                                Op::OpFUnordNotEqual,
+                                Op::OpFOrdLessThan,
+                                Op::OpFUnordLessThan,
+                                Op::OpFOrdGreaterThan,
+                                Op::OpFUnordGreaterThan,
+                                Op::OpFOrdLessThanEqual,
+                                Op::OpFUnordLessThanEqual,
+                                Op::OpFOrdGreaterThanEqual,
+                                Op::OpFUnordGreaterThanEqual,
+                                Op::OpLessOrGreater,
+                                Op::OpOrdered,
+                                Op::OpUnordered};
+  AddValue(ctx,
+           fn.Op(ctx.rng.Pick<Op>(kOps), ctx.types.Id(bt),
+                 {Operand(ctx, t), Operand(ctx, t)}),
+           bt);
+  return true;
+}
+
+}  // namespace l0spv::generators

@@ -1,0 +1,376 @@
+#include "generators/kernel/ext_inst.h"
+
+#include <cmath>
+
+#include "generators/kernel/expressions.h"
+#include "generators/kernel/outputs.h"
+#include "oracles/reference/opencl_std.h"
+#include "spirv/unified1/OpenCL.std.h"
+
+namespace l0spv::generators {
+
+using namespace OpenCLLIB;  // NOLINT: entrypoint names read like the spec
+using spv::Op;
+
+namespace {
+
+double OracleUlps(uint32_t number, ValueType t) {
+  namespace ref = oracles::reference;
+  const ref::Kind kind =
+      t.width == 16 ? ref::kF16 : (t.width == 32 ? ref::kF32 : ref::kF64);
+  return ref::UlpTolerance(number, kind);
+}
+
+// x where finite, else 0 (for functions undefined on inf/NaN).
+uint32_t Finite(GenContext& ctx, uint32_t x, ValueType t) {
+  const uint32_t finite =
+      ctx.fn->Op(Op::OpIsFinite, ctx.types.Id(t.BoolOf()), {x});
+  return ctx.fn->Op(Op::OpSelect, ctx.types.Id(t),
+                    {finite, x, ctx.types.Splat(t, 0)});
+}
+
+// Stores (or pools) a float result according to its oracle tolerance.
+void FloatResult(GenContext& ctx, uint32_t id, ValueType t, uint32_t number,
+                 const char* name) {
+  const double ulps = OracleUlps(number, t);
+  if (ulps == 0) {
+    AddValue(ctx, id, t);
+    if (ctx.rng.Percent(30)) SinkValue(ctx, Value{id, t});
+    return;
+  }
+  SinkLooseFloat(ctx, id, t, ulps < 0 ? 0 : ulps, ulps < 0, name);
+}
+
+}  // namespace
+
+uint32_t ExtInst(GenContext& ctx, uint32_t result_type, uint32_t number,
+                 const std::vector<uint32_t>& operands, uint32_t literal) {
+  std::vector<spirv::Operand> ops{
+      Id(ctx.std_set),
+      spirv::Operand{spirv::OperandKind::kLiteralExtInstInteger, {number}}};
+  for (uint32_t o : operands) ops.push_back(Id(o));
+  if (literal != 0) ops.push_back(Lit(literal));
+  return ctx.fn->OpWith(Op::OpExtInst, result_type, std::move(ops));
+}
+
+bool GenExtInt(GenContext& ctx) {
+  Rng& rng = ctx.rng;
+  FunctionEmitter& fn = *ctx.fn;
+  static constexpr uint32_t kUnary[] = {SAbs, UAbs, Clz, Ctz, Popcount};
+  static constexpr uint32_t kBinary[] = {
+      SAbs_diff, UAbs_diff, SAdd_sat, UAdd_sat, SHadd,   UHadd,
+      SRhadd,    URhadd,    SMax,     UMax,     SMin,    UMin,
+      SMul_hi,   UMul_hi,   Rotate,   SSub_sat, USub_sat};
+  static constexpr uint32_t kTernary[] = {SMad_hi, UMad_hi, UMad_sat, SMad_sat};
+  ValueType t = RandomIntType(ctx);
+  uint32_t type = ctx.types.Id(t);
+  switch (rng.Below(8)) {
+    case 0:
+      AddValue(
+          ctx,
+          ExtInst(ctx, type, rng.Pick<uint32_t>(kUnary), {Operand(ctx, t)}), t);
+      return true;
+    case 1:
+    case 2:
+    case 3:
+      AddValue(ctx,
+               ExtInst(ctx, type, rng.Pick<uint32_t>(kBinary),
+                       {Operand(ctx, t), Operand(ctx, t)}),
+               t);
+      return true;
+    case 4:
+      AddValue(ctx,
+               ExtInst(ctx, type, rng.Pick<uint32_t>(kTernary),
+                       {Operand(ctx, t), Operand(ctx, t), Operand(ctx, t)}),
+               t);
+      return true;
+    case 5: {
+      // clamp(x, lo, hi) is undefined when lo > hi: order the bounds.
+      const bool is_signed = rng.Percent(50);
+      const uint32_t a = Operand(ctx, t), b = Operand(ctx, t);
+      const uint32_t lo = ExtInst(ctx, type, is_signed ? SMin : UMin, {a, b});
+      const uint32_t hi = ExtInst(ctx, type, is_signed ? SMax : UMax, {a, b});
+      AddValue(ctx,
+               ExtInst(ctx, type, is_signed ? SClamp : UClamp,
+                       {Operand(ctx, t), lo, hi}),
+               t);
+      return true;
+    }
+    case 6: {
+      // mul24 / mad24: 32-bit only, operands must fit in 24 bits.
+      t = IntT(32, t.lanes);
+      type = ctx.types.Id(t);
+      const bool is_signed = rng.Percent(50);
+      auto reduce = [&](uint32_t x) {
+        if (is_signed) {
+          const uint32_t up =
+              fn.Op(Op::OpShiftLeftLogical, type, {x, ctx.types.Splat(t, 8)});
+          return fn.Op(Op::OpShiftRightArithmetic, type,
+                       {up, ctx.types.Splat(t, 8)});
+        }
+        return fn.Op(Op::OpBitwiseAnd, type, {x, ctx.types.Splat(t, 0xffffff)});
+      };
+      const uint32_t a = reduce(Operand(ctx, t));
+      const uint32_t b = reduce(Operand(ctx, t));
+      if (rng.Percent(50)) {
+        AddValue(ctx, ExtInst(ctx, type, is_signed ? SMul24 : UMul24, {a, b}),
+                 t);
+      } else {
+        AddValue(ctx,
+                 ExtInst(ctx, type, is_signed ? SMad24 : UMad24,
+                         {a, b, Operand(ctx, t)}),
+                 t);
+      }
+      return true;
+    }
+    default: {
+      // upsample(hi, lo): w-bit halves into a 2w-bit result.
+      static constexpr uint8_t kWidths[] = {8, 16, 32};
+      const uint8_t w = rng.Pick<uint8_t>(kWidths);
+      if ((w == 8 && !(ctx.features.int8 && ctx.features.int16)) ||
+          (w == 16 && !ctx.features.int16) || (w == 32 && !ctx.features.int64))
+        return false;
+      const ValueType half = IntT(w, t.lanes);
+      const ValueType full = IntT(static_cast<uint8_t>(2 * w), t.lanes);
+      AddValue(ctx,
+               ExtInst(ctx, ctx.types.Id(full),
+                       rng.Percent(50) ? S_Upsample : U_Upsample,
+                       {Operand(ctx, half), Operand(ctx, half)}),
+               full);
+      return true;
+    }
+  }
+}
+
+bool GenExtFloatExact(GenContext& ctx) {
+  Rng& rng = ctx.rng;
+  FunctionEmitter& fn = *ctx.fn;
+  static constexpr uint32_t kUnary[] = {Fabs,  Floor, Ceil, Trunc, Rint,
+                                        Round, Sign,  Logb, Sqrt};
+  static constexpr uint32_t kBinary[] = {Copysign,  Fmin,   Fmax,   Fdim,
+                                         Fmod,      Maxmag, Minmag, Nextafter,
+                                         Remainder, Step};
+  const ValueType t = RandomFloatType(ctx);
+  const uint32_t type = ctx.types.Id(t);
+  const ValueType it = IntT(32, t.lanes);
+  switch (rng.Below(9)) {
+    case 0:
+    case 1: {
+      const uint32_t n = rng.Pick<uint32_t>(kUnary);
+      FloatResult(ctx, ExtInst(ctx, type, n, {Operand(ctx, t)}), t, n, "");
+      return true;
+    }
+    case 2:
+    case 3: {
+      const uint32_t n = rng.Pick<uint32_t>(kBinary);
+      FloatResult(ctx,
+                  ExtInst(ctx, type, n, {Operand(ctx, t), Operand(ctx, t)}), t,
+                  n, "");
+      return true;
+    }
+    case 4: {
+      const uint32_t n = rng.Percent(50) ? Fma : FClamp;
+      std::vector<uint32_t> ops{Operand(ctx, t), Operand(ctx, t),
+                                Operand(ctx, t)};
+      if (n == FClamp) {  // undefined when min > max: order the bounds
+        const uint32_t lo = ExtInst(ctx, type, Fmin, {ops[1], ops[2]});
+        const uint32_t hi = ExtInst(ctx, type, Fmax, {ops[1], ops[2]});
+        ops = {ops[0], lo, hi};
+      }
+      FloatResult(ctx, ExtInst(ctx, type, n, ops), t, n, "");
+      return true;
+    }
+    case 5: {
+      // fmax_common / fmin_common: undefined on inf and NaN.
+      const uint32_t n = rng.Percent(50) ? FMax_common : FMin_common;
+      FloatResult(ctx,
+                  ExtInst(ctx, type, n,
+                          {Finite(ctx, Operand(ctx, t), t),
+                           Finite(ctx, Operand(ctx, t), t)}),
+                  t, n, "");
+      return true;
+    }
+    case 6: {
+      // ldexp(x, k) with a moderate exponent.
+      const uint32_t k =
+          fn.Op(Op::OpISub, ctx.types.Id(it),
+                {fn.Op(Op::OpBitwiseAnd, ctx.types.Id(it),
+                       {Operand(ctx, it), ctx.types.Splat(it, 63)}),
+                 ctx.types.Splat(it, 32)});
+      FloatResult(ctx, ExtInst(ctx, type, Ldexp, {Operand(ctx, t), k}), t,
+                  Ldexp, "");
+      return true;
+    }
+    case 7: {
+      // ilogb: special values give implementation-defined results; feed
+      // it finite non-zero values only.
+      const uint32_t x = Operand(ctx, t);
+      const uint32_t finite =
+          fn.Op(Op::OpIsFinite, ctx.types.Id(t.BoolOf()), {x});
+      const uint32_t nonzero =
+          fn.Op(Op::OpFUnordNotEqual, ctx.types.Id(t.BoolOf()),
+                {x, ctx.types.Splat(t, 0)});
+      const uint32_t ok =
+          fn.Op(Op::OpLogicalAnd, ctx.types.Id(t.BoolOf()), {finite, nonzero});
+      const uint32_t safe =
+          fn.Op(Op::OpSelect, type,
+                {ok, x, ctx.types.Splat(t, FloatBits(1, t.width))});
+      AddValue(ctx, ExtInst(ctx, ctx.types.Id(it), Ilogb, {safe}), it);
+      return true;
+    }
+    default: {
+      // Functions with a pointer result: frexp (int exponent), modf and
+      // fract (float integral part), each through a private variable.
+      const uint32_t which = rng.Below(3);
+      const ValueType out_t = which == 0 ? it : t;
+      const uint32_t var = fn.LocalVariable(
+          ctx.types.Pointer(spv::StorageClass::Function, ctx.types.Id(out_t)));
+      const uint32_t x = Finite(ctx, Operand(ctx, t), t);
+      const uint32_t n = which == 0 ? Frexp : (which == 1 ? Modf : Fract);
+      FloatResult(ctx, ExtInst(ctx, type, n, {x, var}), t, n, "");
+      AddValue(ctx, fn.Op(Op::OpLoad, ctx.types.Id(out_t), {var}), out_t);
+      return true;
+    }
+  }
+}
+
+bool GenExtFloatLoose(GenContext& ctx) {
+  Rng& rng = ctx.rng;
+  static constexpr uint32_t kUnary[] = {
+      Acos,  Acosh,  Acospi, Asin,  Asinh,  Asinpi,  Atan,   Atanh, Atanpi,
+      Cbrt,  Cos,    Cosh,   Cospi, Erfc,   Erf,     Exp,    Exp2,  Exp10,
+      Expm1, Lgamma, Log,    Log2,  Log10,  Log1p,   Rsqrt,  Sin,   Sinh,
+      Sinpi, Tan,    Tanh,   Tanpi, Tgamma, Degrees, Radians};
+  static constexpr uint32_t kBinary[] = {Atan2, Atan2pi, Hypot, Pow, Powr};
+  static constexpr uint32_t kNativeUnary[] = {
+      Native_cos,  Native_exp,   Native_exp2,  Native_exp10, Native_log,
+      Native_log2, Native_log10, Native_recip, Native_rsqrt, Native_sin,
+      Native_sqrt, Native_tan,   Half_exp,     Half_exp2,    Half_exp10,
+      Half_log,    Half_log2,    Half_log10,   Half_recip,   Half_rsqrt,
+      Half_sqrt,   Half_cos,     Half_sin,     Half_tan};
+  static constexpr uint32_t kNativeBinary[] = {Native_divide, Native_powr,
+                                               Half_divide, Half_powr};
+  ValueType t = RandomFloatType(ctx);
+  uint32_t type = ctx.types.Id(t);
+  FunctionEmitter& fn = *ctx.fn;
+  switch (rng.Below(10)) {
+    case 0:
+    case 1:
+    case 2: {
+      const uint32_t n = rng.Pick<uint32_t>(kUnary);
+      FloatResult(ctx, ExtInst(ctx, type, n, {Operand(ctx, t)}), t, n, "math");
+      return true;
+    }
+    case 3: {
+      const uint32_t n = rng.Pick<uint32_t>(kBinary);
+      FloatResult(ctx,
+                  ExtInst(ctx, type, n, {Operand(ctx, t), Operand(ctx, t)}), t,
+                  n, "math");
+      return true;
+    }
+    case 4: {
+      const ValueType it = IntT(32, t.lanes);
+      const uint32_t n = rng.Percent(50) ? Pown : Rootn;
+      const uint32_t k =
+          fn.Op(Op::OpISub, ctx.types.Id(it),
+                {fn.Op(Op::OpBitwiseAnd, ctx.types.Id(it),
+                       {Operand(ctx, it), ctx.types.Splat(it, 15)}),
+                 ctx.types.Splat(it, 7)});
+      FloatResult(ctx, ExtInst(ctx, type, n, {Operand(ctx, t), k}), t, n,
+                  "math");
+      return true;
+    }
+    case 5: {
+      // native_* and half_*: float only; implementation-defined accuracy or
+      // domain, so compiled and run but not compared unless bounded.
+      t = FloatT(32, t.lanes);
+      type = ctx.types.Id(t);
+      const bool binary = rng.Percent(25);
+      const uint32_t n = binary ? rng.Pick<uint32_t>(kNativeBinary)
+                                : rng.Pick<uint32_t>(kNativeUnary);
+      std::vector<uint32_t> ops{Operand(ctx, t)};
+      if (binary) ops.push_back(Operand(ctx, t));
+      const uint32_t r = ExtInst(ctx, type, n, ops);
+      const bool trig = n == Half_cos || n == Half_sin || n == Half_tan;
+      const double ulps = OracleUlps(n, t);
+      SinkLooseFloat(ctx, r, t, ulps < 0 ? 0 : ulps, ulps < 0 || trig,
+                     "native/half");
+      return true;
+    }
+    case 6: {
+      // Geometric functions: 1-4 lanes.
+      static constexpr uint8_t kLanes[] = {1, 2, 3, 4};
+      t = t.WithLanes(rng.Pick<uint8_t>(kLanes));
+      type = ctx.types.Id(t);
+      const ValueType s = t.Element();
+      switch (rng.Below(4)) {
+        case 0:
+          FloatResult(ctx,
+                      ExtInst(ctx, ctx.types.Id(s), Length, {Operand(ctx, t)}),
+                      s, Length, "geometric");
+          return true;
+        case 1:
+          FloatResult(ctx,
+                      ExtInst(ctx, ctx.types.Id(s), Distance,
+                              {Operand(ctx, t), Operand(ctx, t)}),
+                      s, Distance, "geometric");
+          return true;
+        case 2:
+          FloatResult(ctx, ExtInst(ctx, type, Normalize, {Operand(ctx, t)}), t,
+                      Normalize, "geometric");
+          return true;
+        default: {
+          const ValueType v = t.WithLanes(rng.Percent(50) ? 3 : 4);
+          FloatResult(ctx,
+                      ExtInst(ctx, ctx.types.Id(v), Cross,
+                              {Operand(ctx, v), Operand(ctx, v)}),
+                      v, Cross, "geometric");
+          return true;
+        }
+      }
+    }
+    case 7: {
+      // sincos: the sine is the result, the cosine goes through a pointer.
+      const uint32_t var = fn.LocalVariable(
+          ctx.types.Pointer(spv::StorageClass::Function, type));
+      FloatResult(ctx, ExtInst(ctx, type, Sincos, {Operand(ctx, t), var}), t,
+                  Sincos, "math");
+      FloatResult(ctx, fn.Op(Op::OpLoad, type, {var}), t, Sincos, "math");
+      return true;
+    }
+    case 8: {
+      // mix / smoothstep (edges ordered and distinct), degrees, radians.
+      const uint32_t x = Finite(ctx, Operand(ctx, t), t);
+      if (rng.Percent(50)) {
+        FloatResult(ctx,
+                    ExtInst(ctx, type, Mix,
+                            {x, Finite(ctx, Operand(ctx, t), t),
+                             Finite(ctx, Operand(ctx, t), t)}),
+                    t, Mix, "mix");
+      } else {
+        const double e0 = static_cast<int>(rng.Below(16)) - 8;
+        const double e1 = e0 + 1 + rng.Below(8);
+        FloatResult(ctx,
+                    ExtInst(ctx, type, Smoothstep,
+                            {ctx.types.Splat(t, FloatBits(e0, t.width)),
+                             ctx.types.Splat(t, FloatBits(e1, t.width)), x}),
+                    t, Smoothstep, "smoothstep");
+      }
+      return true;
+    }
+    default: {
+      // remquo: only the remainder is defined precisely (the quotient's
+      // low bits are implementation-defined beyond 3).
+      const ValueType it = IntT(32, t.lanes);
+      const uint32_t var = fn.LocalVariable(
+          ctx.types.Pointer(spv::StorageClass::Function, ctx.types.Id(it)));
+      FloatResult(
+          ctx,
+          ExtInst(ctx, type, Remquo, {Operand(ctx, t), Operand(ctx, t), var}),
+          t, Remquo, "remquo");
+      return true;
+    }
+  }
+}
+
+}  // namespace l0spv::generators

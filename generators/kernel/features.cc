@@ -1,0 +1,42 @@
+#include "generators/kernel/features.h"
+
+#include <algorithm>
+
+namespace l0spv::generators {
+
+Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
+                      const GeneratorOptions& options) {
+  Features f;
+  // Each family is on with probability 3/4 and gets a weight 1..10; a few
+  // core families are always on so every case computes something.
+  for (uint32_t i = 0; i < kFamilyCount; ++i) {
+    f.weights[i] = rng.Percent(75) ? rng.Range(1, 10) : 0;
+  }
+  f.weights[kFamIntArith] = std::max<uint32_t>(f.weights[kFamIntArith], 2);
+  f.weights[kFamSink] = rng.Range(3, 8);
+
+  f.int8 = rng.Percent(50);
+  f.int16 = rng.Percent(50);
+  f.int64 = rng.Percent(60);
+  f.fp32 = rng.Percent(70);
+  f.fp16 = profile.fp16 && rng.Percent(30);
+  f.fp64 = profile.fp64 && rng.Percent(35);
+  f.vectors = rng.Percent(60);
+  f.vector16 = f.vectors && rng.Percent(40);
+  f.int64_atomics = profile.int64_atomics && rng.Percent(30);
+  f.workgroup_variable = rng.Percent(50);
+  f.non_uniform = options.allow_non_uniform && rng.Percent(30);
+  f.computed_linear_id = rng.Percent(50);
+  f.known_bugs = options.allow_known_bugs;
+  if (!f.fp16 && !f.fp32 && !f.fp64) {
+    f.weights[kFamFloatArith] = f.weights[kFamFloatCompare] = 0;
+    f.weights[kFamExtFloatExact] = f.weights[kFamExtFloatLoose] = 0;
+  }
+  const uint32_t max_statements = std::max<uint32_t>(options.max_statements, 4);
+  f.statements = rng.Range(max_statements / 4, max_statements);
+  f.helper_functions = f.weights[kFamCall] ? rng.Range(1, 3) : 0;
+  f.max_depth = rng.Range(1, 3);
+  return f;
+}
+
+}  // namespace l0spv::generators

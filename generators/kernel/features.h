@@ -1,0 +1,66 @@
+// generators/kernel/features.h — the swarm: which features and how much of
+// each one test case uses.
+//
+// Contract: DrawFeatures draws a random subset of the generator's features
+// and weights (CLsmith / spirv-fuzz style swarm testing), restricted to what
+// the device profile accepts, so rare combinations appear across seeds while
+// each single case stays focused.
+#pragma once
+
+#include <cstdint>
+
+#include "generators/kernel/generator.h"
+#include "generators/kernel/random.h"
+#include "oracles/validity/device_profile.h"
+
+namespace l0spv::generators {
+
+// Statement families; a weight of 0 disables the family for the case.
+enum Family : uint32_t {
+  kFamIntArith,
+  kFamIntDivision,
+  kFamShift,
+  kFamBitwise,
+  kFamCompare,
+  kFamSelect,
+  kFamConvert,
+  kFamComposite,
+  kFamFloatArith,
+  kFamFloatCompare,
+  kFamExtInt,
+  kFamExtFloatExact,
+  kFamExtFloatLoose,
+  kFamPrivateMemory,
+  kFamBufferLoad,
+  kFamPointerForms,
+  kFamIf,
+  kFamLoop,
+  kFamSwitch,
+  kFamCall,
+  kFamAtomic,
+  kFamExchange,
+  kFamGroup,
+  kFamSink,
+  kFamilyCount
+};
+
+struct Features {
+  uint32_t weights[kFamilyCount] = {};
+  bool int8 = false, int16 = false, int64 = false;
+  bool fp16 = false, fp32 = false, fp64 = false;
+  bool vectors = false, vector16 = false;
+  bool int64_atomics = false;
+  bool workgroup_variable = false;  // exchange via a Workgroup variable
+                                    // (else a __local kernel argument)
+  bool non_uniform = false;         // ND-range may have partial groups
+  bool computed_linear_id = false;  // gid from components vs GlobalLinearId
+  bool known_bugs = false;
+  uint32_t statements = 20;
+  uint32_t helper_functions = 0;
+  uint32_t max_depth = 3;
+};
+
+Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
+                      const GeneratorOptions& options);
+
+}  // namespace l0spv::generators

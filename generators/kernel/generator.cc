@@ -1,0 +1,61 @@
+#include "generators/kernel/generator.h"
+
+#include "generators/kernel/context.h"
+#include "generators/kernel/features.h"
+#include "generators/kernel/kernel_builder.h"
+#include "generators/kernel/statements.h"
+#include "oracles/validity/device_profile.h"
+#include "spirv/binary.h"
+
+namespace l0spv::generators {
+
+void GenContext::Decorate(uint32_t target, spv::Decoration decoration,
+                          std::vector<uint32_t> literals) {
+  std::vector<spirv::Operand> ops{
+      Id(target), spirv::EnumOperand(spirv::OperandKind::kDecoration,
+                                     static_cast<uint32_t>(decoration))};
+  for (uint32_t l : literals) ops.push_back(Lit(l));
+  module.annotations.emplace_back(static_cast<uint32_t>(spv::Op::OpDecorate), 0,
+                                  0, std::move(ops));
+}
+
+absl::StatusOr<spirv::TestCase> GenerateTestCase(
+    const GeneratorOptions& options) {
+  absl::StatusOr<oracles::DeviceProfile> profile =
+      oracles::FindDeviceProfile(options.profile);
+  if (!profile.ok()) return profile.status();
+
+  Rng rng(options.seed);
+  const Features features = DrawFeatures(rng, *profile, options);
+
+  spirv::Module module;
+  module.header.version = 0x00010200;
+  // Registered generator ids are SPIR-V Khronos business; 0 = unknown.
+  module.header.generator = 0;
+  module.header.bound = 1;
+  spirv::ModuleBuilder builder(module);
+  TypeCatalog types(builder);
+  builder.AddCapability(spv::Capability::Addresses);
+  builder.AddCapability(spv::Capability::Kernel);
+  builder.AddCapability(spv::Capability::Int64);  // size_t built-ins
+  const uint32_t std_set = builder.ImportExtInstSet("OpenCL.std");
+  module.memory_model.emplace_back(
+      static_cast<uint32_t>(spv::Op::OpMemoryModel), 0, 0,
+      std::vector<spirv::Operand>{
+          spirv::EnumOperand(
+              spirv::OperandKind::kAddressingModel,
+              static_cast<uint32_t>(spv::AddressingModel::Physical64)),
+          spirv::EnumOperand(spirv::OperandKind::kMemoryModel,
+                             static_cast<uint32_t>(spv::MemoryModel::OpenCL))});
+
+  GenContext ctx{rng, features, options, module, builder, types};
+  ctx.std_set = std_set;
+  ctx.statements_left = features.statements;
+  spirv::TestCase test_case;
+  BuildHelperFunctions(ctx);
+  BuildKernel(ctx, test_case);
+  test_case.module_words = spirv::EncodeModule(module);
+  return test_case;
+}
+
+}  // namespace l0spv::generators

@@ -1,0 +1,63 @@
+// generators/kernel/generator.h — random, valid, undefined-behaviour-free
+// Level Zero kernels from a seed and a device profile (issue 4).
+//
+// Contract:
+//  - GenerateTestCase is a pure function of its options: the same seed,
+//    options and profile give a byte-identical TestCase (module, ND-range,
+//    arguments, tolerances) on every platform.
+//  - The module passes spirv-val and `l0spv-fuzz lint` for the profile, by
+//    construction (tests measure it over many seeds).
+//  - Every result is fully defined: integer division/remainder and shifts are
+//    guarded, indices are masked or reduced into bounds, float→int
+//    conversions saturate, loops are bounded, barriers and work-group
+//    collectives sit only in work-group-uniform control flow, work-items
+//    write only their own result slots, and cross-work-item traffic goes
+//    through barrier-separated exchanges or commutative atomics.
+//  - Float results carry their tolerance in TestCase::tolerances: values
+//    computed with correctly rounded operations only are exact (up to the
+//    flush of denormals, covered by an absolute tolerance); results of
+//    looser OpenCL.std functions are stored directly (never fed onwards)
+//    with the ulps the OpenCL specification allows.
+//  - Errors: an unknown profile is InvalidArgument.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "spirv/test_case.h"
+
+namespace l0spv::generators {
+
+// Guards the generator emits to keep results defined. Tests switch one off
+// to prove that the reference interpreter catches the behaviour it prevents.
+enum Guard : uint32_t {
+  kGuardDivision = 1u << 0,    // divisor 0 and INT_MIN / -1
+  kGuardShift = 1u << 1,       // shift amount < width
+  kGuardIndex = 1u << 2,       // array and buffer indices in bounds
+  kGuardFloatToInt = 1u << 3,  // SaturatedConversion on float→int
+  kGuardBarrier = 1u << 4,     // barrier between exchange write and read
+};
+
+struct GeneratorOptions {
+  uint64_t seed = 0;
+  std::string profile = "full";
+  // Upper bound on the statements of the kernel body; each case draws its
+  // own size below it (swarm testing).
+  uint32_t max_statements = 60;
+  // Bitmask of Guard values to leave out (tests only: output is then NOT
+  // free of undefined behaviour).
+  uint32_t disabled_guards = 0;
+  // Emit constructs with known, filed consumer bugs (see
+  // corpora/known-consumer-bugs/): OpLogicalNot, OpCopyMemory with types,
+  // OpGenericCastToPtrExplicit. Off by default so campaigns find new bugs.
+  bool allow_known_bugs = false;
+  // Allow ND-ranges whose global size is not a multiple of the local size
+  // (OpenCL 2.0 non-uniform work-groups; Level Zero cannot launch them).
+  bool allow_non_uniform = false;
+};
+
+absl::StatusOr<spirv::TestCase> GenerateTestCase(
+    const GeneratorOptions& options);
+
+}  // namespace l0spv::generators

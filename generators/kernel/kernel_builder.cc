@@ -1,0 +1,460 @@
+#include "generators/kernel/kernel_builder.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <tuple>
+
+#include "generators/kernel/expressions.h"
+#include "generators/kernel/outputs.h"
+#include "generators/kernel/statements.h"
+
+namespace l0spv::generators {
+
+using spv::Op;
+using spv::StorageClass;
+
+namespace {
+
+constexpr uint32_t kInputInts = 64;
+constexpr uint32_t kInputFloats = 32;
+
+class KernelBuilder {
+ public:
+  KernelBuilder(GenContext& ctx, spirv::TestCase& tc) : ctx_(ctx), tc_(tc) {}
+
+  void Build();
+
+ private:
+  void ChooseNdRange();
+  uint32_t AddBufferArg(ValueType element, uint64_t elements, bool result,
+                        std::vector<uint8_t> bytes, const std::string& type,
+                        StorageClass storage = StorageClass::CrossWorkgroup);
+  std::vector<uint8_t> RandomInts(uint32_t count);
+  std::vector<uint8_t> NiceFloats(uint32_t count);
+  uint32_t BuiltinVariable(spv::BuiltIn builtin, ValueType type);
+  uint32_t LoadBuiltin(spv::BuiltIn builtin, ValueType type);
+  uint32_t Component(uint32_t vector, uint32_t index);
+  void Prologue();
+  void AddScalarArgs();
+  void Finish();
+  void RecordTolerances();
+
+  GenContext& ctx_;
+  spirv::TestCase& tc_;
+  KernelResources k_;
+  std::unique_ptr<FunctionEmitter> fn_;
+  std::vector<uint32_t> param_types_;
+  std::vector<uint32_t> interface_;
+  std::map<uint32_t, uint32_t> builtins_;  // BuiltIn -> variable
+  uint32_t kernel_id_ = 0;
+  uint64_t local_total_ = 1;
+  struct PendingParam {
+    uint32_t* slot;  // where to store the parameter id once created
+  };
+  std::vector<uint32_t*> param_slots_;
+  std::vector<std::pair<uint32_t, ValueType>> scalar_params_;
+};
+
+void KernelBuilder::ChooseNdRange() {
+  Rng& rng = ctx_.rng;
+  spirv::NdRange& r = tc_.nd_range;
+  const uint32_t dims_roll = rng.Below(10);
+  r.dims = dims_roll < 5 ? 1 : (dims_roll < 8 ? 2 : 3);
+  std::array<uint64_t, 3> local{1, 1, 1};
+  uint64_t total = 1;
+  for (uint32_t d = 0; d < r.dims; ++d) {
+    const uint64_t limit = std::max<uint64_t>(1, 64 / total);
+    const uint64_t g =
+        std::min<uint64_t>(limit, d == 0 ? rng.Range(1, 32) : rng.Range(1, 6));
+    r.global[d] = g;
+    total *= g;
+    if (ctx_.features.non_uniform && rng.Percent(50)) {
+      local[d] = rng.Range(1, static_cast<uint32_t>(g));
+    } else {
+      std::vector<uint64_t> divisors;
+      for (uint64_t x = 1; x <= g; ++x)
+        if (g % x == 0) divisors.push_back(x);
+      local[d] = divisors[rng.Below(static_cast<uint32_t>(divisors.size()))];
+    }
+    if (rng.Percent(20)) r.offset[d] = rng.Range(1, 3);
+  }
+  r.local = local;
+  k_.work_items = total;
+  local_total_ = local[0] * local[1] * local[2];
+}
+
+std::vector<uint8_t> KernelBuilder::RandomInts(uint32_t count) {
+  std::vector<uint8_t> bytes(count * 4);
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t v = 0;
+    switch (ctx_.rng.Below(6)) {
+      case 0:
+        v = 0;
+        break;
+      case 1:
+        v = ctx_.rng.Below(16);
+        break;
+      case 2:
+        v = 0xffffffffu - ctx_.rng.Below(4);
+        break;
+      case 3:
+        v = 0x80000000u;
+        break;
+      default:
+        v = static_cast<uint32_t>(ctx_.rng.Next());
+        break;
+    }
+    std::memcpy(&bytes[i * 4], &v, 4);
+  }
+  return bytes;
+}
+
+std::vector<uint8_t> KernelBuilder::NiceFloats(uint32_t count) {
+  std::vector<uint8_t> bytes(count * 4);
+  for (uint32_t i = 0; i < count; ++i) {
+    double v = (static_cast<int>(ctx_.rng.Below(1025)) - 512) / 8.0;
+    if (ctx_.rng.OneIn(16)) v = ctx_.rng.Percent(50) ? 1e30 : -1e-30;
+    const uint32_t bits = static_cast<uint32_t>(FloatBits(v, 32));
+    std::memcpy(&bytes[i * 4], &bits, 4);
+  }
+  return bytes;
+}
+
+uint32_t KernelBuilder::AddBufferArg(ValueType element, uint64_t elements,
+                                     bool result, std::vector<uint8_t> bytes,
+                                     const std::string& type,
+                                     StorageClass storage) {
+  spirv::KernelArg arg;
+  arg.kind = spirv::KernelArg::Kind::kBuffer;
+  arg.bytes = bytes.empty() ? std::vector<uint8_t>(elements * element.width / 8)
+                            : std::move(bytes);
+  arg.is_result = result;
+  arg.type = type;
+  tc_.args.push_back(std::move(arg));
+  param_types_.push_back(ctx_.types.Pointer(storage, ctx_.types.Id(element)));
+  return static_cast<uint32_t>(tc_.args.size() - 1);
+}
+
+uint32_t KernelBuilder::BuiltinVariable(spv::BuiltIn builtin, ValueType type) {
+  auto it = builtins_.find(static_cast<uint32_t>(builtin));
+  if (it != builtins_.end()) return it->second;
+  const uint32_t pointer =
+      ctx_.types.Pointer(StorageClass::Input, ctx_.types.Id(type));
+  const uint32_t id = ctx_.builder.TakeNextId();
+  ctx_.module.types_values.emplace_back(
+      static_cast<uint32_t>(Op::OpVariable), pointer, id,
+      std::vector<spirv::Operand>{
+          spirv::EnumOperand(spirv::OperandKind::kStorageClass,
+                             static_cast<uint32_t>(StorageClass::Input))});
+  ctx_.Decorate(id, spv::Decoration::BuiltIn, {static_cast<uint32_t>(builtin)});
+  ctx_.Decorate(id, spv::Decoration::Constant);
+  builtins_[static_cast<uint32_t>(builtin)] = id;
+  interface_.push_back(id);
+  return id;
+}
+
+uint32_t KernelBuilder::LoadBuiltin(spv::BuiltIn builtin, ValueType type) {
+  const uint32_t variable = BuiltinVariable(builtin, type);
+  return fn_->Op(Op::OpLoad, ctx_.types.Id(type), {variable});
+}
+
+uint32_t KernelBuilder::Component(uint32_t vector, uint32_t index) {
+  return fn_->OpWith(Op::OpCompositeExtract, ctx_.types.Id(IntT(64)),
+                     {Id(vector), Lit(index)});
+}
+
+void KernelBuilder::AddScalarArgs() {
+  const uint32_t count = ctx_.rng.Range(0, 3);
+  for (uint32_t i = 0; i < count; ++i) {
+    ValueType t = ctx_.rng.Percent(70) || !ctx_.features.fp32
+                      ? RandomIntType(ctx_)
+                      : RandomFloatType(ctx_);
+    if (t.IsFloat() && t.width == 16) t = t.WithWidth(32);  // no half args
+    spirv::KernelArg arg;
+    arg.kind = spirv::KernelArg::Kind::kScalar;
+    const uint32_t lanes = t.lanes == 3 ? 4 : t.lanes;
+    arg.bytes.resize(lanes * t.width / 8);
+    for (uint32_t lane = 0; lane < t.lanes; ++lane) {
+      uint64_t bits =
+          t.IsFloat()
+              ? FloatBits((static_cast<int>(ctx_.rng.Below(257)) - 128) / 4.0,
+                          t.width)
+              : ctx_.rng.Next();
+      std::memcpy(&arg.bytes[lane * t.width / 8], &bits, t.width / 8);
+    }
+    arg.type = (t.IsFloat() ? "f" : "i") + std::to_string(t.width) +
+               (t.IsVector() ? "x" + std::to_string(t.lanes) : "");
+    tc_.args.push_back(std::move(arg));
+    param_types_.push_back(ctx_.types.Id(t));
+    scalar_params_.emplace_back(static_cast<uint32_t>(tc_.args.size() - 1), t);
+  }
+}
+
+void KernelBuilder::Prologue() {
+  FunctionEmitter& fn = *fn_;
+  const ValueType u64 = IntT(64);
+  const ValueType v3 = IntT(64, 3);
+  const uint32_t u64_type = ctx_.types.Id(u64);
+  // Global linear id: computed from the components, or the built-in.
+  if (ctx_.features.computed_linear_id) {
+    const uint32_t gid = LoadBuiltin(spv::BuiltIn::GlobalInvocationId, v3);
+    const uint32_t offset = LoadBuiltin(spv::BuiltIn::GlobalOffset, v3);
+    const uint32_t size = LoadBuiltin(spv::BuiltIn::GlobalSize, v3);
+    const uint32_t rel = fn.Op(Op::OpISub, ctx_.types.Id(v3), {gid, offset});
+    uint32_t lin = Component(rel, 2);
+    for (int d = 1; d >= 0; --d) {
+      lin = fn.Op(Op::OpIMul, u64_type, {lin, Component(size, d)});
+      lin = fn.Op(Op::OpIAdd, u64_type, {lin, Component(rel, d)});
+    }
+    k_.linear_id = lin;
+  } else {
+    k_.linear_id = LoadBuiltin(spv::BuiltIn::GlobalLinearId, u64);
+  }
+  k_.out_int_base =
+      fn.Op(Op::OpIMul, u64_type, {k_.linear_id, ctx_.types.U64(k_.int_slots)});
+  for (FloatOutput& out : k_.float_out) {
+    if (out.param == 0) continue;
+    out.base =
+        fn.Op(Op::OpIMul, u64_type, {k_.linear_id, ctx_.types.U64(out.slots)});
+  }
+  // Values every statement can start from.
+  const uint32_t u32_type = ctx_.types.Id(IntT(32));
+  AddValue(ctx_, fn.Op(Op::OpUConvert, u32_type, {k_.linear_id}), IntT(32));
+  const uint32_t lid = LoadBuiltin(spv::BuiltIn::LocalInvocationId, v3);
+  const uint32_t group = LoadBuiltin(spv::BuiltIn::WorkgroupId, v3);
+  AddValue(ctx_, Component(lid, 0), u64);
+  AddValue(ctx_, Component(group, ctx_.rng.Below(tc_.nd_range.dims)), u64);
+  if (ctx_.rng.Percent(50)) {
+    AddValue(ctx_,
+             Component(LoadBuiltin(spv::BuiltIn::NumWorkgroups, v3),
+                       ctx_.rng.Below(3)),
+             u64);
+  }
+  if (ctx_.rng.Percent(30)) {
+    AddValue(ctx_, LoadBuiltin(spv::BuiltIn::WorkDim, IntT(32)), IntT(32));
+  }
+  if (ctx_.rng.Percent(30)) {
+    AddValue(ctx_,
+             Component(LoadBuiltin(spv::BuiltIn::EnqueuedWorkgroupSize, v3), 0),
+             u64);
+  }
+  for (const auto& [arg, type] : scalar_params_) {
+    AddValue(ctx_, fn.parameter_ids()[arg], type);
+  }
+  // Local-memory exchange set-up.
+  if (k_.local_capacity != 0) {
+    k_.local_index = LoadBuiltin(spv::BuiltIn::LocalInvocationIndex, u64);
+    const uint32_t size = LoadBuiltin(spv::BuiltIn::WorkgroupSize, v3);
+    k_.local_size = fn.Op(
+        Op::OpIMul, u64_type,
+        {fn.Op(Op::OpIMul, u64_type, {Component(size, 0), Component(size, 1)}),
+         Component(size, 2)});
+    if (k_.local_base == 0) {
+      // A Workgroup variable (module scope).
+      const uint32_t u32_type = ctx_.types.Id(IntT(32));
+      const uint32_t array = ctx_.types.Array(u32_type, k_.local_capacity);
+      const uint32_t var = ctx_.builder.TakeNextId();
+      ctx_.module.types_values.emplace_back(
+          static_cast<uint32_t>(Op::OpVariable),
+          ctx_.types.Pointer(StorageClass::Workgroup, array), var,
+          std::vector<spirv::Operand>{spirv::EnumOperand(
+              spirv::OperandKind::kStorageClass,
+              static_cast<uint32_t>(StorageClass::Workgroup))});
+      k_.local_base =
+          fn.Op(Op::OpInBoundsAccessChain,
+                ctx_.types.Pointer(StorageClass::Workgroup, u32_type),
+                {var, ctx_.types.U64(0)});
+    }
+  }
+}
+
+void KernelBuilder::Build() {
+  ChooseNdRange();
+  const Features& f = ctx_.features;
+  // Result buffers.
+  k_.int_slots = ctx_.rng.Range(4, 24);
+  k_.out_int_arg =
+      AddBufferArg(IntT(32), k_.work_items * k_.int_slots, true,
+                   RandomInts(k_.work_items * k_.int_slots), "u32 results");
+  param_slots_.push_back(&k_.out_int);
+  const bool widths[3] = {f.fp16, f.fp32, f.fp64};
+  for (uint32_t w = 0; w < 3; ++w) {
+    if (!widths[w]) continue;
+    FloatOutput& out = k_.float_out[w];
+    out.slots = ctx_.rng.Range(4, 16);
+    out.slot_info.resize(out.slots);
+    const uint8_t width = static_cast<uint8_t>(16u << w);
+    out.arg_index = AddBufferArg(FloatT(width), k_.work_items * out.slots, true,
+                                 {}, "f" + std::to_string(width) + " results");
+    param_slots_.push_back(&out.param);
+  }
+  // Inputs.
+  k_.in_int_count = kInputInts;
+  AddBufferArg(IntT(32), kInputInts, false, RandomInts(kInputInts),
+               "u32 input");
+  param_slots_.push_back(&k_.in_int);
+  if (f.fp32) {
+    k_.in_float_count = kInputFloats;
+    AddBufferArg(FloatT(32), kInputFloats, false, NiceFloats(kInputFloats),
+                 "f32 input");
+    param_slots_.push_back(&k_.in_float);
+  }
+  // Atomics: shared counters with one commutative operation each, then a
+  // private slot per work-item.
+  if (f.weights[kFamAtomic] != 0) {
+    static constexpr Op kCommutative[] = {
+        Op::OpAtomicIAdd,       Op::OpAtomicISub,      Op::OpAtomicAnd,
+        Op::OpAtomicOr,         Op::OpAtomicXor,       Op::OpAtomicUMin,
+        Op::OpAtomicUMax,       Op::OpAtomicSMin,      Op::OpAtomicSMax,
+        Op::OpAtomicIIncrement, Op::OpAtomicIDecrement};
+    const uint32_t counters = ctx_.rng.Range(1, 4);
+    for (uint32_t c = 0; c < counters; ++c)
+      k_.counter_ops.push_back(
+          static_cast<uint32_t>(ctx_.rng.Pick<Op>(kCommutative)));
+    const uint64_t n = counters + k_.work_items;
+    AddBufferArg(IntT(32), n, true, RandomInts(static_cast<uint32_t>(n)),
+                 "u32 atomics");
+    param_slots_.push_back(&k_.atomics);
+    if (f.int64_atomics) {
+      k_.counter64_ops = k_.counter_ops;
+      AddBufferArg(IntT(64), n, true, RandomInts(static_cast<uint32_t>(2 * n)),
+                   "u64 atomics");
+      param_slots_.push_back(&k_.atomics64);
+      ctx_.builder.AddCapability(spv::Capability::Int64Atomics);
+    }
+  }
+  // Local memory for exchanges: a __local argument or a Workgroup variable.
+  uint32_t local_param = 0;
+  if (f.weights[kFamExchange] != 0) {
+    k_.local_capacity = static_cast<uint32_t>(local_total_);
+    if (!f.workgroup_variable) {
+      spirv::KernelArg arg;
+      arg.kind = spirv::KernelArg::Kind::kLocal;
+      arg.local_bytes = local_total_ * 4;
+      arg.type = "u32 local";
+      tc_.args.push_back(std::move(arg));
+      param_types_.push_back(
+          ctx_.types.Pointer(StorageClass::Workgroup, ctx_.types.Id(IntT(32))));
+      param_slots_.push_back(&local_param);
+    }
+  }
+  AddScalarArgs();
+
+  // The kernel function.
+  const uint32_t void_type = ctx_.types.Void();
+  kernel_id_ = ctx_.builder.TakeNextId();
+  fn_ = std::make_unique<FunctionEmitter>(
+      ctx_.builder, kernel_id_, void_type,
+      ctx_.builder.FunctionType(void_type, param_types_));
+  for (uint32_t t : param_types_) fn_->AddParameter(t);
+  for (size_t i = 0; i < param_slots_.size(); ++i)
+    *param_slots_[i] = fn_->parameter_ids()[i];
+  if (local_param != 0) k_.local_base = local_param;
+  for (FloatOutput& out : k_.float_out) (void)out;
+  fn_->StartBlock(fn_->NewId());
+
+  ctx_.fn = fn_.get();
+  ctx_.kernel = &k_;
+  ctx_.arrays.clear();
+  ctx_.pool = ValuePool();
+  ctx_.pool.PushScope();
+  ctx_.uniform = true;
+  ctx_.depth = 0;
+  Prologue();
+  GenStatements(ctx_, f.statements);
+  for (uint32_t i = ctx_.rng.Range(1, 4); i > 0; --i) GenSink(ctx_);
+  fn_->Void(Op::OpReturn, {});
+  fn_->Finish(ctx_.module);
+  Finish();
+  RecordTolerances();
+}
+
+void KernelBuilder::Finish() {
+  spirv::Module& m = ctx_.module;
+  const std::string name = "fuzz_kernel";
+  std::vector<spirv::Operand> ep{
+      spirv::EnumOperand(spirv::OperandKind::kExecutionModel,
+                         static_cast<uint32_t>(spv::ExecutionModel::Kernel)),
+      Id(kernel_id_), spirv::StringOperand(name)};
+  for (uint32_t id : interface_) ep.push_back(Id(id));
+  m.entry_points.emplace_back(static_cast<uint32_t>(Op::OpEntryPoint), 0, 0,
+                              std::move(ep));
+  const bool floats =
+      ctx_.features.fp16 || ctx_.features.fp32 || ctx_.features.fp64;
+  if (floats) {
+    // No fusing of multiplies and adds: results must be exactly rounded.
+    m.execution_modes.emplace_back(
+        static_cast<uint32_t>(Op::OpExecutionMode), 0, 0,
+        std::vector<spirv::Operand>{
+            Id(kernel_id_),
+            spirv::EnumOperand(
+                spirv::OperandKind::kExecutionMode,
+                static_cast<uint32_t>(spv::ExecutionMode::ContractionOff))});
+  }
+  if (ctx_.rng.Percent(25)) {
+    const auto& local = *tc_.nd_range.local;
+    m.execution_modes.emplace_back(
+        static_cast<uint32_t>(Op::OpExecutionMode), 0, 0,
+        std::vector<spirv::Operand>{
+            Id(kernel_id_),
+            spirv::EnumOperand(
+                spirv::OperandKind::kExecutionMode,
+                static_cast<uint32_t>(spv::ExecutionMode::LocalSize)),
+            Lit(static_cast<uint32_t>(local[0])),
+            Lit(static_cast<uint32_t>(local[1])),
+            Lit(static_cast<uint32_t>(local[2]))});
+  }
+  m.debug_source.emplace_back(
+      static_cast<uint32_t>(Op::OpSource), 0, 0,
+      std::vector<spirv::Operand>{
+          spirv::EnumOperand(
+              spirv::OperandKind::kSourceLanguage,
+              static_cast<uint32_t>(spv::SourceLanguage::OpenCL_C)),
+          Lit(102000)});
+  m.debug_names.emplace_back(
+      static_cast<uint32_t>(Op::OpName), 0, 0,
+      std::vector<spirv::Operand>{Id(kernel_id_), spirv::StringOperand(name)});
+  tc_.entry_point = name;
+  tc_.profile = ctx_.options.profile;
+}
+
+void KernelBuilder::RecordTolerances() {
+  static constexpr const char* kTypes[] = {"f16", "f32", "f64"};
+  static constexpr double kMinNormal[] = {
+      6.103515625e-05, 1.1754943508222875e-38, 2.2250738585072014e-308};
+  for (uint32_t w = 0; w < 3; ++w) {
+    const FloatOutput& out = k_.float_out[w];
+    if (out.param == 0) continue;
+    // One entry per distinct (ulp, skip, reason), covering its slots.
+    std::map<std::tuple<double, bool, std::string>, std::vector<uint64_t>>
+        groups;
+    for (uint32_t s = 0; s < out.used; ++s) {
+      const FloatOutput::Slot& slot = out.slot_info[s];
+      groups[{slot.ulp, slot.skip, slot.reason}].push_back(s);
+    }
+    for (auto& [key, fields] : groups) {
+      spirv::ResultTolerance t;
+      t.arg = out.arg_index;
+      t.type = kTypes[w];
+      t.ulp = std::get<0>(key);
+      t.skip = std::get<1>(key);
+      t.reason = std::get<2>(key).empty() ? "exactly rounded operations"
+                                          : std::get<2>(key);
+      // Devices may flush denormals: results within the smallest normal
+      // of each other are equal.
+      t.absolute = kMinNormal[w];
+      t.record = out.slots;
+      t.fields = std::move(fields);
+      tc_.tolerances.push_back(std::move(t));
+    }
+  }
+}
+
+}  // namespace
+
+void BuildKernel(GenContext& ctx, spirv::TestCase& test_case) {
+  KernelBuilder(ctx, test_case).Build();
+}
+
+}  // namespace l0spv::generators
