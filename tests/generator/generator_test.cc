@@ -1,0 +1,161 @@
+// Tests of generators/kernel: determinism, validity by construction, clean
+// reference runs, profiles, tolerances and the coverage table.
+#include "generators/kernel/generator.h"
+
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "generators/kernel/opcode_stats.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "oracles/compare/compare.h"
+#include "oracles/reference/interpreter.h"
+#include "oracles/validity/lint.h"
+#include "spirv/binary.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::generators {
+namespace {
+
+using ::testing::HasSubstr;
+
+spirv::TestCase Generate(uint64_t seed, const std::string& profile = "full") {
+  GeneratorOptions options;
+  options.seed = seed;
+  options.profile = profile;
+  auto tc = GenerateTestCase(options);
+  EXPECT_TRUE(tc.ok()) << tc.status();
+  return tc.ok() ? *tc : spirv::TestCase{};
+}
+
+TEST(GeneratorTest, SameSeedGivesIdenticalCase) {
+  for (uint64_t seed : {0u, 7u, 12345u}) {
+    const spirv::TestCase a = Generate(seed);
+    const spirv::TestCase b = Generate(seed);
+    EXPECT_EQ(a.module_words, b.module_words);
+    EXPECT_EQ(spirv::TestCaseToJson(a), spirv::TestCaseToJson(b));
+    ASSERT_EQ(a.args.size(), b.args.size());
+    for (size_t i = 0; i < a.args.size(); ++i)
+      EXPECT_EQ(a.args[i].bytes, b.args[i].bytes);
+  }
+}
+
+TEST(GeneratorTest, DifferentSeedsGiveDifferentModules) {
+  EXPECT_NE(Generate(1).module_words, Generate(2).module_words);
+}
+
+TEST(GeneratorTest, UnknownProfileIsInvalidArgument) {
+  GeneratorOptions options;
+  options.profile = "no-such-device";
+  auto tc = GenerateTestCase(options);
+  ASSERT_FALSE(tc.ok());
+  EXPECT_EQ(tc.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Every module passes spirv-val and the Level Zero rules of its profile.
+void ExpectValid(const std::string& profile_name, uint64_t first,
+                 uint64_t count) {
+  auto profile = oracles::FindDeviceProfile(profile_name);
+  ASSERT_TRUE(profile.ok());
+  for (uint64_t seed = first; seed < first + count; ++seed) {
+    const spirv::TestCase tc = Generate(seed, profile_name);
+    auto module = spirv::ReadModuleWords(tc.module_words);
+    ASSERT_TRUE(module.ok()) << "seed " << seed << ": " << module.status();
+    const oracles::LintReport report = oracles::LintModule(*module, *profile);
+    EXPECT_TRUE(report.ok())
+        << "seed " << seed << " profile " << profile_name << "\n"
+        << report.ToText();
+  }
+}
+
+TEST(GeneratorTest, ModulesAreValidForFullProfile) {
+  ExpectValid("full", 0, 300);
+}
+TEST(GeneratorTest, ModulesAreValidForBaselineProfile) {
+  ExpectValid("baseline", 1000, 150);
+}
+TEST(GeneratorTest, ModulesAreValidForDeviceProfiles) {
+  ExpectValid("tgllp", 2000, 60);
+  ExpectValid("pvc", 3000, 60);
+}
+
+TEST(GeneratorTest, BaselineNeverUsesOptionalCapabilities) {
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    const spirv::TestCase tc = Generate(seed, "baseline");
+    auto module = spirv::ReadModuleWords(tc.module_words);
+    ASSERT_TRUE(module.ok());
+    for (const spirv::Instruction& cap : module->capabilities) {
+      const auto c = static_cast<spv::Capability>(cap.word(0));
+      EXPECT_NE(c, spv::Capability::Float16) << "seed " << seed;
+      EXPECT_NE(c, spv::Capability::Float64) << "seed " << seed;
+      EXPECT_NE(c, spv::Capability::Int64Atomics) << "seed " << seed;
+    }
+  }
+}
+
+// Every case runs to completion on the reference with no undefined
+// behaviour, and the reference is deterministic on it.
+TEST(GeneratorTest, CasesRunCleanOnReference) {
+  oracles::reference::ReferenceOptions options;
+  for (uint64_t seed = 500; seed < 700; ++seed) {
+    const spirv::TestCase tc = Generate(seed);
+    const oracles::Execution a = oracles::reference::RunReference(tc, options);
+    ASSERT_EQ(a.status, oracles::ExecutionStatus::kOk)
+        << "seed " << seed << ": " << a.message;
+    // A permuted schedule gives the same results: no order dependence.
+    options.schedule_seed = seed;
+    const oracles::Execution b = oracles::reference::RunReference(tc, options);
+    options.schedule_seed.reset();
+    const oracles::CompareResult r =
+        oracles::CompareExecutions(tc, a, b, oracles::CompareOptionsFor(tc));
+    EXPECT_TRUE(r.equal) << "seed " << seed << ": " << r.explanation;
+  }
+}
+
+TEST(GeneratorTest, FloatResultsCarryTolerances) {
+  size_t with_tolerances = 0;
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    const spirv::TestCase tc = Generate(seed);
+    for (const spirv::ResultTolerance& t : tc.tolerances) {
+      ++with_tolerances;
+      ASSERT_LT(t.arg, tc.args.size());
+      EXPECT_TRUE(tc.args[t.arg].is_result);
+      EXPECT_GT(t.record, 0u);
+      EXPECT_FALSE(t.fields.empty());
+      for (uint64_t f : t.fields) EXPECT_LT(f, t.record);
+      EXPECT_GT(t.absolute, 0);  // flush-to-zero allowance
+    }
+  }
+  EXPECT_GT(with_tolerances, 0u);
+}
+
+TEST(GeneratorTest, CaseRoundTripsThroughDisk) {
+  const spirv::TestCase tc = Generate(42);
+  const std::string dir =
+      ::testing::TempDir() + "/generator_roundtrip_" + std::to_string(getpid());
+  ASSERT_TRUE(spirv::WriteTestCase(tc, dir).ok());
+  auto back = spirv::ReadTestCase(dir);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->module_words, tc.module_words);
+  EXPECT_EQ(spirv::TestCaseToJson(*back), spirv::TestCaseToJson(tc));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(OpcodeStatsTest, CountsModulesAndOccurrences) {
+  OpcodeStats stats;
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    auto module = spirv::ReadModuleWords(Generate(seed).module_words);
+    ASSERT_TRUE(module.ok());
+    stats.Add(*module);
+  }
+  EXPECT_EQ(stats.modules(), 50u);
+  EXPECT_GT(stats.DistinctOpcodes(), 60u);
+  EXPECT_GT(stats.DistinctExtInsts(), 10u);
+  EXPECT_GT(stats.MedianInstructions(), 50u);
+  const nlohmann::json j = stats.ToJson();
+  EXPECT_EQ(j["opcodes"]["OpEntryPoint"]["modules"], 50);
+  EXPECT_THAT(stats.ToText(), HasSubstr("OpEntryPoint"));
+}
+
+}  // namespace
+}  // namespace l0spv::generators
