@@ -50,7 +50,7 @@ struct GeneratorOptions {
   uint32_t disabled_guards = 0;
   // Emit constructs with known, filed consumer bugs (see
   // corpora/known-consumer-bugs/): OpLogicalNot, OpCopyMemory with types,
-  // OpGenericCastToPtrExplicit. Off by default so campaigns find new bugs.
+  // OpGenericCastToPtrExplicit, OpIAddCarry/OpISubBorrow. Off by default so campaigns find new bugs.
   bool allow_known_bugs = false;
   // Allow ND-ranges whose global size is not a multiple of the local size
   // (OpenCL 2.0 non-uniform work-groups; Level Zero cannot launch them).
