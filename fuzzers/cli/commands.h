@@ -8,4 +8,7 @@ Command LintCommand();
 Command TargetsCommand();
 Command RunCommand();
 Command GenerateCommand();
+Command CampaignCommand();
+Command CheckCommand();
+Command MergeCommand();
 }  // namespace l0spv::cli

@@ -18,9 +18,7 @@ struct Planned {
 constexpr Planned kPlanned[] = {
     {"transform", "issue 6 (transformations)"},
     {"replay", "issue 6 (transformations)"},
-    {"check", "issue 5 (oracle and verdicts)"},
     {"reduce", "issue 7 (reduction)"},
-    {"merge", "issue 5 (campaign sharding)"},
 };
 
 void PrintOverview(std::ostream& out) {
@@ -30,8 +28,9 @@ void PrintOverview(std::ostream& out) {
   for (const Command& c : AllCommands())
     out << absl::StrFormat("  %-10s %s\n", c.name, c.summary);
   out << "\n`l0spv-fuzz <command> --help` describes a command and its flags.\n"
-         "Not in this build yet: the campaign (issue 5)";
-  for (const Planned& p : kPlanned) out << ", " << p.name;
+         "`l0spv-fuzz [--target=LIST] [--time=..]` (no command) runs the "
+         "campaign.\nNot in this build yet:";
+  for (const Planned& p : kPlanned) out << " " << p.name;
   out << ".\n";
 }
 
@@ -46,6 +45,15 @@ int main(int argc, char** argv) {
     PrintOverview(args.empty() ? std::cerr : std::cout);
     return args.empty() ? kExitUsage : kExitOk;
   }
+  // No command, only flags: the campaign.
+  if (args[0].rfind("-", 0) == 0) args.insert(args.begin(), "campaign");
+  // The campaign's default is every available target; --target=ref alone
+  // is the generator/interpreter self-check.
+  if (args[0] == "campaign") {
+    bool has_target = false;
+    for (const std::string& a : args) has_target |= a.rfind("--target", 0) == 0;
+    if (!has_target) args.push_back("--target=all");
+  }
   const std::string name = args[0];
   const Command* command = FindCommand(name);
   if (command == nullptr) {
@@ -56,12 +64,6 @@ int main(int argc, char** argv) {
                                   "lands with %s",
                                   p.issue));
       }
-    }
-    if (name.rfind("-", 0) == 0) {
-      return UsageError("",
-                        "the campaign (`l0spv-fuzz --target=...`) is not "
-                        "implemented yet; it lands with issue 5. Try "
-                        "`l0spv-fuzz targets` or `l0spv-fuzz lint`.");
     }
     PrintOverview(std::cerr);
     return UsageError("", "unknown command '" + name + "'");

@@ -1,0 +1,72 @@
+// fuzzers/campaign/campaign.h — the campaign: generate → run every target →
+// judge against the reference → record findings, in parallel jobs, for a
+// time or a number of cases, resumable and shardable.
+//
+// Contract:
+//  - Case i of the campaign has seed `seed + i * shards + shard`, so shards
+//    K/N of one seed base split the seed space deterministically; job j of
+//    `jobs` takes the cases i ≡ j (mod jobs), in increasing order.
+//  - Jobs are forked worker processes (each target additionally runs its
+//    consumer in its own worker, see oracles/targets/target.h). A job's
+//    progress lives in OUT/state/job-J.json, rewritten atomically after every
+//    case; a case counts as done only after its findings are on disk. A
+//    campaign killed at any point (even SIGKILL) and restarted with the same
+//    --out resumes where its jobs stopped: no finding lost, none duplicated
+//    (findings dedup by signature and count seeds, see findings.h).
+//  - A job that dies (a crash of in-process code) is recorded as a `crash`
+//    finding against `ref` for the case it was running, skipped past, and
+//    restarted.
+//  - Errors before the start (unknown or unavailable target, OUT created by
+//    a campaign with other --jobs/--shard/--seed) are returned as Status;
+//    nothing is written then.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "fuzzers/campaign/stats.h"
+#include "generators/kernel/generator.h"
+#include "oracles/targets/target.h"
+
+namespace l0spv::campaign {
+
+struct CampaignOptions {
+  std::vector<std::string> targets;  // besides `ref`, which always runs
+  std::string out;
+  uint64_t seed = 0;
+  uint64_t iterations = 0;  // 0 = until `time` is spent
+  std::chrono::seconds time{60};
+  uint32_t jobs = 1;
+  uint32_t shard = 0;
+  uint32_t shards = 1;
+  generators::GeneratorOptions generator;  // seed is set per case
+  oracles::TargetRunLimits limits;
+  oracles::TargetOptions target_options;
+  // Builds a target by name; null = oracles::MakeTarget(name,
+  // target_options). Tests inject fault targets through it.
+  std::function<absl::StatusOr<std::unique_ptr<oracles::Target>>(
+      const std::string&)>
+      make_target;
+  bool live_progress = false;  // rewrite one progress line (a terminal)
+  std::string self_command = "l0spv-fuzz";  // for reproduce commands
+};
+
+struct CampaignResult {
+  CampaignStats stats;        // this run (all jobs, after resume)
+  uint64_t unique_findings = 0;  // finding directories in OUT
+  double elapsed_seconds = 0;
+};
+
+absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
+                                           std::ostream& progress);
+
+// Seed of global case index i.
+uint64_t CaseSeed(const CampaignOptions& options, uint64_t index);
+
+}  // namespace l0spv::campaign

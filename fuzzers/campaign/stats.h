@@ -1,0 +1,42 @@
+// fuzzers/campaign/stats.h — campaign counters: per target and verdict,
+// per job, summed across jobs and shards.
+//
+// Contract: plain values with a JSON form (the `stats.json` of a campaign
+// or shard, and each job's state file). Add() sums counters; FromJson
+// accepts exactly what ToJson writes and reports anything else as
+// InvalidArgument naming the field.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+#include "oracles/verdict/verdict.h"
+
+namespace l0spv::campaign {
+
+struct TargetCounters {
+  uint64_t runs = 0;
+  std::map<std::string, uint64_t> verdicts;  // by VerdictKindName
+  uint64_t nanos = 0;                        // time inside Target::Run
+
+  void Count(oracles::VerdictKind kind, uint64_t run_nanos);
+};
+
+struct CampaignStats {
+  uint64_t cases = 0;
+  uint64_t generator_errors = 0;
+  std::map<std::string, TargetCounters> targets;  // "ref" included
+  uint64_t new_findings = 0;
+  uint64_t duplicate_hits = 0;
+  uint64_t case_nanos = 0;     // wall time of whole cases
+  uint64_t harness_nanos = 0;  // case time outside every Target::Run
+
+  void Add(const CampaignStats& other);
+  nlohmann::json ToJson() const;
+  static absl::StatusOr<CampaignStats> FromJson(const nlohmann::json& j);
+};
+
+}  // namespace l0spv::campaign

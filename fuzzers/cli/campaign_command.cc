@@ -1,0 +1,178 @@
+// `l0spv-fuzz [--target=LIST] [--time=60s|--iterations=N] ...`: the
+// campaign (also reachable as `l0spv-fuzz campaign ...`).
+#include <unistd.h>
+
+#include <iostream>
+
+#include "absl/flags/declare.h"
+#include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "fuzzers/campaign/campaign.h"
+#include "fuzzers/cli/commands.h"
+#include "oracles/targets/target_registry.h"
+
+ABSL_DECLARE_FLAG(std::string, target);
+ABSL_DECLARE_FLAG(std::string, profile);
+ABSL_DECLARE_FLAG(uint64_t, seed);
+ABSL_DECLARE_FLAG(std::string, out);
+ABSL_DECLARE_FLAG(int, timeout);
+ABSL_DECLARE_FLAG(uint32_t, max_statements);
+ABSL_DECLARE_FLAG(bool, allow_known_bugs);
+ABSL_DECLARE_FLAG(bool, non_uniform);
+ABSL_FLAG(std::string, time, "60s",
+          "how long to run: 90, 90s, 10m, 2h (ignored with --iterations)");
+ABSL_FLAG(uint64_t, iterations, 0, "number of test cases (0 = use --time)");
+ABSL_FLAG(uint32_t, jobs, 1, "parallel pipelines (worker processes)");
+ABSL_FLAG(std::string, shard, "0/1",
+          "K/N: run only shard K of N of the seed space (batch schedulers)");
+ABSL_FLAG(bool, mutate, false,
+          "also transform each case (semantics-preserving transformations)");
+ABSL_FLAG(bool, no_reduce, false, "do not reduce findings");
+
+namespace l0spv::cli {
+namespace {
+
+absl::StatusOr<std::chrono::seconds> ParseTime(const std::string& text) {
+  if (text.empty()) return absl::InvalidArgumentError("--time is empty");
+  uint64_t scale = 1;
+  std::string number = text;
+  switch (text.back()) {
+    case 's': number.pop_back(); break;
+    case 'm': scale = 60; number.pop_back(); break;
+    case 'h': scale = 3600; number.pop_back(); break;
+    default: break;
+  }
+  uint64_t value = 0;
+  if (!absl::SimpleAtoi(number, &value) || value == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--time=", text, ": expected a positive duration like 90s, 10m, 2h"));
+  }
+  return std::chrono::seconds(value * scale);
+}
+
+// Every available target; `ref` is implied by the campaign.
+std::vector<std::string> AvailableTargets() {
+  std::vector<std::string> names;
+  for (const oracles::TargetInfo& t : oracles::ListTargets()) {
+    if (t.available && t.name != "ref") names.push_back(t.name);
+  }
+  return names;
+}
+
+std::string DescribeTargets() {
+  std::string text;
+  for (const oracles::TargetInfo& t : oracles::ListTargets()) {
+    absl::StrAppend(&text, "  ", t.available ? "available    " : "unavailable  ",
+                    t.name, t.available ? "" : absl::StrCat(" — ", t.reason),
+                    "\n");
+  }
+  return text;
+}
+
+int RunCampaignCommand(const std::vector<std::string>& positional) {
+  if (!positional.empty()) {
+    return UsageError("campaign",
+                      "unexpected argument '" + positional[0] + "'");
+  }
+  if (absl::GetFlag(FLAGS_mutate)) {
+    return UsageError("campaign",
+                      "--mutate needs the transformations of issue 6, which "
+                      "are not in this build yet");
+  }
+  campaign::CampaignOptions o;
+  // --target: explicit list, or every available target.
+  const std::string list = absl::GetFlag(FLAGS_target);
+  std::vector<std::string> requested;
+  if (list.empty() || list == "all") {
+    requested = AvailableTargets();
+  } else {
+    auto parsed = oracles::ParseTargetList(list);
+    if (!parsed.ok())
+      return UsageError("campaign", std::string(parsed.status().message()));
+    requested = *parsed;
+  }
+  const std::vector<oracles::TargetInfo> known = oracles::ListTargets();
+  for (const std::string& name : requested) {
+    if (name == "ref") continue;
+    bool available = false, listed = false;
+    std::string reason;
+    for (const oracles::TargetInfo& t : known) {
+      // opencl[:P] and spirv-opt[:PASSES] are checked by MakeTarget.
+      if (t.name == name) {
+        listed = true;
+        available = t.available;
+        reason = t.reason;
+      }
+    }
+    if (listed && !available) {
+      std::cerr << "l0spv-fuzz: target " << name << " is not available on "
+                << "this machine: " << reason << "\n\nTargets here:\n"
+                << DescribeTargets();
+      return kExitUsage;
+    }
+    o.targets.push_back(name);
+  }
+  auto time = ParseTime(absl::GetFlag(FLAGS_time));
+  if (!time.ok()) return UsageError("campaign", std::string(time.status().message()));
+  o.time = *time;
+  o.iterations = absl::GetFlag(FLAGS_iterations);
+  o.seed = absl::GetFlag(FLAGS_seed);
+  o.jobs = absl::GetFlag(FLAGS_jobs);
+  o.out = absl::GetFlag(FLAGS_out);
+  if (o.out.empty()) o.out = "l0spv-out";
+  const std::vector<std::string> shard = absl::StrSplit(absl::GetFlag(FLAGS_shard), '/');
+  if (shard.size() != 2 || !absl::SimpleAtoi(shard[0], &o.shard) ||
+      !absl::SimpleAtoi(shard[1], &o.shards) || o.shards == 0 ||
+      o.shard >= o.shards) {
+    return UsageError("campaign", "--shard expects K/N with 0 <= K < N");
+  }
+  std::string profile = absl::GetFlag(FLAGS_profile);
+  if (profile == "auto") profile = "full";
+  o.generator.profile = profile;
+  o.generator.max_statements = absl::GetFlag(FLAGS_max_statements);
+  o.generator.allow_known_bugs = absl::GetFlag(FLAGS_allow_known_bugs);
+  o.generator.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
+  o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
+  o.live_progress = ::isatty(STDERR_FILENO);
+  std::cerr << "campaign: targets ref" << (o.targets.empty() ? "" : ",")
+            << absl::StrJoin(o.targets, ",") << "; profile " << profile
+            << "; " << o.jobs << " job(s); out " << o.out << "\n";
+  auto result = campaign::RunCampaign(o, std::cerr);
+  if (!result.ok()) {
+    return UsageError("campaign", std::string(result.status().message()));
+  }
+  std::cout << "campaign done: " << result->stats.cases << " cases in "
+            << static_cast<uint64_t>(result->elapsed_seconds) << " s, "
+            << result->unique_findings << " unique finding(s) in " << o.out
+            << "/findings (stats: " << o.out << "/stats.json)\n";
+  return result->unique_findings > 0 ? kExitFinding : kExitOk;
+}
+
+}  // namespace
+
+Command CampaignCommand() {
+  return {"campaign",
+          "the campaign: generate, run every target, compare, keep findings",
+          "[campaign] [--target=LIST] [--time=60s|--iterations=N] [--seed=N]\n"
+          "           [--jobs=N] [--out=DIR] [--profile=NAME] [--shard=K/N]\n"
+          "           [--timeout=SECONDS] [--allow_known_bugs] [--non_uniform]\n\n"
+          "Generates test cases, runs each on the reference interpreter and on "
+          "every target, and judges every target against the reference "
+          "(crash, timeout, rejected-valid, mismatch, target-ub; ub in the "
+          "reference = a generator bug). Findings land in DIR/findings/<name>/ "
+          "with the case, every output, verdict.json and a README with the "
+          "reproduce command; duplicates only add a seed. Killed and restarted "
+          "with the same --out, a campaign resumes. --shard=K/N splits the "
+          "seed space for batch schedulers; `l0spv-fuzz merge` combines the "
+          "shards. Without --target: every available target (`l0spv-fuzz "
+          "targets`). Exit 1 when DIR holds findings.",
+          {"target", "time", "iterations", "seed", "jobs", "out", "profile",
+           "shard", "timeout", "max_statements", "allow_known_bugs",
+           "non_uniform", "mutate", "no_reduce"},
+          RunCampaignCommand};
+}
+
+}  // namespace l0spv::cli

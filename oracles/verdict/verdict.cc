@@ -1,0 +1,243 @@
+#include "oracles/verdict/verdict.h"
+
+#include <cctype>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "oracles/compare/compare.h"
+
+namespace l0spv::oracles {
+
+const char* VerdictKindName(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::kOk: return "ok";
+    case VerdictKind::kSkipped: return "skipped";
+    case VerdictKind::kCrash: return "crash";
+    case VerdictKind::kTimeout: return "timeout";
+    case VerdictKind::kRejectedValid: return "rejected-valid";
+    case VerdictKind::kAcceptedInvalid: return "accepted-invalid";
+    case VerdictKind::kMismatch: return "mismatch";
+    case VerdictKind::kTargetUb: return "target-ub";
+    case VerdictKind::kUb: return "ub";
+  }
+  return "?";
+}
+
+nlohmann::json Verdict::ToJson() const {
+  return {{"kind", VerdictKindName(kind)},
+          {"target", target},
+          {"explanation", explanation},
+          {"signature", signature}};
+}
+
+namespace {
+
+constexpr size_t kMaxSignature = 120;
+
+bool IsNoiseLine(std::string_view line) {
+  // Lines that carry no information about where the consumer failed.
+  static constexpr std::string_view kNoise[] = {
+      "compilation from ir - skipping loading of fcl",
+      "command was:",
+      "build failed",
+      "error: backend compiler failed build",
+  };
+  std::string lower(line);
+  for (char& c : lower) c = static_cast<char>(std::tolower(c));
+  for (std::string_view n : kNoise) {
+    if (lower.find(n) != std::string::npos) return true;
+  }
+  return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+// Keeps [a-z0-9] and separators, lowercases, collapses runs.
+std::string Slug(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    char mapped = 0;
+    if (std::isalnum(u)) {
+      mapped = static_cast<char>(std::tolower(u));
+    } else if (c == '.' || c == '_') {
+      mapped = c;
+    } else {
+      mapped = '-';
+    }
+    if (mapped == '-' && (out.empty() || out.back() == '-')) continue;
+    out.push_back(mapped);
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+std::string Signature(VerdictKind kind, const std::string& target,
+                      std::string_view detail) {
+  std::string s = absl::StrCat(VerdictKindName(kind), ":",
+                               TargetKindForSignature(target));
+  const std::string d = Slug(detail);
+  if (!d.empty()) absl::StrAppend(&s, ":", d);
+  if (s.size() > kMaxSignature) s.resize(kMaxSignature);
+  while (!s.empty() && (s.back() == '-' || s.back() == ':')) s.pop_back();
+  return s;
+}
+
+// The first informative line of a message or log.
+std::string FirstMeaningfulLine(std::string_view text) {
+  for (std::string_view line : absl::StrSplit(text, '\n')) {
+    if (!IsNoiseLine(line)) return std::string(line);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string NormalizeMessage(std::string_view message) {
+  std::string out;
+  out.reserve(message.size());
+  size_t i = 0;
+  while (i < message.size()) {
+    const char c = message[i];
+    // Quoted names ('foo', "bar") -> Q.
+    if (c == '\'' || c == '"') {
+      const size_t end = message.find(c, i + 1);
+      if (end != std::string_view::npos && end - i < 80) {
+        out += "Q";
+        i = end + 1;
+        continue;
+      }
+    }
+    // Paths (/a/b/c) -> P.
+    if (c == '/' && i + 1 < message.size() &&
+        (std::isalnum(static_cast<unsigned char>(message[i + 1])) ||
+         message[i + 1] == '_' || message[i + 1] == '.')) {
+      while (i < message.size() && message[i] != ' ' && message[i] != ':' &&
+             message[i] != ',' && message[i] != ')')
+        ++i;
+      out += "P";
+      continue;
+    }
+    // %ids, hex and decimal numbers -> N.
+    if (c == '%' || std::isdigit(static_cast<unsigned char>(c))) {
+      ++i;
+      while (i < message.size() &&
+             (std::isalnum(static_cast<unsigned char>(message[i])) ||
+              message[i] == '_'))
+        ++i;
+      out += "N";
+      continue;
+    }
+    out.push_back(c);
+    ++i;
+  }
+  return out;
+}
+
+std::string TargetKindForSignature(const std::string& target) {
+  const size_t colon = target.find(':');
+  const std::string kind = target.substr(0, colon);
+  if (kind == "ocloc" && colon != std::string::npos)
+    return Slug(absl::StrCat("ocloc-", target.substr(colon + 1)));
+  return Slug(kind);
+}
+
+Verdict JudgeReference(const Execution& reference) {
+  Verdict v;
+  v.target = "ref";
+  switch (reference.status) {
+    case ExecutionStatus::kOk:
+      return v;
+    case ExecutionStatus::kUbDetected: {
+      v.kind = VerdictKind::kUb;
+      v.explanation = absl::StrCat(
+          "the reference found undefined behaviour in a generated case (a "
+          "generator bug): ",
+          reference.message);
+      // The check's name is the text before the first ':' or ' in '.
+      std::string check = reference.message.substr(
+          0, reference.message.find_first_of(":("));
+      v.signature = Signature(v.kind, "ref", NormalizeMessage(check));
+      return v;
+    }
+    default:
+      v.kind = VerdictKind::kSkipped;
+      v.explanation = absl::StrCat("the reference could not run the case (",
+                                   ExecutionStatusName(reference.status),
+                                   "): ", reference.message);
+      return v;
+  }
+}
+
+Verdict Judge(const spirv::TestCase& test_case, const Execution& reference,
+              const std::string& target, bool executes,
+              const Execution& actual) {
+  Verdict v;
+  v.target = target;
+  if (reference.status != ExecutionStatus::kOk) {
+    v.kind = VerdictKind::kSkipped;
+    v.explanation = "the reference did not run the case";
+    return v;
+  }
+  switch (actual.status) {
+    case ExecutionStatus::kOk:
+      break;
+    case ExecutionStatus::kUnsupported:
+      v.kind = VerdictKind::kSkipped;
+      v.explanation = absl::StrCat(target, " cannot run this case here: ",
+                                   actual.message);
+      return v;
+    case ExecutionStatus::kCrashed: {
+      v.kind = VerdictKind::kCrash;
+      const std::string where = FirstMeaningfulLine(
+          actual.log.empty() ? actual.message : actual.log);
+      v.explanation = absl::StrCat(target, " crashed: ", actual.message,
+                                   actual.log.empty() ? "" : "\n",
+                                   actual.log);
+      v.signature = Signature(
+          v.kind, target,
+          NormalizeMessage(absl::StrCat(FirstMeaningfulLine(actual.message),
+                                        " ", where)));
+      return v;
+    }
+    case ExecutionStatus::kTimedOut:
+      v.kind = VerdictKind::kTimeout;
+      v.explanation = absl::StrCat(target, " timed out: ", actual.message);
+      v.signature = Signature(v.kind, target, "");
+      return v;
+    case ExecutionStatus::kBuildFailed: {
+      v.kind = VerdictKind::kRejectedValid;
+      const std::string first = FirstMeaningfulLine(
+          actual.log.empty() ? actual.message : actual.log);
+      v.explanation = absl::StrCat(
+          target, " rejected a module that spirv-val and the Level Zero "
+                  "rules accept: ",
+          actual.message, actual.log.empty() ? "" : "\n", actual.log);
+      v.signature = Signature(
+          v.kind, target,
+          first.empty() ? "no-message" : NormalizeMessage(first));
+      return v;
+    }
+    case ExecutionStatus::kUbDetected: {
+      v.kind = VerdictKind::kTargetUb;
+      v.explanation = absl::StrCat(
+          target, " reported an error on a case the reference runs cleanly: ",
+          actual.message);
+      v.signature = Signature(v.kind, target,
+                              NormalizeMessage(FirstMeaningfulLine(
+                                  actual.message)));
+      return v;
+    }
+  }
+  if (!executes) return v;  // compile-only: accepted = ok
+  const CompareResult r = CompareExecutions(test_case, reference, actual,
+                                            CompareOptionsFor(test_case));
+  if (r.equal) return v;
+  v.kind = VerdictKind::kMismatch;
+  v.explanation =
+      absl::StrCat(target, " computed a different result than the reference: ",
+                   r.explanation);
+  v.signature = Signature(v.kind, target, r.signature_kind);
+  return v;
+}
+
+}  // namespace l0spv::oracles

@@ -1,0 +1,244 @@
+// Tests of the campaign engine with fault injection: each verdict, the
+// worker limits, dedup, resume after SIGKILL, job crashes, sharding.
+#include "fuzzers/campaign/campaign.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "fuzzers/campaign/findings.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "oracles/process/subprocess.h"
+#include "tests/campaign/fault_target.h"
+
+namespace l0spv::campaign {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+std::string FreshDir(const std::string& name) {
+  const std::string dir = ::testing::TempDir() + "/campaign_" + name + "_" +
+                          std::to_string(::getpid());
+  fs::remove_all(dir);
+  return dir;
+}
+
+CampaignOptions Options(const std::string& out,
+                        std::vector<std::string> targets, uint64_t cases) {
+  CampaignOptions o;
+  o.out = out;
+  o.targets = std::move(targets);
+  o.iterations = cases;
+  o.generator.max_statements = 12;  // small kernels: fast tests
+  o.limits.wall_time = std::chrono::milliseconds(1500);
+  o.limits.memory_bytes = uint64_t{512} << 20;
+  o.make_target = testing::MakeFaultTarget;
+  return o;
+}
+
+std::vector<std::string> FindingDirs(const std::string& out) {
+  std::vector<std::string> dirs;
+  for (const auto& e : fs::directory_iterator(out + "/findings"))
+    dirs.push_back(e.path().string());
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+nlohmann::json ReadJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+CampaignResult Run(const CampaignOptions& o) {
+  std::ostringstream progress;
+  auto r = RunCampaign(o, progress);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? *r : CampaignResult{};
+}
+
+TEST(CampaignTest, CleanTargetHasNoFindings) {
+  const std::string out = FreshDir("clean");
+  const CampaignResult r = Run(Options(out, {"fault:ok"}, 6));
+  EXPECT_EQ(r.stats.cases, 6u);
+  EXPECT_EQ(r.unique_findings, 0u);
+  EXPECT_EQ(r.stats.targets.at("fault:ok").verdicts.at("ok"), 6u);
+  EXPECT_EQ(r.stats.targets.at("ref").verdicts.at("ok"), 6u);
+  const nlohmann::json stats = ReadJson(out + "/stats.json");
+  EXPECT_EQ(stats["cases"], 6);
+  EXPECT_EQ(stats["unique_findings"], 0);
+}
+
+TEST(CampaignTest, WrongResultsAreOneDeduplicatedMismatch) {
+  const std::string out = FreshDir("wrong");
+  const CampaignResult r = Run(Options(out, {"fault:wrong"}, 5));
+  ASSERT_EQ(r.unique_findings, 1u);
+  const std::string dir = FindingDirs(out)[0];
+  EXPECT_EQ(FindingSeedCount(dir), 5u);
+  const nlohmann::json v = ReadJson(dir + "/verdict.json");
+  EXPECT_EQ(v["kind"], "mismatch");
+  EXPECT_EQ(v["signature"], "mismatch:fault:bytes");
+  EXPECT_TRUE(fs::exists(dir + "/case/case.json"));
+  EXPECT_TRUE(fs::exists(dir + "/case/module.spvasm"));
+  EXPECT_TRUE(fs::exists(dir + "/outputs/ref.json"));
+  EXPECT_TRUE(fs::exists(dir + "/outputs/fault_wrong.json"));
+  std::ifstream readme(dir + "/README.md");
+  std::stringstream text;
+  text << readme.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("check "));
+  EXPECT_THAT(text.str(), HasSubstr("--signature='mismatch:fault:bytes'"));
+  // The case in the finding is a complete, readable test case.
+  EXPECT_TRUE(spirv::ReadTestCase(dir + "/case").ok());
+}
+
+TEST(CampaignTest, CrashHangAndRejectionVerdicts) {
+  const std::string out = FreshDir("faults");
+  const CampaignResult r =
+      Run(Options(out, {"fault:crash", "fault:hang", "fault:reject"}, 2));
+  EXPECT_EQ(r.stats.targets.at("fault:crash").verdicts.at("crash"), 2u);
+  EXPECT_EQ(r.stats.targets.at("fault:hang").verdicts.at("timeout"), 2u);
+  EXPECT_EQ(r.stats.targets.at("fault:reject").verdicts.at("rejected-valid"),
+            2u);
+  std::set<std::string> kinds;
+  for (const std::string& d : FindingDirs(out))
+    kinds.insert(ReadJson(d + "/verdict.json")["kind"]);
+  EXPECT_EQ(kinds, (std::set<std::string>{"crash", "timeout",
+                                          "rejected-valid"}));
+}
+
+TEST(CampaignTest, MemoryLimitStopsALeakingWorker) {
+  if (!oracles::kMemoryLimitsEnforced) GTEST_SKIP() << "ASan build";
+  const std::string out = FreshDir("leak");
+  const CampaignResult r = Run(Options(out, {"fault:leak"}, 1));
+  EXPECT_EQ(r.stats.targets.at("fault:leak").verdicts.at("crash"), 1u);
+}
+
+TEST(CampaignTest, JobCrashIsRecordedAndTheCampaignGoesOn) {
+  const std::string out = FreshDir("jobcrash");
+  const CampaignResult r = Run(Options(out, {"fault:kill-job-at-2"}, 4));
+  // Case 2 killed the job; it is recorded, skipped, and the rest run.
+  EXPECT_EQ(r.stats.cases, 4u);
+  bool found = false;
+  for (const std::string& d : FindingDirs(out)) {
+    const nlohmann::json v = ReadJson(d + "/verdict.json");
+    if (v["kind"] == "crash" && v["target"] == "ref") found = true;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(CampaignTest, ResumesAfterSigkillWithoutLosingOrDuplicating) {
+  const std::string out = FreshDir("resume");
+  CampaignOptions o = Options(out, {"fault:wrong"}, 40);
+  o.jobs = 2;
+  // Run in a child, SIGKILL it (and its jobs) mid-way.
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::setpgid(0, 0);
+    std::ostringstream sink;
+    (void)RunCampaign(o, sink);
+    std::_Exit(0);
+  }
+  ::setpgid(child, child);
+  // Wait until some cases are done.
+  for (int i = 0; i < 600; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    uint64_t next = 0;
+    for (int j = 0; j < 2; ++j) {
+      std::ifstream in(out + "/state/job-" + std::to_string(j) + ".json");
+      nlohmann::json s = nlohmann::json::parse(in, nullptr, false);
+      if (!s.is_discarded()) next += s.value("next", uint64_t{0});
+    }
+    if (next >= 6) break;
+  }
+  ::kill(-child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  // Resume: every case index runs exactly once overall.
+  const CampaignResult r = Run(o);
+  EXPECT_GT(r.stats.cases, 0u);
+  EXPECT_LT(r.stats.cases, 40u);
+  const auto dirs = FindingDirs(out);
+  ASSERT_EQ(dirs.size(), 1u);  // no .tmp leftovers, one signature
+  EXPECT_EQ(FindingSeedCount(dirs[0]), 40u);
+  const nlohmann::json stats = ReadJson(out + "/stats.json");
+  EXPECT_EQ(stats["cases"], 40);
+}
+
+TEST(CampaignTest, ResumeWithDifferentJobsIsRefused) {
+  const std::string out = FreshDir("mismatch");
+  Run(Options(out, {"fault:ok"}, 1));
+  CampaignOptions o = Options(out, {"fault:ok"}, 1);
+  o.jobs = 3;
+  std::ostringstream progress;
+  auto r = RunCampaign(o, progress);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(r.status().message(), HasSubstr("jobs"));
+}
+
+TEST(CampaignTest, UnknownTargetIsAnErrorBeforeAnythingIsWritten) {
+  const std::string out = FreshDir("unknown");
+  CampaignOptions o = Options(out, {"fault:nonsense"}, 1);
+  std::ostringstream progress;
+  auto r = RunCampaign(o, progress);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("fault:nonsense"));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(CampaignTest, ShardsSplitTheSeedSpace) {
+  CampaignOptions a, b;
+  a.seed = b.seed = 100;
+  a.shards = b.shards = 2;
+  a.shard = 0;
+  b.shard = 1;
+  std::set<uint64_t> seen;
+  for (uint64_t i = 0; i < 50; ++i) {
+    EXPECT_TRUE(seen.insert(CaseSeed(a, i)).second);
+    EXPECT_TRUE(seen.insert(CaseSeed(b, i)).second);
+  }
+  EXPECT_EQ(*seen.begin(), 100u);
+  EXPECT_EQ(*seen.rbegin(), 199u);
+}
+
+TEST(FindingsTest, SameSeedTwiceCountsOnce) {
+  const std::string out = FreshDir("findings");
+  FindingRecord r;
+  r.verdict.kind = oracles::VerdictKind::kMismatch;
+  r.verdict.target = "x";
+  r.verdict.signature = "mismatch:x:bytes";
+  r.test_case.entry_point = "k";
+  r.test_case.module_words = {0x07230203, 0x00010200, 0, 1, 0};
+  r.seed = 7;
+  r.reproduce = "l0spv-fuzz check {case}";
+  auto first = RecordFinding(out, r);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_TRUE(*first);
+  auto again = RecordFinding(out, r);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again);
+  r.seed = 8;
+  ASSERT_TRUE(RecordFinding(out, r).ok());
+  const auto dirs = FindingDirs(out);
+  ASSERT_EQ(dirs.size(), 1u);
+  EXPECT_EQ(FindingSeedCount(dirs[0]), 2u);
+  EXPECT_EQ(FindingDirName("mismatch:x:bytes"),
+            FindingDirs(out)[0].substr(out.size() + 10));
+}
+
+TEST(FindingsTest, UnwritableDirectoryIsAnError) {
+  FindingRecord r;
+  r.verdict.signature = "crash:x";
+  auto s = RecordFinding("/proc/definitely/not/writable", r);
+  EXPECT_FALSE(s.ok());
+}
+
+}  // namespace
+}  // namespace l0spv::campaign

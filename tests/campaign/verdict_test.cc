@@ -1,0 +1,144 @@
+// Tests of oracles/verdict: every verdict kind and stable signatures.
+#include "oracles/verdict/verdict.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace l0spv::oracles {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+spirv::TestCase OneResultBuffer() {
+  spirv::TestCase tc;
+  spirv::KernelArg a;
+  a.kind = spirv::KernelArg::Kind::kBuffer;
+  a.bytes = {1, 2, 3, 4};
+  a.is_result = true;
+  tc.args.push_back(a);
+  return tc;
+}
+
+Execution Ok(std::vector<uint8_t> bytes) {
+  Execution e;
+  e.buffers = {std::move(bytes)};
+  return e;
+}
+
+TEST(VerdictTest, EqualResultsAreOk) {
+  const auto tc = OneResultBuffer();
+  const Verdict v = Judge(tc, Ok({1, 2, 3, 4}), "opencl:PoCL", true,
+                          Ok({1, 2, 3, 4}));
+  EXPECT_EQ(v.kind, VerdictKind::kOk);
+  EXPECT_FALSE(v.IsFinding());
+  EXPECT_TRUE(v.signature.empty());
+}
+
+TEST(VerdictTest, DifferentBytesAreAMismatch) {
+  const auto tc = OneResultBuffer();
+  const Verdict v = Judge(tc, Ok({1, 2, 3, 4}), "opencl:Portable Computing Language",
+                          true, Ok({1, 2, 9, 4}));
+  EXPECT_EQ(v.kind, VerdictKind::kMismatch);
+  EXPECT_EQ(v.signature, "mismatch:opencl:bytes");
+  EXPECT_THAT(v.explanation, HasSubstr("arg"));
+}
+
+TEST(VerdictTest, CompileOnlyTargetsAreNotCompared) {
+  const auto tc = OneResultBuffer();
+  Execution accepted;  // kOk, no buffers
+  EXPECT_EQ(Judge(tc, Ok({1, 2, 3, 4}), "ocloc:tgllp", false, accepted).kind,
+            VerdictKind::kOk);
+}
+
+TEST(VerdictTest, CrashSignatureIgnoresNumbersAndPaths) {
+  const auto tc = OneResultBuffer();
+  Execution a, b;
+  a.status = b.status = ExecutionStatus::kCrashed;
+  a.message = "signal 6 (Aborted)";
+  b.message = "signal 6 (Aborted)";
+  a.log = "/usr/lib/x/libigc.so: assertion 'x' failed at 0x7f001234 %17\n";
+  b.log = "/opt/y/libigc.so: assertion 'y' failed at 0x7f00ffff %99\n";
+  const Verdict va = Judge(tc, Ok({1}), "ocloc:dg2", false, a);
+  const Verdict vb = Judge(tc, Ok({1}), "ocloc:dg2", false, b);
+  EXPECT_EQ(va.kind, VerdictKind::kCrash);
+  EXPECT_EQ(va.signature, vb.signature);
+  EXPECT_THAT(va.signature, StartsWith("crash:ocloc-dg2:"));
+  // A different message is a different bug.
+  b.log = "segfault in the register allocator\n";
+  EXPECT_NE(va.signature, Judge(tc, Ok({1}), "ocloc:dg2", false, b).signature);
+}
+
+TEST(VerdictTest, RejectionUsesFirstMeaningfulLogLine) {
+  const auto tc = OneResultBuffer();
+  Execution e;
+  e.status = ExecutionStatus::kBuildFailed;
+  e.log =
+      "Compilation from IR - skipping loading of FCL\n"
+      "error: Double type is not supported on this platform.\n"
+      "error: backend compiler failed build.\n";
+  const Verdict v = Judge(tc, Ok({1}), "ocloc:tgllp", false, e);
+  EXPECT_EQ(v.kind, VerdictKind::kRejectedValid);
+  EXPECT_EQ(v.signature,
+            "rejected-valid:ocloc-tgllp:error-double-type-is-not-supported-on-"
+            "this-platform.");
+  e.log = "";
+  e.message = "";
+  EXPECT_EQ(Judge(tc, Ok({1}), "ocloc:tgllp", false, e).signature,
+            "rejected-valid:ocloc-tgllp:no-message");
+}
+
+TEST(VerdictTest, TimeoutTargetUbAndSkipped) {
+  const auto tc = OneResultBuffer();
+  Execution e;
+  e.status = ExecutionStatus::kTimedOut;
+  EXPECT_EQ(Judge(tc, Ok({1}), "oclgrind", true, e).signature,
+            "timeout:oclgrind");
+  e.status = ExecutionStatus::kUbDetected;
+  e.message = "Invalid read of size 4 at global memory address 0x1000000000010";
+  const Verdict ub = Judge(tc, Ok({1}), "oclgrind", true, e);
+  EXPECT_EQ(ub.kind, VerdictKind::kTargetUb);
+  EXPECT_EQ(ub.signature, "target-ub:oclgrind:invalid-read-of-size-n-at-global-"
+                          "memory-address-n");
+  e.status = ExecutionStatus::kUnsupported;
+  EXPECT_EQ(Judge(tc, Ok({1}), "gpu", true, e).kind, VerdictKind::kSkipped);
+  // Nothing is judged when the reference did not run.
+  Execution ref_failed;
+  ref_failed.status = ExecutionStatus::kTimedOut;
+  EXPECT_EQ(Judge(tc, ref_failed, "gpu", true, Ok({1})).kind,
+            VerdictKind::kSkipped);
+}
+
+TEST(VerdictTest, ReferenceUbIsAGeneratorBug) {
+  Execution ref;
+  ref.status = ExecutionStatus::kUbDetected;
+  ref.message = "integer division by zero: work-item (3,0,0), function %5";
+  const Verdict v = JudgeReference(ref);
+  EXPECT_EQ(v.kind, VerdictKind::kUb);
+  EXPECT_EQ(v.signature, "ub:ref:integer-division-by-zero");
+  EXPECT_THAT(v.explanation, HasSubstr("generator bug"));
+  ref.status = ExecutionStatus::kOk;
+  EXPECT_EQ(JudgeReference(ref).kind, VerdictKind::kOk);
+  ref.status = ExecutionStatus::kUnsupported;
+  EXPECT_EQ(JudgeReference(ref).kind, VerdictKind::kSkipped);
+}
+
+TEST(VerdictTest, SignaturesAreBoundedAndSafe) {
+  const auto tc = OneResultBuffer();
+  Execution e;
+  e.status = ExecutionStatus::kCrashed;
+  e.message = std::string(500, 'x') + " / \\ $ ` ; | & *";
+  const Verdict v = Judge(tc, Ok({1}), "spirv-opt:-O", true, e);
+  EXPECT_LE(v.signature.size(), 120u);
+  EXPECT_EQ(v.signature.find_first_not_of(
+                "abcdefghijklmnopqrstuvwxyz0123456789:._-"),
+            std::string::npos);
+}
+
+TEST(VerdictTest, NormalizeMessage) {
+  EXPECT_EQ(NormalizeMessage("id %123 at 0x7fff in /a/b.cc:42 'foo'"),
+            "id N at N in P:N Q");
+}
+
+}  // namespace
+}  // namespace l0spv::oracles
