@@ -33,13 +33,19 @@ absl::StatusOr<std::unique_ptr<Target>> MakeTarget(
   }
   if (kind == "spirv-opt") return MakeSpirvOptTarget(param, options);
 
-  // The kinds without a parameter: the registry rejects a stray one and
-  // says why a target is unavailable (gpu, today, always is here).
-  auto info = DescribeTarget(name);
-  if (!info.ok()) return info.status();
+  // The kinds without a parameter. Their factories probe their consumer
+  // themselves; `gpu` has no adapter here, so the registry says why.
+  const bool known =
+      kind == "ref" || kind == "oclgrind" || kind == "llvm-spirv";
+  if (known && colon != std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "target '", kind, "' takes no ':' parameter (got '", name, "')"));
+  }
   if (kind == "ref") return MakeRefTarget(options);
   if (kind == "oclgrind") return MakeOclgrindTarget(options);
   if (kind == "llvm-spirv") return MakeLlvmSpirvTarget(options);
+  auto info = DescribeTarget(name);  // InvalidArgument for unknown kinds
+  if (!info.ok()) return info.status();
   if (!info->available) return UnavailableStatus(*info);
   return absl::FailedPreconditionError(
       absl::StrCat(name, ": no adapter for this kind in this build"));
