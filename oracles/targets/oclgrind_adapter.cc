@@ -26,46 +26,44 @@ std::string ReadText(const std::string& path) {
 }
 
 struct OclgrindReport {
-  size_t count = 0;   // error reports in the log
-  std::string first;  // the first report: heading and its detail lines
+  size_t count = 0;    // reports in the log
+  bool fatal = false;  // the first report is an "OCLGRIND FATAL ERROR"
+  std::string first;   // the first report: heading and kernel/entity lines
 };
 
-// Oclgrind writes each report as an unindented heading ("Invalid write of
-// size 4 at global memory address 0x...") followed by indented detail lines
-// (kernel, entity, instruction, source line), reports separated by blank
-// lines.
+// Oclgrind writes each report as a block of lines between blank lines: one
+// or two unindented heading lines ("Invalid write of size 4 at global
+// memory address 0x...", or "OCLGRIND FATAL ERROR (file:line)" then what it
+// could not do), then indented details (kernel, entity, instruction, source
+// line).
 OclgrindReport ParseReports(const std::string& log) {
   OclgrindReport report;
-  bool in_first = false;
-  std::vector<std::string> details;
-  std::string heading;
+  std::vector<std::string> heading, details;
+  bool in_block = false;
   for (absl::string_view line : absl::StrSplit(log, '\n')) {
     if (absl::StripAsciiWhitespace(line).empty()) {
-      in_first = false;
+      in_block = false;
       continue;
     }
-    const bool indented = line[0] == ' ' || line[0] == '\t';
-    if (!indented) {
+    if (!in_block) {
+      in_block = true;
       ++report.count;
-      if (report.count == 1) {
-        heading = std::string(absl::StripAsciiWhitespace(line));
-        in_first = true;
-      } else {
-        in_first = false;
-      }
-      continue;
     }
-    const absl::string_view detail = absl::StripAsciiWhitespace(line);
-    if (in_first && (absl::StartsWith(detail, "Kernel:") ||
-                     absl::StartsWith(detail, "Entity:"))) {
-      details.emplace_back(detail);
+    if (report.count != 1) continue;
+    const absl::string_view text = absl::StripAsciiWhitespace(line);
+    if (line[0] != ' ' && line[0] != '\t') {
+      heading.emplace_back(text);
+    } else if (absl::StartsWith(text, "Kernel:") ||
+               absl::StartsWith(text, "Entity:")) {
+      details.emplace_back(text);
     }
   }
   if (report.count > 0) {
-    report.first =
-        details.empty()
-            ? heading
-            : absl::StrCat(heading, " (", absl::StrJoin(details, "; "), ")");
+    report.fatal = !heading.empty() &&
+                   absl::StartsWith(heading[0], "OCLGRIND FATAL ERROR");
+    report.first = absl::StrJoin(heading, ": ");
+    if (!details.empty())
+      absl::StrAppend(&report.first, " (", absl::StrJoin(details, "; "), ")");
   }
   return report;
 }
@@ -104,6 +102,9 @@ class OclgrindTarget : public Target {
                      options_.oclgrind_data_races ? "1" : "0"),
         absl::StrCat("OCLGRIND_UNINITIALIZED=",
                      options_.oclgrind_uninitialized ? "1" : "0"),
+        // One simulator thread: reports (which work-item is named first) and
+        // results are then the same on every run.
+        "OCLGRIND_NUM_THREADS=1",
         // Precompiled headers are for OpenCL C sources; SPIR needs none.
         "OCLGRIND_DISABLE_PCH=1",
     };
@@ -119,7 +120,14 @@ class OclgrindTarget : public Target {
     const OclgrindReport report = ParseReports(oclgrind_log);
     e.log = absl::StrCat("[oclgrind]\n", LastLines(oclgrind_log, 200),
                          e.log.empty() ? "" : "\n", e.log);
-    if (report.count > 0 && e.status == ExecutionStatus::kOk) {
+    if (report.fatal) {
+      // Oclgrind gave up on the kernel (an instruction or pointer size it
+      // does not implement): its failure, not the kernel's, and the
+      // buffers are incomplete.
+      e.status = ExecutionStatus::kCrashed;
+      e.message = absl::StrCat("Oclgrind internal error: ",
+                               NormalizedFirstError(report.first));
+    } else if (report.count > 0 && e.status == ExecutionStatus::kOk) {
       e.status = ExecutionStatus::kUbDetected;
       e.message =
           absl::StrCat("Oclgrind reported ", report.count,

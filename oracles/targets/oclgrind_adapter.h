@@ -15,6 +15,9 @@
 //    kUbDetected (never kOk): message "Oclgrind reported N error(s): <first
 //    report's heading> (<its kernel/entity lines>)", hexadecimal addresses
 //    normalized; buffers are kept; the full report is in `log`.
+//  - An "OCLGRIND FATAL ERROR" (Oclgrind gave up: an instruction or pointer
+//    size it does not implement) is kCrashed, "Oclgrind internal error:
+//    ...": the simulator's failure, and the buffers are incomplete.
 //  - Otherwise statuses are RunOnOpenCl's (kBuildFailed, kCrashed, ...).
 //  - MakeOclgrindTarget: FailedPrecondition when Oclgrind or its ICD library
 //    is missing. TargetOptions::program may name the ICD library.

@@ -230,6 +230,16 @@ TEST_F(TargetAdaptersTest, OclgrindSurfacesAnOutOfBoundsStoreAsUb) {
   EXPECT_TRUE(CompareExecutions(tc, (*ref)->Run(tc, Limits()), e, {}).equal);
 }
 
+TEST_F(TargetAdaptersTest, OclgrindGivingUpIsCrashedNotUb) {
+  MAKE_OR_SKIP(target, "oclgrind", options_);
+  // Oclgrind 21.10 does not implement addrspacecast (generic pointers).
+  const Execution e = target->Run(CorpusCase("atomics_c11"), Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kCrashed) << e.message;
+  EXPECT_THAT(e.message, HasSubstr("Oclgrind internal error: OCLGRIND FATAL "
+                                   "ERROR"));
+  EXPECT_THAT(e.message, HasSubstr("Unsupported instruction: addrspacecast"));
+}
+
 TEST_F(TargetAdaptersTest, SpirvOptBogusPassIsAClearError) {
   auto t = MakeTarget("spirv-opt:ccp,no-such-pass", options_);
   ASSERT_FALSE(t.ok());
