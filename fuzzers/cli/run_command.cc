@@ -4,8 +4,9 @@
 //   run FILE.spv --kernel=NAME --global=X[,Y,Z] [--local=..] [--offset=..]
 //       [--arg=SPEC ...] --target=T [--json] [--dump=DIR]
 //
-// The target runs in a worker process with a wall-clock and memory limit, so
-// a crash or hang in it is reported, not suffered.
+// The target (oracles/targets/target.h, made by MakeTarget) runs in a worker
+// process with a wall-clock and memory limit, so a crash or hang in it is
+// reported, not suffered.
 #include <filesystem>
 #include <iostream>
 
@@ -18,17 +19,16 @@
 #include "absl/strings/str_split.h"
 #include "fuzzers/cli/commands.h"
 #include "oracles/execution_json.h"
-#include "oracles/process/subprocess.h"
-#include "oracles/reference/interpreter.h"
-#include "oracles/targets/opencl_target.h"
+#include "oracles/targets/target.h"
 #include "spirv/binary.h"
 #include "spirv/launch_spec.h"
 #include "spirv/test_case.h"
 
 ABSL_DECLARE_FLAG(bool, json);
 ABSL_FLAG(std::string, target, "ref",
-          "target to run on: ref, or opencl[:PLATFORM] (an OpenCL ICD device; "
-          "SPIR path through llvm-spirv when the device has no IL support)");
+          "target to run on: ref | opencl[:PLATFORM] | ocloc:DEVICE "
+          "(compile-only) | oclgrind | spirv-opt[:PASSES] | llvm-spirv "
+          "(`l0spv-fuzz targets` lists what this machine has)");
 ABSL_FLAG(std::string, kernel, "", "entry point name (with FILE.spv)");
 ABSL_FLAG(std::string, global, "", "global size X[,Y,Z] (with FILE.spv)");
 ABSL_FLAG(std::string, local, "",
@@ -42,7 +42,12 @@ ABSL_FLAG(std::string, sidecar, "",
           "from a corpus sidecar JSON file (corpora/README.md)");
 ABSL_FLAG(std::string, dump, "",
           "write the final contents of every buffer argument to DIR/argN.bin");
-ABSL_FLAG(int, timeout, 60, "wall-clock limit of the worker, seconds");
+ABSL_FLAG(int, timeout, 60,
+          "wall-clock limit of the whole run (every worker and tool), "
+          "seconds");
+ABSL_FLAG(uint64_t, memory_limit_mb, 4096,
+          "address-space limit of every worker and tool process, MiB (0 = "
+          "unlimited)");
 ABSL_FLAG(uint64_t, schedule_seed, 0,
           "permute the work-item order at barriers (0 = in order)");
 
@@ -111,47 +116,6 @@ absl::StatusOr<spirv::TestCase> CaseFromFlags(const std::string& spv) {
   return tc;
 }
 
-// Runs the reference interpreter in a worker process; its Execution comes
-// back as JSON on the worker's stdout.
-oracles::Execution RunRefInWorker(const spirv::TestCase& tc) {
-  oracles::reference::ReferenceOptions options;
-  if (absl::GetFlag(FLAGS_schedule_seed) != 0)
-    options.schedule_seed = absl::GetFlag(FLAGS_schedule_seed);
-  oracles::ChildLimits limits;
-  limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
-  limits.max_output_bytes = size_t{1} << 31;
-  auto child = oracles::RunInChild(
-      [&] {
-        return oracles::ExecutionToJson(
-                   oracles::reference::RunReference(tc, options))
-            .dump();
-      },
-      limits);
-  oracles::Execution failed;
-  if (!child.ok()) {
-    failed.status = oracles::ExecutionStatus::kCrashed;
-    failed.message = std::string(child.status().message());
-    return failed;
-  }
-  if (!child->Succeeded()) {
-    failed.status = child->ending == oracles::ChildResult::Ending::kTimedOut
-                        ? oracles::ExecutionStatus::kTimedOut
-                        : oracles::ExecutionStatus::kCrashed;
-    failed.message = absl::StrCat("worker ", child->Describe());
-    failed.log = child->stderr_text;
-    return failed;
-  }
-  auto parsed = oracles::ExecutionFromJson(
-      nlohmann::json::parse(child->stdout_text, nullptr, false));
-  if (!parsed.ok()) {
-    failed.status = oracles::ExecutionStatus::kCrashed;
-    failed.message =
-        absl::StrCat("worker output unreadable: ", parsed.status().message());
-    return failed;
-  }
-  return *parsed;
-}
-
 void PrintBuffer(size_t index, const std::vector<uint8_t>& bytes) {
   constexpr size_t kRow = 32, kMaxRows = 8;
   std::cout << absl::StrFormat("arg%d: %d bytes\n", index, bytes.size());
@@ -179,25 +143,20 @@ int RunRun(const std::vector<std::string>& positional) {
                               : spirv::LoadSidecarCase(input, sidecar);
   if (!tc.ok()) return UsageError("run", std::string(tc.status().message()));
   const std::string target = absl::GetFlag(FLAGS_target);
-  oracles::Execution e;
-  if (target == "ref") {
-    e = RunRefInWorker(*tc);
-  } else if (target == "opencl" || absl::StartsWith(target, "opencl:")) {
-    oracles::OpenClTargetOptions options;
-    options.platform = target == "opencl" ? "" : target.substr(7);
-    options.time_limit = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
-    auto result = oracles::RunOnOpenCl(*tc, options);
-    if (!result.ok()) {
-      return UsageError("run", std::string(result.status().message()));
-    }
-    e = std::move(*result);
-  } else {
+  oracles::TargetOptions options;
+  if (absl::GetFlag(FLAGS_schedule_seed) != 0)
+    options.reference.schedule_seed = absl::GetFlag(FLAGS_schedule_seed);
+  auto adapter = oracles::MakeTarget(target, options);
+  if (!adapter.ok()) {
     return UsageError(
-        "run", absl::StrCat("target '", target,
-                            "' cannot execute in this build: `ref` and "
-                            "`opencl[:PLATFORM]` have adapters so far (see "
-                            "`l0spv-fuzz targets`)"));
+        "run", absl::StrCat(adapter.status().message(),
+                            " (see `l0spv-fuzz targets` for what this machine "
+                            "has)"));
   }
+  oracles::TargetRunLimits limits;
+  limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
+  limits.memory_bytes = absl::GetFlag(FLAGS_memory_limit_mb) << 20;
+  const oracles::Execution e = (*adapter)->Run(*tc, limits);
 
   if (const std::string dir = absl::GetFlag(FLAGS_dump); !dir.empty()) {
     fs::create_directories(dir, ec);
@@ -222,6 +181,9 @@ int RunRun(const std::vector<std::string>& positional) {
               << ": status " << oracles::ExecutionStatusName(e.status)
               << (e.message.empty() ? "" : ": ") << e.message << "\n"
               << "instructions executed: " << e.instructions_executed << "\n";
+    if (!(*adapter)->executes() && e.status == oracles::ExecutionStatus::kOk)
+      std::cerr << "compile-only target: the module was accepted; there are "
+                   "no buffers\n";
     // Result buffers only; --json and --dump give every buffer.
     for (size_t i = 0; i < e.buffers.size(); ++i) {
       if (i < tc->args.size() &&
@@ -249,15 +211,17 @@ Command RunCommand() {
       "execute one test case on a target",
       "run (CASE_DIR | FILE.spv --kernel=NAME --global=X[,Y,Z] "
       "[--local=X[,Y,Z]] [--arg=SPEC ...] | FILE.spv --sidecar=JSON) "
-      "[--target=ref|opencl[:PLATFORM]] [--json] "
-      "[--dump=DIR]\n\n"
+      "[--target=T] [--json] [--dump=DIR] [--timeout=S] "
+      "[--memory_limit_mb=M]\n\n"
+      "T: ref | opencl[:PLATFORM] | ocloc:DEVICE | oclgrind | "
+      "spirv-opt[:PASSES] | llvm-spirv (`l0spv-fuzz targets`). "
       "Runs the case in a worker process with a time and memory limit. "
       "Prints printf output verbatim on stdout, then (on stderr) the status "
       "and the buffers. Exit 0 when the run is ok; 1 on undefined "
       "behaviour, a crash or a timeout (a finding); 2 when the case is "
       "malformed, fails validation or uses something unsupported.",
       {"target", "kernel", "global", "local", "offset", "arg", "sidecar",
-       "json", "dump", "timeout", "schedule_seed"},
+       "json", "dump", "timeout", "memory_limit_mb", "schedule_seed"},
       RunRun};
 }
 

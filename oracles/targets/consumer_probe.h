@@ -58,4 +58,15 @@ OpenClProbe ProbeOpenCl();
 // "spirv-opt", "spirv-val", "spirv-reduce".
 ToolProbe ProbeTool(const std::string& name);
 
+// The device names `ocloc compile --help` lists (current and deprecated
+// notations, e.g. "tgllp", "acm-g10", "dg2"); empty when ocloc cannot say.
+std::vector<std::string> OclocDeviceNames(const std::string& ocloc_path);
+// Whether ocloc accepts DEVICE: a listed name, or anything `ocloc ids`
+// matches (hexadecimal device ids, versions, families).
+bool OclocKnowsDevice(const std::string& ocloc_path, const std::string& device);
+
+// Oclgrind's OpenCL ICD library (liboclgrind-rt-icd.so): beside the
+// `oclgrind` executable's lib directory or in the usual library dirs.
+std::optional<std::string> FindOclgrindIcd();
+
 }  // namespace l0spv::oracles

@@ -1,6 +1,8 @@
 #include "oracles/targets/target_registry.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -9,14 +11,20 @@
 namespace l0spv::oracles {
 namespace {
 
-// Adapters for real consumers land with the targets/campaign work (issue 5).
-// Until an adapter exists its target is reported unsupported even when the
-// consumer is installed, so nothing ever pretends to run.
+// The Level Zero adapter is written separately (issue 5, `gpu`); until it
+// is registered here the target is reported unsupported even when a
+// device exists, so nothing ever pretends to run.
 constexpr const char* kNoAdapter =
     "consumer found, but its target adapter is not implemented yet (issue 5)";
 
 const std::vector<std::string> kKinds = {
     "ref", "gpu", "opencl", "ocloc", "oclgrind", "spirv-opt", "llvm-spirv"};
+
+bool IsKind(const std::string& word) {
+  for (const std::string& k : kKinds)
+    if (k == word) return true;
+  return false;
+}
 
 std::string ToolConsumer(const ToolProbe& tool) {
   if (!tool.path) return "";
@@ -25,12 +33,106 @@ std::string ToolConsumer(const ToolProbe& tool) {
              : absl::StrCat(*tool.path, " (", tool.version, ")");
 }
 
+std::string NotInstalled(const std::string& tool) {
+  return absl::StrCat(tool, " is not installed (run ci/install-deps.sh)");
+}
+
+// A target that only needs one executable.
 TargetInfo ToolTarget(const std::string& name, const ToolProbe& tool) {
-  TargetInfo t{name, false, ToolConsumer(tool), ""};
-  t.reason = tool.path ? kNoAdapter
-                       : absl::StrCat(tool.name,
-                                      " is not installed (run "
-                                      "ci/install-deps.sh)");
+  TargetInfo t{name, tool.path.has_value(), ToolConsumer(tool), ""};
+  if (!tool.path) t.reason = NotInstalled(tool.name);
+  return t;
+}
+
+TargetInfo RefInfo() {
+  return {"ref", true,
+          "l0spv reference interpreter (built in; runs in a worker process)",
+          ""};
+}
+
+TargetInfo GpuInfo() {
+  const LevelZeroProbe ze = ProbeLevelZero();
+  TargetInfo gpu{"gpu", false, "", ""};
+  if (ze.devices.empty()) {
+    gpu.reason = ze.error.empty() ? "no Level Zero device" : ze.error;
+  } else {
+    std::vector<std::string> names;
+    for (const auto& d : ze.devices) names.push_back(d.name);
+    gpu.consumer = absl::StrCat("Level Zero: ", absl::StrJoin(names, ", "));
+    gpu.reason = kNoAdapter;
+  }
+  return gpu;
+}
+
+std::string PlatformConsumer(const OpenClPlatform& p) {
+  std::vector<std::string> devices;
+  for (const OpenClDevice& d : p.devices) {
+    devices.push_back(
+        absl::StrCat(d.name, d.il_version.empty()
+                                 ? " [no IL: SPIR path]"
+                                 : absl::StrCat(" [IL ", d.il_version, "]")));
+  }
+  return absl::StrCat(
+      p.version, ": ",
+      devices.empty() ? "no devices" : absl::StrJoin(devices, ", "));
+}
+
+// `opencl` (any platform) or `opencl:WANTED` (first platform whose name
+// contains WANTED, case-insensitive — the rule RunOnOpenCl applies).
+TargetInfo OpenClInfo(const std::string& wanted, const OpenClProbe& cl) {
+  const std::string name =
+      wanted.empty() ? "opencl" : absl::StrCat("opencl:", wanted);
+  TargetInfo t{name, false, "", ""};
+  std::vector<std::string> names;
+  for (const OpenClPlatform& p : cl.platforms) {
+    names.push_back(p.name);
+    if (!wanted.empty() && !absl::StrContains(absl::AsciiStrToLower(p.name),
+                                              absl::AsciiStrToLower(wanted)))
+      continue;
+    if (p.devices.empty()) continue;
+    t.available = true;
+    t.consumer = absl::StrCat(p.name, " ", PlatformConsumer(p));
+    return t;
+  }
+  if (cl.platforms.empty()) {
+    t.reason = cl.error.empty() ? "no OpenCL platform (install an ICD such as "
+                                  "pocl-opencl-icd)"
+                                : cl.error;
+  } else if (wanted.empty()) {
+    t.reason = "no OpenCL platform reports a device";
+  } else {
+    t.unknown_name = true;
+    t.reason =
+        absl::StrCat("no OpenCL platform with a device matches \"", wanted,
+                     "\"; platforms: \"", absl::StrJoin(names, "\", \""), "\"");
+  }
+  return t;
+}
+
+TargetInfo OclocInfo(const std::string& device, const ToolProbe& ocloc) {
+  TargetInfo t = ToolTarget(absl::StrCat("ocloc:", device), ocloc);
+  if (!t.available) return t;
+  if (!OclocKnowsDevice(*ocloc.path, device)) {
+    t.available = false;
+    t.unknown_name = true;
+    const std::vector<std::string> known = OclocDeviceNames(*ocloc.path);
+    t.reason = absl::StrCat("ocloc does not know device \"", device,
+                            "\"; devices: ", absl::StrJoin(known, ", "));
+  }
+  return t;
+}
+
+TargetInfo OclgrindInfo() {
+  TargetInfo t = ToolTarget("oclgrind", ProbeTool("oclgrind"));
+  if (!t.available) return t;
+  if (auto icd = FindOclgrindIcd()) {
+    absl::StrAppend(&t.consumer, " through its ICD ", *icd);
+  } else {
+    t.available = false;
+    t.reason =
+        "Oclgrind's ICD library liboclgrind-rt-icd.so was not found "
+        "(apt-get install oclgrind)";
+  }
   return t;
 }
 
@@ -44,74 +146,106 @@ const std::vector<std::string>& DefaultOclocDevices() {
 
 std::vector<TargetInfo> ListTargets() {
   std::vector<TargetInfo> out;
-  out.push_back({"ref", true,
-                 "l0spv reference interpreter (built in; runs in a worker "
-                 "process)",
-                 ""});
-
-  const LevelZeroProbe ze = ProbeLevelZero();
-  TargetInfo gpu{"gpu", false, "", ""};
-  if (ze.devices.empty()) {
-    gpu.reason = ze.error.empty() ? "no Level Zero device" : ze.error;
-  } else {
-    std::vector<std::string> names;
-    for (const auto& d : ze.devices) names.push_back(d.name);
-    gpu.consumer = absl::StrCat("Level Zero: ", absl::StrJoin(names, ", "));
-    gpu.reason = kNoAdapter;
-  }
-  out.push_back(gpu);
+  out.push_back(RefInfo());
+  out.push_back(GpuInfo());
 
   const OpenClProbe cl = ProbeOpenCl();
-  if (cl.platforms.empty()) {
-    out.push_back({"opencl", false, "",
-                   cl.error.empty() ? "no OpenCL platform" : cl.error});
-  }
+  if (cl.platforms.empty()) out.push_back(OpenClInfo("", cl));
   for (const OpenClPlatform& p : cl.platforms) {
-    std::vector<std::string> devices;
-    for (const OpenClDevice& d : p.devices) {
-      devices.push_back(
-          absl::StrCat(d.name, d.il_version.empty()
-                                   ? " [no IL: SPIR path]"
-                                   : absl::StrCat(" [IL ", d.il_version, "]")));
-    }
-    TargetInfo t{absl::StrCat("opencl:", p.name), false,
-                 absl::StrCat(p.version, ": ",
-                              devices.empty() ? "no devices"
-                                              : absl::StrJoin(devices, ", ")),
-                 ""};
-    t.available = !devices.empty();
+    TargetInfo t{absl::StrCat("opencl:", p.name), !p.devices.empty(),
+                 PlatformConsumer(p), ""};
     if (!t.available) t.reason = "platform reports no device";
     out.push_back(t);
   }
 
   const ToolProbe ocloc = ProbeTool("ocloc");
   for (const std::string& device : DefaultOclocDevices())
-    out.push_back(ToolTarget(absl::StrCat("ocloc:", device), ocloc));
-  out.push_back(ToolTarget("oclgrind", ProbeTool("oclgrind")));
+    out.push_back(OclocInfo(device, ocloc));
+  out.push_back(OclgrindInfo());
   out.push_back(ToolTarget("spirv-opt", ProbeTool("spirv-opt")));
   out.push_back(ToolTarget("llvm-spirv", ProbeTool("llvm-spirv")));
   return out;
 }
 
+absl::StatusOr<TargetInfo> DescribeTarget(const std::string& name) {
+  const size_t colon = name.find(':');
+  const std::string kind = name.substr(0, colon);
+  const std::string param =
+      colon == std::string::npos ? "" : name.substr(colon + 1);
+  const bool has_param = colon != std::string::npos;
+  auto no_param = [&]() -> absl::Status {
+    if (!has_param) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(
+        "target '", kind, "' takes no ':' parameter (got '", name, "')"));
+  };
+  if (kind == "ref") {
+    if (auto s = no_param(); !s.ok()) return s;
+    return RefInfo();
+  }
+  if (kind == "gpu") {
+    if (auto s = no_param(); !s.ok()) return s;
+    return GpuInfo();
+  }
+  if (kind == "opencl") {
+    if (has_param && param.empty()) {
+      return absl::InvalidArgumentError(
+          "target 'opencl:' needs a platform name after the colon, or none "
+          "at all (opencl)");
+    }
+    return OpenClInfo(param, ProbeOpenCl());
+  }
+  if (kind == "ocloc") {
+    if (param.empty()) {
+      return absl::InvalidArgumentError(
+          "target 'ocloc' needs a device, e.g. ocloc:tgllp (several: "
+          "ocloc:tgllp,dg2,pvc)");
+    }
+    return OclocInfo(param, ProbeTool("ocloc"));
+  }
+  if (kind == "oclgrind") {
+    if (auto s = no_param(); !s.ok()) return s;
+    return OclgrindInfo();
+  }
+  if (kind == "spirv-opt") {
+    TargetInfo t = ToolTarget(name, ProbeTool("spirv-opt"));
+    return t;
+  }
+  if (kind == "llvm-spirv") {
+    if (auto s = no_param(); !s.ok()) return s;
+    return ToolTarget(name, ProbeTool("llvm-spirv"));
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown target '", name, "'; known kinds: ", absl::StrJoin(kKinds, ", "),
+      " (see `l0spv-fuzz targets` for what this machine has)"));
+}
+
+absl::Status UnavailableStatus(const TargetInfo& info) {
+  const std::string text = absl::StrCat(info.name, ": ", info.reason);
+  return info.unknown_name ? absl::NotFoundError(text)
+                           : absl::FailedPreconditionError(text);
+}
+
 absl::StatusOr<std::vector<std::string>> ParseTargetList(
     const std::string& list) {
   std::vector<std::string> out;
-  bool after_ocloc = false;
+  std::string open_kind;  // "ocloc" / "spirv-opt" while bare words extend it
   for (absl::string_view item : absl::StrSplit(list, ',', absl::SkipEmpty())) {
-    const std::string entry(item);
+    const std::string entry(absl::StripAsciiWhitespace(item));
+    if (entry.empty()) continue;
     const std::string kind = entry.substr(0, entry.find(':'));
-    bool known = false;
-    for (const std::string& k : kKinds) known |= (k == kind);
-    if (known) {
-      after_ocloc = kind == "ocloc";
+    if (IsKind(kind)) {
+      open_kind = entry.find(':') == std::string::npos ? "" : kind;
       if (kind == "ocloc" && entry == "ocloc") {
         return absl::InvalidArgumentError(
             "target 'ocloc' needs a device, e.g. ocloc:tgllp (several: "
             "ocloc:tgllp,dg2,pvc)");
       }
       out.push_back(entry);
-    } else if (after_ocloc && entry.find(':') == std::string::npos) {
+    } else if (open_kind == "ocloc" && entry.find(':') == std::string::npos) {
       out.push_back(absl::StrCat("ocloc:", entry));
+    } else if (open_kind == "spirv-opt" &&
+               entry.find(':') == std::string::npos) {
+      absl::StrAppend(&out.back(), ",", entry);
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "unknown target '", entry,

@@ -3,8 +3,10 @@
 //
 // Contract: `ListTargets` probes the machine (see consumer_probe.h) and
 // returns one entry per concrete target (`opencl:<platform>` per platform,
-// `ocloc:<device>` per known device), available or not. An unavailable
-// target always carries a reason a user can act on. `ParseTargetList`
+// `ocloc:<device>` per default device), available or not. An unavailable
+// target always carries a reason a user can act on. `DescribeTarget` does
+// the same for one name, probing only what that target needs (MakeTarget
+// uses it, so `targets` and `run` give the same reasons). `ParseTargetList`
 // validates a comma-separated --target value against the known kinds.
 #pragma once
 
@@ -20,16 +22,29 @@ struct TargetInfo {
   bool available = false;
   std::string consumer;  // what was found on this machine, "" if nothing
   std::string reason;    // why it is unavailable ("" when available)
+  // Unavailable because the consumer has nothing by that name (an OpenCL
+  // platform, an ocloc device), rather than because it is missing.
+  bool unknown_name = false;
 };
 
 std::vector<TargetInfo> ListTargets();
+
+// One target by name ("ocloc:dg2", "opencl:Portable", "spirv-opt:-O").
+// InvalidArgument for a name of no known kind or a malformed one.
+absl::StatusOr<TargetInfo> DescribeTarget(const std::string& name);
+
+// The error for an unavailable target: NotFound when `unknown_name`, else
+// FailedPrecondition; the message is "<name>: <reason>".
+absl::Status UnavailableStatus(const TargetInfo& info);
 
 // The Intel devices `ocloc:` is probed for by default.
 const std::vector<std::string>& DefaultOclocDevices();
 
 // Splits "ref,ocloc:tgllp,dg2,opencl" into target names; a bare word after an
 // `ocloc:` entry that is not a target kind is another ocloc device
-// ("ocloc:tgllp,dg2,pvc"). Unknown kinds are an InvalidArgument naming them.
+// ("ocloc:tgllp,dg2,pvc"), one after a `spirv-opt:` entry another pass of
+// its list ("spirv-opt:ccp,vector-dce" is one target, as is "spirv-opt:ccp
+// vector-dce"). Unknown kinds are an InvalidArgument naming them.
 absl::StatusOr<std::vector<std::string>> ParseTargetList(
     const std::string& list);
 

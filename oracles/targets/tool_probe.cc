@@ -1,4 +1,9 @@
+#include <filesystem>
+#include <system_error>
+
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/consumer_probe.h"
@@ -39,6 +44,66 @@ ToolProbe ProbeTool(const std::string& name) {
     probe.version = FirstLine({*probe.path, "--version"});
   }
   return probe;
+}
+
+std::vector<std::string> OclocDeviceNames(const std::string& ocloc_path) {
+  ChildLimits limits;
+  limits.wall_time = std::chrono::seconds(10);
+  auto r = RunCommand({ocloc_path, "compile", "--help"}, limits);
+  if (!r.ok()) return {};
+  // "<device_type> can be: bdw, skl, ..., xe-hpg, version  or hexadecimal
+  // value with 0x prefix", once for the current and once for the deprecated
+  // notation.
+  constexpr absl::string_view kMarker = "<device_type> can be:";
+  std::vector<std::string> names;
+  for (absl::string_view line :
+       absl::StrSplit(r->stdout_text + r->stderr_text, '\n')) {
+    const size_t at = line.find(kMarker);
+    if (at == absl::string_view::npos) continue;
+    for (absl::string_view item :
+         absl::StrSplit(line.substr(at + kMarker.size()), ',')) {
+      item = absl::StripAsciiWhitespace(item);
+      const std::string word(item.substr(0, item.find(' ')));
+      if (!word.empty() && word != "version") names.push_back(word);
+    }
+  }
+  return names;
+}
+
+bool OclocKnowsDevice(const std::string& ocloc_path,
+                      const std::string& device) {
+  if (device.empty()) return false;
+  for (const std::string& name : OclocDeviceNames(ocloc_path))
+    if (name == device) return true;
+  ChildLimits limits;
+  limits.wall_time = std::chrono::seconds(10);
+  auto r = RunCommand({ocloc_path, "ids", device}, limits);
+  return r.ok() && r->Succeeded() &&
+         absl::StrContains(r->stdout_text, "Matched ids");
+}
+
+std::optional<std::string> FindOclgrindIcd() {
+  constexpr char kLib[] = "liboclgrind-rt-icd.so";
+  std::vector<std::string> candidates;
+  if (auto exe = FindProgram("oclgrind")) {
+    std::error_code ec;
+    const auto real = std::filesystem::canonical(*exe, ec);
+    if (!ec) {
+      const auto prefix = real.parent_path().parent_path();
+      candidates.push_back((prefix / "lib/oclgrind" / kLib).string());
+      candidates.push_back((prefix / "lib" / kLib).string());
+    }
+  }
+  for (const char* dir :
+       {"/usr/lib/oclgrind", "/usr/lib/x86_64-linux-gnu/oclgrind",
+        "/usr/local/lib/oclgrind", "/usr/lib/x86_64-linux-gnu"}) {
+    candidates.push_back(absl::StrCat(dir, "/", kLib));
+  }
+  for (const std::string& c : candidates) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(c, ec)) return c;
+  }
+  return std::nullopt;
 }
 
 }  // namespace l0spv::oracles

@@ -30,6 +30,51 @@ TEST(ParseTargetList, RejectsOclocWithoutDeviceAndEmptyLists) {
   EXPECT_FALSE(ParseTargetList("ref,tgllp").ok());
 }
 
+TEST(ParseTargetList, BareWordsAfterSpirvOptExtendItsPassList) {
+  auto t = ParseTargetList("spirv-opt:ccp,vector-dce,ref,ocloc:tgllp,dg2");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_THAT(*t, ElementsAre("spirv-opt:ccp,vector-dce", "ref", "ocloc:tgllp",
+                              "ocloc:dg2"));
+  // Plain `spirv-opt` (the default recipe) takes no bare words.
+  EXPECT_FALSE(ParseTargetList("spirv-opt,ccp").ok());
+}
+
+TEST(DescribeTarget, RejectsMalformedNamesAndExplainsUnavailability) {
+  for (const char* bad : {"cuda", "ref:x", "gpu:0", "ocloc",
+                          "ocloc:", "opencl:", "oclgrind:x", "llvm-spirv:y"}) {
+    auto t = DescribeTarget(bad);
+    EXPECT_FALSE(t.ok()) << bad;
+    EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+  }
+  auto ref = DescribeTarget("ref");
+  ASSERT_TRUE(ref.ok());
+  EXPECT_TRUE(ref->available);
+  auto gpu = DescribeTarget("gpu");
+  ASSERT_TRUE(gpu.ok());
+  if (!gpu->available) {
+    EXPECT_FALSE(gpu->reason.empty());
+    EXPECT_EQ(UnavailableStatus(*gpu).code(),
+              absl::StatusCode::kFailedPrecondition);
+  }
+  auto cl = DescribeTarget("opencl:l0spv-no-such-platform");
+  ASSERT_TRUE(cl.ok());
+  EXPECT_FALSE(cl->available);
+  EXPECT_FALSE(cl->reason.empty());
+}
+
+TEST(ListTargets, InstalledToolsAreAvailableAndMissingOnesSayWhy) {
+  for (const TargetInfo& t : ListTargets()) {
+    if (t.name == "gpu") continue;  // its adapter is written separately
+    if (t.available) {
+      EXPECT_TRUE(t.reason.empty()) << t.name;
+      EXPECT_FALSE(t.consumer.empty()) << t.name;
+    } else {
+      EXPECT_THAT(t.reason, ::testing::Not(HasSubstr("not implemented")))
+          << t.name;
+    }
+  }
+}
+
 TEST(ListTargets, EveryUnavailableTargetSaysWhy) {
   const std::vector<TargetInfo> targets = ListTargets();
   ASSERT_FALSE(targets.empty());

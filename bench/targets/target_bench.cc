@@ -1,0 +1,74 @@
+// bench/targets/target_bench.cc — wall time of one Target::Run (MakeTarget,
+// oracles/targets/target.h) per target on the corpus kernel int_builtins
+// (128 work-items, integer built-ins): what a campaign pays per case and
+// target, everything included (worker fork, tool processes, scratch files,
+// the consumer's own work). `ref/in_process` against `ref/worker` is the
+// cost of the worker process. A target whose consumer is missing reports
+// an error instead of a time.
+#include <string>
+
+#include "benchmark/benchmark.h"
+#include "oracles/targets/target.h"
+#include "spirv/launch_spec.h"
+
+namespace l0spv::bench {
+namespace {
+
+const spirv::TestCase* CorpusCase() {
+  static const spirv::TestCase* tc = []() -> const spirv::TestCase* {
+    auto entries = spirv::ReadCorpusManifest(
+        std::string(L0SPV_BINARY_DIR) + "/corpora/corpus_manifest.txt");
+    if (!entries.ok()) return nullptr;
+    for (const spirv::CorpusEntry& e : *entries) {
+      if (e.name != "int_builtins") continue;
+      auto loaded = spirv::LoadSidecarCase(e.spv_path, e.json_path);
+      if (loaded.ok()) return new spirv::TestCase(*std::move(loaded));
+    }
+    return nullptr;
+  }();
+  return tc;
+}
+
+void BM_TargetRun(benchmark::State& state, const std::string& name,
+                  bool ref_in_process) {
+  const spirv::TestCase* tc = CorpusCase();
+  if (tc == nullptr) {
+    state.SkipWithError("corpus kernel int_builtins not built");
+    return;
+  }
+  oracles::TargetOptions options;
+  options.ref_in_process = ref_in_process;
+  auto target = oracles::MakeTarget(name, options);
+  if (!target.ok()) {
+    state.SkipWithError(std::string(target.status().message()).c_str());
+    return;
+  }
+  oracles::TargetRunLimits limits;
+  for (auto _ : state) {
+    const oracles::Execution e = (*target)->Run(*tc, limits);
+    if (e.status != oracles::ExecutionStatus::kOk) {
+      state.SkipWithError(e.message.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(e.buffers.data());
+  }
+}
+
+BENCHMARK_CAPTURE(BM_TargetRun, ref/in_process, "ref", true)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TargetRun, ref/worker, "ref", false)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TargetRun, spirv_opt, "spirv-opt", false)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TargetRun, llvm_spirv, "llvm-spirv", false)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TargetRun, ocloc_tgllp, "ocloc:tgllp", false)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TargetRun, oclgrind, "oclgrind", false)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TargetRun, opencl_pocl, "opencl:Portable", false)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
+
+}  // namespace
+}  // namespace l0spv::bench

@@ -1,0 +1,344 @@
+#include "oracles/targets/adapter_util.h"
+
+#include <stdlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <system_error>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "nlohmann/json.hpp"
+#include "oracles/execution_json.h"
+#include "spirv/spirv_tools.h"
+
+namespace l0spv::oracles {
+
+Execution FailedExecution(ExecutionStatus status, std::string message,
+                          std::string log) {
+  Execution e;
+  e.status = status;
+  e.message = std::move(message);
+  e.log = std::move(log);
+  return e;
+}
+
+std::string LastLines(const std::string& text, size_t lines) {
+  size_t end = text.size();
+  while (end > 0 && text[end - 1] == '\n') --end;
+  size_t pos = end;
+  for (size_t n = 0; n < lines && pos > 0; ++n) {
+    const size_t nl = text.rfind('\n', pos - 1);
+    if (nl == std::string::npos) {
+      pos = 0;
+      break;
+    }
+    pos = nl;
+  }
+  const size_t start = (pos > 0 || (end > 0 && text[0] == '\n')) ? pos + 1 : 0;
+  return start >= end ? "" : text.substr(start, end - start);
+}
+
+std::string NormalizedFirstError(const std::string& log,
+                                 const std::string& scratch) {
+  std::vector<std::string> lines;
+  for (absl::string_view line : absl::StrSplit(log, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    if (!line.empty()) lines.emplace_back(line);
+  }
+  std::string first;
+  for (size_t i = 0; i < lines.size() && first.empty(); ++i) {
+    if (!absl::StrContains(absl::AsciiStrToLower(lines[i]), "error")) continue;
+    first = lines[i];
+    if (absl::EndsWith(first, ":") && i + 1 < lines.size())
+      absl::StrAppend(&first, " ", lines[i + 1]);
+  }
+  if (first.empty() && !lines.empty()) first = lines[0];
+  if (!scratch.empty())
+    first = absl::StrReplaceAll(first, {{scratch, "<dir>"}});
+  // Addresses differ from run to run; the rest of the line is the signature.
+  static const std::regex kHex("0x[0-9a-fA-F]+");
+  first = std::regex_replace(first, kHex, "0x?");
+  absl::RemoveExtraAsciiWhitespace(&first);
+  return first;
+}
+
+absl::StatusOr<ScratchDir> ScratchDir::Make(const std::string& parent,
+                                            const std::string& prefix) {
+  std::error_code ec;
+  const std::filesystem::path base =
+      parent.empty() ? std::filesystem::temp_directory_path(ec)
+                     : std::filesystem::path(parent);
+  if (ec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no temporary directory: ", ec.message(),
+                     " (set TMPDIR or pass a scratch directory)"));
+  }
+  std::filesystem::create_directories(base, ec);
+  std::string templ = (base / (prefix + "XXXXXX")).string();
+  if (mkdtemp(templ.data()) == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot create a scratch directory under ", base.string(), ": ",
+        std::strerror(errno), " (pick a writable scratch directory)"));
+  }
+  return ScratchDir(templ);
+}
+
+ScratchDir::ScratchDir(ScratchDir&& other) noexcept
+    : path_(std::move(other.path_)) {
+  other.path_.clear();
+}
+
+ScratchDir::~ScratchDir() {
+  if (path_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+RunClock::RunClock(std::chrono::milliseconds budget)
+    : deadline_(std::chrono::steady_clock::now() + budget) {}
+
+std::chrono::milliseconds RunClock::Remaining() const {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline_ - std::chrono::steady_clock::now());
+  return std::max(left, std::chrono::milliseconds(1));
+}
+
+ChildLimits RunClock::Limits(const TargetRunLimits& limits,
+                             size_t max_output_bytes) const {
+  ChildLimits out;
+  out.wall_time = Remaining();
+  out.memory_bytes = limits.memory_bytes;
+  out.max_output_bytes = max_output_bytes;
+  return out;
+}
+
+Execution AbnormalEnding(const ChildResult& child, const std::string& who) {
+  const std::string tail = LastLines(child.stderr_text, 40);
+  const std::string last = LastLines(tail, 1);
+  switch (child.ending) {
+    case ChildResult::Ending::kTimedOut:
+      return FailedExecution(ExecutionStatus::kTimedOut,
+                             absl::StrCat(who, " ", child.Describe()), tail);
+    case ChildResult::Ending::kSignaled:
+      return FailedExecution(ExecutionStatus::kCrashed,
+                             absl::StrCat(who, " crashed: ", child.Describe(),
+                                          last.empty() ? "" : ": ", last),
+                             tail);
+    case ChildResult::Ending::kExited:
+      break;
+  }
+  return Execution{};
+}
+
+Execution ExecutionFromWorker(const absl::StatusOr<ChildResult>& child,
+                              const std::string& who) {
+  if (!child.ok()) {
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           absl::StrCat("harness: cannot start the ", who,
+                                        " worker: ", child.status().message()));
+  }
+  if (child->ending != ChildResult::Ending::kExited)
+    return AbnormalEnding(*child, who);
+  const std::string tail = LastLines(child->stderr_text, 40);
+  if (child->exit_code != 0) {
+    return FailedExecution(
+        ExecutionStatus::kCrashed,
+        absl::StrCat(who, " worker ended without a result (", child->Describe(),
+                     ")", tail.empty() ? "" : ": ", LastLines(tail, 1)),
+        tail);
+  }
+  const auto reply =
+      nlohmann::json::parse(child->stdout_text, nullptr, /*allow_exceptions=*/
+                            false);
+  auto parsed = ExecutionFromJson(reply);
+  if (reply.is_discarded() || !parsed.ok()) {
+    return FailedExecution(
+        ExecutionStatus::kCrashed,
+        absl::StrCat(who, " worker returned an unreadable result",
+                     parsed.ok() ? "" : ": ",
+                     parsed.ok() ? "" : parsed.status().message()),
+        tail);
+  }
+  if (!tail.empty()) {
+    absl::StrAppend(&parsed->log, parsed->log.empty() ? "" : "\n",
+                    "[worker stderr]\n", tail);
+  }
+  return *std::move(parsed);
+}
+
+Execution RunReferenceInWorker(const spirv::TestCase& test_case,
+                               const reference::ReferenceOptions& options,
+                               const ChildLimits& limits) {
+  ChildLimits worker_limits = limits;
+  // Buffers travel back as base64 JSON: allow their size several times over.
+  size_t bytes = 0;
+  for (const spirv::KernelArg& a : test_case.args) bytes += a.bytes.size();
+  worker_limits.max_output_bytes =
+      std::max(worker_limits.max_output_bytes, 2 * bytes + (size_t{16} << 20));
+  auto child = RunInChild(
+      [&] {
+        return ExecutionToJson(reference::RunReference(test_case, options))
+            .dump();
+      },
+      worker_limits);
+  return ExecutionFromWorker(child, "reference interpreter");
+}
+
+absl::Status ValidateLikeReference(const std::vector<uint32_t>& words) {
+  const uint32_t minor = words.size() > 1 ? (words[1] >> 8) & 0xFF : 2;
+  spv_target_env env = SPV_ENV_UNIVERSAL_1_2;
+  switch (minor) {
+    case 0:
+      env = SPV_ENV_UNIVERSAL_1_0;
+      break;
+    case 1:
+      env = SPV_ENV_UNIVERSAL_1_1;
+      break;
+    case 3:
+      env = SPV_ENV_UNIVERSAL_1_3;
+      break;
+    case 4:
+      env = SPV_ENV_UNIVERSAL_1_4;
+      break;
+    case 5:
+      env = SPV_ENV_UNIVERSAL_1_5;
+      break;
+    case 6:
+      env = SPV_ENV_UNIVERSAL_1_6;
+      break;
+    default:
+      break;
+  }
+  return spirv::Validate(words, env);
+}
+
+Execution RunOutputOnReference(const spirv::TestCase& original,
+                               std::vector<uint32_t> words,
+                               const std::string& who,
+                               const std::string& producer_log,
+                               const reference::ReferenceOptions& options,
+                               const ChildLimits& limits) {
+  if (auto s = ValidateLikeReference(words); !s.ok()) {
+    return FailedExecution(
+        ExecutionStatus::kBuildFailed,
+        absl::StrCat(who, " produced a module that fails validation: ",
+                     NormalizedFirstError(std::string(s.message()))),
+        absl::StrCat(producer_log, producer_log.empty() ? "" : "\n",
+                     "[spirv-val]\n", s.message()));
+  }
+  spirv::TestCase transformed = original;
+  transformed.module_words = std::move(words);
+  reference::ReferenceOptions ref_options = options;
+  ref_options.skip_validation = true;  // validated just above, same rules
+  Execution e = RunReferenceInWorker(transformed, ref_options, limits);
+  if (!producer_log.empty()) {
+    e.log = absl::StrCat("[", who, "]\n", producer_log,
+                         e.log.empty() ? "" : "\n", e.log);
+  }
+  return e;
+}
+
+std::optional<Execution> RunToolStage(const std::vector<std::string>& argv,
+                                      const std::string& dir,
+                                      const RunClock& clock,
+                                      const TargetRunLimits& limits,
+                                      const std::string& who,
+                                      const std::vector<uint32_t>& input,
+                                      std::string* log) {
+  auto child = RunCommand(argv, clock.Limits(limits), dir);
+  if (!child.ok()) {
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           absl::StrCat("harness: cannot run ", who, ": ",
+                                        child.status().message()));
+  }
+  const std::string output =
+      absl::StrCat(child->stderr_text, child->stdout_text);
+  if (!output.empty()) {
+    absl::StrAppend(log, log->empty() ? "" : "\n", "[", who, "]\n",
+                    LastLines(output, 100));
+  }
+  if (child->ending != ChildResult::Ending::kExited) {
+    Execution e = AbnormalEnding(*child, who);
+    e.log = *log;
+    return e;
+  }
+  if (child->exit_code == 0) return std::nullopt;
+  if (child->exit_code == 127 &&
+      absl::StrContains(child->stderr_text, "cannot execute")) {
+    return FailedExecution(
+        ExecutionStatus::kUnsupported,
+        absl::StrCat("harness: ", LastLines(child->stderr_text, 1)), *log);
+  }
+  if (auto s = ValidateLikeReference(input); !s.ok()) {
+    return FailedExecution(
+        ExecutionStatus::kBuildFailed,
+        absl::StrCat("the module fails validation (", who,
+                     " rejected it too): ",
+                     NormalizedFirstError(std::string(s.message()))),
+        *log);
+  }
+  const std::string first = NormalizedFirstError(output, dir);
+  return FailedExecution(
+      ExecutionStatus::kBuildFailed,
+      absl::StrCat(who, " rejected a valid module (", child->Describe(), ")",
+                   first.empty() ? "" : ": ", first),
+      *log);
+}
+
+absl::Status WriteModule(const std::string& path,
+                         const std::vector<uint32_t>& words) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(words.data()),
+            static_cast<std::streamsize>(words.size() * 4));
+  if (!out) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot write ", path, " (is the scratch dir full?)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<uint32_t>> ReadModule(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("no output file ", path));
+  const std::string bytes((std::istreambuf_iterator<char>(in)),
+                          std::istreambuf_iterator<char>());
+  if (bytes.size() % 4 != 0 || bytes.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": ", bytes.size(), " bytes, not a whole number of words"));
+  }
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
+}
+
+std::string SpirvVersionString(const std::vector<uint32_t>& words) {
+  const uint32_t minor = words.size() > 1 ? (words[1] >> 8) & 0xFF : 0;
+  return absl::StrCat("1.", minor > 6 ? 0 : minor);
+}
+
+absl::StatusOr<std::string> ResolveProgram(
+    const std::string& override_path, const std::vector<std::string>& names,
+    const std::string& install_hint) {
+  if (!override_path.empty()) {
+    if (auto found = FindProgram(override_path)) return *found;
+    return absl::FailedPreconditionError(absl::StrCat(
+        override_path, " is not an executable program (check the path)"));
+  }
+  for (const std::string& name : names) {
+    if (auto found = FindProgram(name)) return *found;
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      absl::StrJoin(names, " / "), " is not installed (", install_hint, ")"));
+}
+
+}  // namespace l0spv::oracles

@@ -1,0 +1,135 @@
+// oracles/targets/adapter_util.h — pieces every target adapter shares:
+// turning how a worker or tool process ended into an Execution, scratch
+// directories, build-log first-error extraction and the reference stage of
+// the optimize/translate-then-run targets.
+//
+// Contract: nothing here throws or aborts; process trouble is a value. The
+// worker protocol is one Execution as JSON on the worker's stdout
+// (execution_json.h); anything else from a worker that exited 0 is kCrashed
+// ("ended without a result").
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "oracles/execution.h"
+#include "oracles/process/subprocess.h"
+#include "oracles/reference/interpreter.h"
+#include "oracles/targets/target.h"
+#include "spirv/test_case.h"
+
+namespace l0spv::oracles {
+
+Execution FailedExecution(ExecutionStatus status, std::string message,
+                          std::string log = "");
+
+// The last `lines` lines of `text` (trailing newlines ignored).
+std::string LastLines(const std::string& text, size_t lines);
+
+// The first line of a build log that reports an error (a line containing
+// "error", case-insensitive; one ending in ':' is joined with the next),
+// else the first non-empty line; normalized for signatures: whitespace
+// collapsed, hexadecimal addresses replaced by "0x?", `scratch` (a
+// per-run directory) replaced by "<dir>".
+std::string NormalizedFirstError(const std::string& log,
+                                 const std::string& scratch = "");
+
+// A uniquely named directory under `parent` (system temp dir when empty),
+// removed with everything in it when the object dies.
+class ScratchDir {
+ public:
+  static absl::StatusOr<ScratchDir> Make(const std::string& parent,
+                                         const std::string& prefix);
+  ScratchDir(ScratchDir&& other) noexcept;
+  ScratchDir& operator=(ScratchDir&&) = delete;
+  ScratchDir(const ScratchDir&) = delete;
+  ~ScratchDir();
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit ScratchDir(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+};
+
+// Deadline bookkeeping for multi-stage runs: each stage gets what is left.
+class RunClock {
+ public:
+  explicit RunClock(std::chrono::milliseconds budget);
+  // At least 1 ms, so a stage started at the deadline times out at once.
+  std::chrono::milliseconds Remaining() const;
+  ChildLimits Limits(const TargetRunLimits& limits,
+                     size_t max_output_bytes = 1 << 20) const;
+
+ private:
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+// kTimedOut / kCrashed for a process that did not end normally, naming `who`
+// ("ocloc", "spirv-opt"), with the signal and the last stderr line in the
+// message and the stderr tail in the log. Returns kOk (empty) for a process
+// that exited, whatever its exit code.
+Execution AbnormalEnding(const ChildResult& child, const std::string& who);
+
+// Parses a worker's reply (see the file comment).
+Execution ExecutionFromWorker(const absl::StatusOr<ChildResult>& child,
+                              const std::string& who);
+
+// Runs the reference interpreter on `test_case` in a worker process.
+Execution RunReferenceInWorker(const spirv::TestCase& test_case,
+                               const reference::ReferenceOptions& options,
+                               const ChildLimits& limits);
+
+// spirv-val in the environment the reference interpreter validates with:
+// the universal environment of the module's version (interpreter.cc says
+// why not the OpenCL one).
+absl::Status ValidateLikeReference(const std::vector<uint32_t>& words);
+
+// The reference stage of the optimize/translate-then-run targets: `words`
+// (what `who`, e.g. "spirv-opt -O", made of the case's module) must pass
+// ValidateLikeReference — otherwise kBuildFailed naming `who` and the
+// validator's message — and then run on the reference interpreter in a
+// worker, in place of the case's module. The Execution's log starts with
+// `producer_log` (what the producer printed).
+Execution RunOutputOnReference(const spirv::TestCase& original,
+                               std::vector<uint32_t> words,
+                               const std::string& who,
+                               const std::string& producer_log,
+                               const reference::ReferenceOptions& options,
+                               const ChildLimits& limits);
+
+// One tool stage of a multi-stage target (spirv-opt, llvm-spirv -r, ...):
+// runs `argv` in `dir` with what is left of `clock`. nullopt when the tool
+// exited 0 (its stderr appended to `log`); otherwise the run's result:
+// kUnsupported for harness trouble (tool missing, fork failure), kCrashed /
+// kTimedOut naming `who`, and for a non-zero exit kBuildFailed —
+// "<who> rejected a valid module: <first error>", or, when `input` itself
+// fails ValidateLikeReference, "the module fails validation: ..." (what the
+// reference says about such a module, so it is no finding).
+std::optional<Execution> RunToolStage(const std::vector<std::string>& argv,
+                                      const std::string& dir,
+                                      const RunClock& clock,
+                                      const TargetRunLimits& limits,
+                                      const std::string& who,
+                                      const std::vector<uint32_t>& input,
+                                      std::string* log);
+
+// Writes module words to `path`; FailedPrecondition when it cannot.
+absl::Status WriteModule(const std::string& path,
+                         const std::vector<uint32_t>& words);
+// Reads a SPIR-V binary a consumer wrote.
+absl::StatusOr<std::vector<uint32_t>> ReadModule(const std::string& path);
+
+// The SPIR-V version of a module header as "1.N" ("1.0" when unreadable).
+std::string SpirvVersionString(const std::vector<uint32_t>& words);
+
+// Resolves a consumer executable: `override_path` when set (must be
+// executable), else the first of `names` in PATH. FailedPrecondition naming
+// what is missing and how to install it otherwise.
+absl::StatusOr<std::string> ResolveProgram(
+    const std::string& override_path, const std::vector<std::string>& names,
+    const std::string& install_hint);
+
+}  // namespace l0spv::oracles

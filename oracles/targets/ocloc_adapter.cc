@@ -1,0 +1,167 @@
+#include "oracles/targets/ocloc_adapter.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "oracles/targets/adapter_util.h"
+#include "oracles/targets/consumer_probe.h"
+#include "oracles/targets/target_registry.h"
+
+namespace l0spv::oracles {
+namespace {
+
+// Texts by which IGC/LLVM report that they broke rather than that the
+// module is wrong (ocloc may catch the fault and still exit normally).
+constexpr const char* kInternalErrorTexts[] = {
+    "internal compiler error", "llvm error",           "assertion",
+    "segmentation fault",      "unreachable executed", "stack dump"};
+
+std::string InternalErrorLine(const std::string& output) {
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    const std::string lower = absl::AsciiStrToLower(line);
+    for (const char* text : kInternalErrorTexts) {
+      if (absl::StrContains(lower, text))
+        return std::string(absl::StripAsciiWhitespace(line));
+    }
+  }
+  return "";
+}
+
+// ocloc echoes its command line and a banner; neither is an error.
+std::string WithoutChatter(const std::string& output) {
+  std::string out;
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    if (absl::StartsWith(line, "Command was:") ||
+        absl::StartsWith(line, "Compilation from IR - skipping") ||
+        absl::StartsWith(line, "Build failed with error code"))
+      continue;
+    absl::StrAppend(&out, line, "\n");
+  }
+  return out;
+}
+
+class OclocTarget : public Target {
+ public:
+  OclocTarget(std::string device, std::string program, std::string consumer,
+              const TargetOptions& options)
+      : name_(absl::StrCat("ocloc:", device)),
+        device_(std::move(device)),
+        program_(std::move(program)),
+        consumer_(std::move(consumer)),
+        options_(options) {}
+
+  const std::string& name() const override { return name_; }
+  bool executes() const override { return false; }
+  const std::string& consumer() const override { return consumer_; }
+
+  Execution Run(const spirv::TestCase& test_case,
+                const TargetRunLimits& limits) override {
+    const RunClock clock(limits.wall_time);
+    auto dir = ScratchDir::Make(options_.scratch_dir, "l0spv-ocloc-");
+    if (!dir.ok()) {
+      return FailedExecution(ExecutionStatus::kUnsupported,
+                             absl::StrCat("harness: ", dir.status().message()));
+    }
+    if (auto s =
+            WriteModule(dir->path() + "/module.spv", test_case.module_words);
+        !s.ok()) {
+      return FailedExecution(ExecutionStatus::kUnsupported,
+                             absl::StrCat("harness: ", s.message()));
+    }
+    std::vector<std::string> argv = {program_, "compile",    "-spirv_input",
+                                     "-file",  "module.spv", "-device",
+                                     device_};
+    if (!options_.build_options.empty()) {
+      argv.push_back("-options");
+      argv.push_back(options_.build_options);
+    }
+    auto child = RunCommand(argv, clock.Limits(limits), dir->path());
+    if (!child.ok()) {
+      return FailedExecution(ExecutionStatus::kUnsupported,
+                             absl::StrCat("harness: cannot run ocloc: ",
+                                          child.status().message()));
+    }
+    // ocloc prints its diagnostics on stdout, the runtime's on stderr.
+    const std::string output =
+        absl::StrCat(child->stdout_text, child->stderr_text);
+    const std::string log = LastLines(output, 200);
+    if (child->ending != ChildResult::Ending::kExited) {
+      Execution e = AbnormalEnding(*child, "ocloc");
+      if (e.status == ExecutionStatus::kCrashed && e.log.empty()) {
+        const std::string last =
+            LastLines(WithoutChatter(child->stdout_text), 1);
+        if (!last.empty()) absl::StrAppend(&e.message, ": ", last);
+      }
+      e.log = log;
+      return e;
+    }
+    if (child->exit_code == 127 &&
+        absl::StrContains(output, "cannot execute")) {
+      return FailedExecution(ExecutionStatus::kUnsupported,
+                             absl::StrCat("harness: ", LastLines(output, 1)),
+                             log);
+    }
+    if (const std::string internal = InternalErrorLine(output);
+        !internal.empty()) {
+      return FailedExecution(
+          ExecutionStatus::kCrashed,
+          absl::StrCat("ocloc internal error (", child->Describe(),
+                       "): ", NormalizedFirstError(internal, dir->path())),
+          log);
+    }
+    if (child->exit_code != 0) {
+      const std::string first =
+          NormalizedFirstError(WithoutChatter(output), dir->path());
+      return FailedExecution(
+          ExecutionStatus::kBuildFailed,
+          first.empty()
+              ? absl::StrCat("ocloc rejected the module without a message (",
+                             child->Describe(), ")")
+              : absl::StrCat("ocloc rejected the module: ", first),
+          log);
+    }
+    Execution e;
+    e.log = log;
+    e.wall_time = child->wall_time;
+    return e;
+  }
+
+ private:
+  std::string name_, device_, program_, consumer_;
+  TargetOptions options_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Target>> MakeOclocTarget(
+    const std::string& device, const TargetOptions& options) {
+  const std::string name = absl::StrCat("ocloc:", device);
+  if (device.empty() || device.find_first_of(" ,:") != std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("target '", name,
+                     "': one device name expected, e.g. ocloc:tgllp (several "
+                     "devices are several targets: ocloc:tgllp,dg2)"));
+  }
+  std::string program;
+  std::string consumer;
+  if (!options.program.empty()) {
+    auto resolved = ResolveProgram(options.program, {}, "");
+    if (!resolved.ok()) return resolved.status();
+    // A stand-in ocloc (a custom build, a fault-injection script) is taken
+    // as it is: its device list is not checked.
+    program = consumer = *resolved;
+  } else {
+    auto info = DescribeTarget(name);
+    if (!info.ok()) return info.status();
+    if (!info->available) return UnavailableStatus(*info);
+    auto resolved = ResolveProgram("", {"ocloc"}, "");
+    if (!resolved.ok()) return resolved.status();
+    program = *resolved;
+    consumer = info->consumer;
+  }
+  return std::unique_ptr<Target>(
+      new OclocTarget(device, program, consumer, options));
+}
+
+}  // namespace l0spv::oracles

@@ -1,0 +1,23 @@
+// oracles/targets/opencl_adapter.h — the `opencl[:PLATFORM]` target behind
+// the Target interface: RunOnOpenCl (opencl_target.h) on the first device of
+// the first platform whose name contains PLATFORM (case-insensitive; any
+// platform with a device when empty).
+//
+// Contract: MakeOpenClTarget probes the ICDs (in a child process) and fails
+// with FailedPrecondition when there is no OpenCL platform with a device,
+// NotFound (listing the platforms) when none matches PLATFORM. Run maps
+// RunOnOpenCl's harness errors to kUnsupported.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "oracles/targets/target.h"
+
+namespace l0spv::oracles {
+
+absl::StatusOr<std::unique_ptr<Target>> MakeOpenClTarget(
+    const std::string& platform, const TargetOptions& options);
+
+}  // namespace l0spv::oracles

@@ -1,0 +1,272 @@
+// Every target adapter on its real consumer (label: consumers): a corpus
+// kernel runs on each executing target and must agree with `ref`
+// (CompareExecutions), ocloc accepts a valid module and rejects or crashes
+// on the IGC reproducers of corpora/known-consumer-bugs, Oclgrind reports an
+// out-of-bounds store, and the translators' known crashes come back as
+// findings naming them. A test skips, saying why, when its consumer is not
+// installed.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "oracles/compare/compare.h"
+#include "oracles/targets/target.h"
+#include "spirv/launch_spec.h"
+#include "spirv/spirv_tools.h"
+
+namespace l0spv::oracles {
+namespace {
+
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+// Integer-only, 128 work-items: cheap on every consumer, exact comparison.
+constexpr char kCorpusKernel[] = "int_builtins";
+
+spirv::TestCase CorpusCase(const std::string& name) {
+  auto entries = spirv::ReadCorpusManifest(std::string(L0SPV_BINARY_DIR) +
+                                           "/corpora/corpus_manifest.txt");
+  EXPECT_TRUE(entries.ok()) << entries.status();
+  if (entries.ok()) {
+    for (const spirv::CorpusEntry& e : *entries) {
+      if (e.name != name) continue;
+      auto tc = spirv::LoadSidecarCase(e.spv_path, e.json_path);
+      EXPECT_TRUE(tc.ok()) << tc.status();
+      if (tc.ok()) return *tc;
+    }
+  }
+  ADD_FAILURE() << "corpus kernel " << name << " not in the manifest";
+  return {};
+}
+
+// A reproducer from corpora/known-consumer-bugs (built only on request), as
+// a TestCase: the .spvasm assembled for its "; Version: 1.N" and the launch
+// from its sidecar.
+spirv::TestCase KnownBugCase(const std::string& name) {
+  const std::string base =
+      std::string(L0SPV_SOURCE_DIR) + "/corpora/known-consumer-bugs/" + name;
+  std::ifstream in(base + ".spvasm");
+  const std::string text((std::istreambuf_iterator<char>(in)),
+                         std::istreambuf_iterator<char>());
+  EXPECT_FALSE(text.empty()) << base;
+  spv_target_env env = SPV_ENV_UNIVERSAL_1_2;
+  if (const size_t at = text.find("; Version: 1."); at != std::string::npos) {
+    const char minor = text[at + 13];
+    if (minor == '0') env = SPV_ENV_UNIVERSAL_1_0;
+    if (minor == '1') env = SPV_ENV_UNIVERSAL_1_1;
+  }
+  auto words = spirv::Assemble(text, env);
+  EXPECT_TRUE(words.ok()) << words.status();
+  std::ifstream sidecar(base + ".json");
+  const auto json = nlohmann::json::parse(sidecar, nullptr, false);
+  auto tc = spirv::TestCaseFromSidecar(
+      json, words.ok() ? *words : std::vector<uint32_t>{}, base + ".json");
+  EXPECT_TRUE(tc.ok()) << tc.status();
+  return tc.ok() ? *tc : spirv::TestCase{};
+}
+
+TargetRunLimits Limits(std::chrono::milliseconds wall = 60s) {
+  TargetRunLimits l;
+  l.wall_time = wall;
+  return l;
+}
+
+// The target, or a skip with the registry's reason when its consumer is
+// missing; any other error fails the test.
+#define MAKE_OR_SKIP(var, name, options)                                 \
+  auto var##_or = MakeTarget(name, options);                             \
+  if (!var##_or.ok() &&                                                  \
+      var##_or.status().code() == absl::StatusCode::kFailedPrecondition) \
+    GTEST_SKIP() << var##_or.status();                                   \
+  ASSERT_TRUE(var##_or.ok()) << var##_or.status();                       \
+  std::unique_ptr<Target> var = *std::move(var##_or)
+
+// Runs the corpus kernel on `name` and on ref; they must agree.
+void ExpectAgreesWithRef(Target& target) {
+  const spirv::TestCase tc = CorpusCase(kCorpusKernel);
+  auto ref = MakeTarget("ref");
+  ASSERT_TRUE(ref.ok());
+  const Execution expected = (*ref)->Run(tc, Limits());
+  ASSERT_EQ(expected.status, ExecutionStatus::kOk) << expected.message;
+  const Execution actual = target.Run(tc, Limits());
+  ASSERT_EQ(actual.status, ExecutionStatus::kOk)
+      << target.name() << ": " << actual.message << "\n"
+      << actual.log;
+  const CompareResult c = CompareExecutions(tc, expected, actual, {});
+  EXPECT_TRUE(c.equal) << target.name() << ": " << c.explanation;
+}
+
+class TargetAdaptersTest : public ::testing::Test {
+ protected:
+  TargetOptions options_;
+};
+
+TEST_F(TargetAdaptersTest, OpenClAgreesWithRef) {
+  // Intel's ICD cannot even be enumerated under ASan (docs/CONSUMERS.md);
+  // PoCL is the device this test means.
+  const char* pocl = "/etc/OpenCL/vendors/pocl.icd";
+  if (std::filesystem::exists(pocl)) setenv("OCL_ICD_VENDORS", pocl, 1);
+  MAKE_OR_SKIP(target, "opencl", options_);
+  EXPECT_TRUE(target->executes());
+  ExpectAgreesWithRef(*target);
+}
+
+TEST_F(TargetAdaptersTest, OclgrindAgreesWithRef) {
+  MAKE_OR_SKIP(target, "oclgrind", options_);
+  ExpectAgreesWithRef(*target);
+}
+
+TEST_F(TargetAdaptersTest, SpirvOptAgreesWithRefWithTheDefaultAndAPassList) {
+  MAKE_OR_SKIP(target, "spirv-opt", options_);
+  EXPECT_EQ(target->name(), "spirv-opt");
+  ExpectAgreesWithRef(*target);
+  MAKE_OR_SKIP(listed, "spirv-opt:ccp,simplify-instructions loop-unroll",
+               options_);
+  ExpectAgreesWithRef(*listed);
+}
+
+TEST_F(TargetAdaptersTest, LlvmSpirvRoundTripAgreesWithRef) {
+  MAKE_OR_SKIP(target, "llvm-spirv", options_);
+  ExpectAgreesWithRef(*target);
+}
+
+TEST_F(TargetAdaptersTest, OclocAcceptsAValidModuleCompileOnly) {
+  MAKE_OR_SKIP(target, "ocloc:tgllp", options_);
+  EXPECT_FALSE(target->executes());
+  const Execution e = target->Run(CorpusCase(kCorpusKernel), Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kOk) << e.message << "\n" << e.log;
+  EXPECT_TRUE(e.buffers.empty());
+}
+
+TEST_F(TargetAdaptersTest, OclocRejectsAndCrashesOnKnownIgcBugs) {
+  MAKE_OR_SKIP(target, "ocloc:tgllp", options_);
+  // IGC's SPIR-V reader does not implement OpExecutionModeId.
+  Execution e = target->Run(KnownBugCase("local_size_id_v12"), Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kBuildFailed) << e.message;
+  EXPECT_EQ(e.message,
+            "ocloc rejected the module: error: IGC SPIRV Consumer does not "
+            "support the following opcode: 331");
+  // OpSpecConstantOp makes ocloc abort.
+  e = target->Run(KnownBugCase("spec_constant_op"), Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kCrashed) << e.message;
+  EXPECT_THAT(e.message, HasSubstr("ocloc crashed: signal 6"));
+}
+
+TEST_F(TargetAdaptersTest, OclocPastATinyTimeLimitIsTimedOut) {
+  MAKE_OR_SKIP(target, "ocloc:tgllp", options_);
+  const Execution e = target->Run(CorpusCase(kCorpusKernel), Limits(5ms));
+  EXPECT_EQ(e.status, ExecutionStatus::kTimedOut) << e.message;
+  EXPECT_THAT(e.message, HasSubstr("ocloc timed out"));
+}
+
+TEST_F(TargetAdaptersTest, OclocUnknownDeviceIsNotFoundListingDevices) {
+  auto t = MakeTarget("ocloc:no-such-gpu", options_);
+  if (!t.ok() && t.status().code() == absl::StatusCode::kFailedPrecondition)
+    GTEST_SKIP() << t.status();
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(t.status().message(), HasSubstr("tgllp"));
+}
+
+// out[g + 1] = 7 for g < 4, on a 4-element buffer: the last store is out of
+// bounds.
+constexpr char kStorePastTheEnd[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k" %gid
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %gid Constant
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%v3ulong = OpTypeVector %ulong 3
+%ptr_in = OpTypePointer Input %v3ulong
+%gid = OpVariable %ptr_in Input
+%ptr_g_uint = OpTypePointer CrossWorkgroup %uint
+%uint_7 = OpConstant %uint 7
+%ulong_1 = OpConstant %ulong 1
+%kfn = OpTypeFunction %void %ptr_g_uint
+%k = OpFunction %void None %kfn
+%out = OpFunctionParameter %ptr_g_uint
+%entry = OpLabel
+%gv = OpLoad %v3ulong %gid Aligned 32
+%x = OpCompositeExtract %ulong %gv 0
+%x1 = OpIAdd %ulong %x %ulong_1
+%po = OpInBoundsPtrAccessChain %ptr_g_uint %out %x1
+OpStore %po %uint_7 Aligned 4
+OpReturn
+OpFunctionEnd
+)";
+
+TEST_F(TargetAdaptersTest, OclgrindSurfacesAnOutOfBoundsStoreAsUb) {
+  MAKE_OR_SKIP(target, "oclgrind", options_);
+  spirv::TestCase tc;
+  auto words = spirv::Assemble(kStorePastTheEnd);
+  ASSERT_TRUE(words.ok()) << words.status();
+  tc.module_words = *words;
+  tc.entry_point = "k";
+  tc.nd_range.global[0] = 4;
+  spirv::KernelArg out;
+  out.bytes.assign(16, 0);
+  out.is_result = true;
+  tc.args.push_back(out);
+  const Execution e = target->Run(tc, Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kUbDetected) << e.message << e.log;
+  EXPECT_THAT(e.message, HasSubstr("Oclgrind reported 1 error(s): Invalid "
+                                   "write of size 4 at global memory "
+                                   "address 0x?"));
+  EXPECT_THAT(e.message, HasSubstr("Global(3,0,0)"));
+  EXPECT_THAT(e.log, HasSubstr("[oclgrind]"));
+  // The reference finds the same undefined behaviour: no finding.
+  auto ref = MakeTarget("ref");
+  ASSERT_TRUE(ref.ok());
+  EXPECT_TRUE(CompareExecutions(tc, (*ref)->Run(tc, Limits()), e, {}).equal);
+}
+
+TEST_F(TargetAdaptersTest, OclgrindGivingUpIsCrashedNotUb) {
+  MAKE_OR_SKIP(target, "oclgrind", options_);
+  // Oclgrind 21.10 does not implement addrspacecast (generic pointers).
+  const Execution e = target->Run(CorpusCase("atomics_c11"), Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kCrashed) << e.message;
+  EXPECT_THAT(e.message, HasSubstr("Oclgrind internal error: OCLGRIND FATAL "
+                                   "ERROR"));
+  EXPECT_THAT(e.message, HasSubstr("Unsupported instruction: addrspacecast"));
+}
+
+TEST_F(TargetAdaptersTest, SpirvOptBogusPassIsAClearError) {
+  auto t = MakeTarget("spirv-opt:ccp,no-such-pass", options_);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(t.status().message(),
+              HasSubstr("spirv-opt: unknown pass flag '--no-such-pass'"));
+}
+
+TEST_F(TargetAdaptersTest, LlvmSpirvCrashIsAFindingNamingTheTranslator) {
+  MAKE_OR_SKIP(target, "llvm-spirv", options_);
+  // A vector OpCompositeConstruct of run-time values: llvm-spirv 14's reader
+  // segfaults (corpora/known-consumer-bugs/composite_construct_runtime).
+  const Execution e =
+      target->Run(KnownBugCase("composite_construct_runtime"), Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kCrashed) << e.message;
+  EXPECT_THAT(e.message, HasSubstr(" -r crashed: signal"));
+  EXPECT_THAT(e.message, HasSubstr("llvm-spirv"));
+}
+
+TEST_F(TargetAdaptersTest, AnInvalidModuleIsRejectedLikeRefDoes) {
+  MAKE_OR_SKIP(target, "spirv-opt", options_);
+  spirv::TestCase tc = CorpusCase(kCorpusKernel);
+  tc.module_words.resize(tc.module_words.size() - 3);  // cut the last words
+  const Execution e = target->Run(tc, Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kBuildFailed) << e.message;
+  EXPECT_THAT(e.message, HasSubstr("the module fails validation"));
+}
+
+}  // namespace
+}  // namespace l0spv::oracles
