@@ -162,10 +162,10 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
         }
       }
     }
-    const uint64_t case_ns = std::chrono::duration_cast<
-                                 std::chrono::nanoseconds>(Clock::now() -
-                                                           case_start)
-                                 .count();
+    const uint64_t case_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
+                                                             case_start)
+            .count();
     ++state.stats.cases;
     state.stats.case_nanos += case_ns;
     state.stats.harness_nanos += case_ns - std::min(case_ns, inside_targets);
@@ -185,8 +185,7 @@ uint64_t CountFindings(const std::string& out) {
   std::error_code ec;
   uint64_t n = 0;
   for (const auto& e : fs::directory_iterator(out + "/findings", ec)) {
-    if (e.is_directory() &&
-        e.path().filename().string().rfind(".tmp-", 0) != 0)
+    if (e.is_directory() && e.path().filename().string().rfind(".tmp-", 0) != 0)
       ++n;
   }
   return n;
@@ -249,9 +248,9 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
   for (const std::string& name : o.targets) {
     auto t = BuildTarget(o, name);
     if (!t.ok()) {
-      return absl::Status(t.status().code(),
-                          absl::StrCat("target ", name, ": ",
-                                       t.status().message()));
+      return absl::Status(
+          t.status().code(),
+          absl::StrCat("target ", name, ": ", t.status().message()));
     }
   }
   std::error_code ec;
@@ -320,8 +319,8 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
             oracles::Execution e;
             e.status = oracles::ExecutionStatus::kCrashed;
             e.message = v.explanation;
-            FindingRecord r{v, *tc, g.seed, {{"ref", e}},
-                            ReproduceCommand(o, v)};
+            FindingRecord r{
+                v, *tc, g.seed, {{"ref", e}}, ReproduceCommand(o, v)};
             if (auto is_new = RecordFinding(o.out, r); is_new.ok() && *is_new)
               ++s.stats.new_findings;
           }
@@ -339,12 +338,11 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     const auto now = Clock::now();
-    const double elapsed =
-        std::chrono::duration<double>(now - start).count();
+    const double elapsed = std::chrono::duration<double>(now - start).count();
     // Past the deadline, jobs finish their current case; a job stuck beyond
     // the per-case limit is killed (its state still points at the case).
-    if (timed && now > deadline + o.limits.wall_time * 4 +
-                           std::chrono::seconds(10)) {
+    if (timed &&
+        now > deadline + o.limits.wall_time * 4 + std::chrono::seconds(10)) {
       for (pid_t p : pids)
         if (p > 0) ::kill(p, SIGKILL);
     }
@@ -372,8 +370,8 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
   const CampaignStats total = aggregate();
   result.stats = total;
   result.stats.cases -= std::min(total.cases, before.cases);
-  result.stats.new_findings -= std::min(total.new_findings,
-                                        before.new_findings);
+  result.stats.new_findings -=
+      std::min(total.new_findings, before.new_findings);
   result.unique_findings = CountFindings(o.out);
   result.elapsed_seconds =
       std::chrono::duration<double>(Clock::now() - start).count();

@@ -58,7 +58,7 @@ struct CampaignOptions {
 };
 
 struct CampaignResult {
-  CampaignStats stats;        // this run (all jobs, after resume)
+  CampaignStats stats;           // this run (all jobs, after resume)
   uint64_t unique_findings = 0;  // finding directories in OUT
   double elapsed_seconds = 0;
 };

@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 absl::Status WriteText(const std::string& path, const std::string& text) {
-  return spirv::WriteFileBytes(
-      path, std::vector<uint8_t>(text.begin(), text.end()));
+  return spirv::WriteFileBytes(path,
+                               std::vector<uint8_t>(text.begin(), text.end()));
 }
 
 // FNV-1a: a hash that is stable across builds and platforms (dir names
@@ -43,8 +43,8 @@ absl::Status TouchSeed(const std::string& finding_dir, uint64_t seed) {
   const std::string path = absl::StrCat(finding_dir, "/seeds/", seed);
   const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
   if (fd < 0) {
-    return absl::InternalError(absl::StrCat(path, ": cannot create (",
-                                            std::strerror(errno), ")"));
+    return absl::InternalError(
+        absl::StrCat(path, ": cannot create (", std::strerror(errno), ")"));
   }
   ::close(fd);
   return absl::OkStatus();
@@ -87,9 +87,9 @@ absl::StatusOr<bool> RecordFinding(const std::string& out_dir,
   r.reproduce = absl::StrReplaceAll(
       r.reproduce,
       {{"{case}", fs::absolute(final_dir, abs_ec).string() + "/case"}});
-  const std::string tmp = absl::StrCat(findings, "/.tmp-",
-                                       FindingDirName(r.verdict.signature),
-                                       "-", ::getpid(), "-", r.seed);
+  const std::string tmp =
+      absl::StrCat(findings, "/.tmp-", FindingDirName(r.verdict.signature), "-",
+                   ::getpid(), "-", r.seed);
   fs::remove_all(tmp, ec);
   fs::create_directories(tmp + "/outputs", ec);
   if (ec) {
@@ -145,8 +145,7 @@ uint64_t FindingSeedCount(const std::string& finding_dir) {
 
 void RemoveIncomplete(const std::string& out_dir) {
   std::error_code ec;
-  for (const auto& e :
-       fs::directory_iterator(out_dir + "/findings", ec)) {
+  for (const auto& e : fs::directory_iterator(out_dir + "/findings", ec)) {
     if (e.path().filename().string().rfind(".tmp-", 0) == 0)
       fs::remove_all(e.path(), ec);
   }

@@ -40,10 +40,19 @@ absl::StatusOr<std::chrono::seconds> ParseTime(const std::string& text) {
   uint64_t scale = 1;
   std::string number = text;
   switch (text.back()) {
-    case 's': number.pop_back(); break;
-    case 'm': scale = 60; number.pop_back(); break;
-    case 'h': scale = 3600; number.pop_back(); break;
-    default: break;
+    case 's':
+      number.pop_back();
+      break;
+    case 'm':
+      scale = 60;
+      number.pop_back();
+      break;
+    case 'h':
+      scale = 3600;
+      number.pop_back();
+      break;
+    default:
+      break;
   }
   uint64_t value = 0;
   if (!absl::SimpleAtoi(number, &value) || value == 0) {
@@ -65,9 +74,9 @@ std::vector<std::string> AvailableTargets() {
 std::string DescribeTargets() {
   std::string text;
   for (const oracles::TargetInfo& t : oracles::ListTargets()) {
-    absl::StrAppend(&text, "  ", t.available ? "available    " : "unavailable  ",
-                    t.name, t.available ? "" : absl::StrCat(" — ", t.reason),
-                    "\n");
+    absl::StrAppend(&text, "  ",
+                    t.available ? "available    " : "unavailable  ", t.name,
+                    t.available ? "" : absl::StrCat(" — ", t.reason), "\n");
   }
   return text;
 }
@@ -116,14 +125,16 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     o.targets.push_back(name);
   }
   auto time = ParseTime(absl::GetFlag(FLAGS_time));
-  if (!time.ok()) return UsageError("campaign", std::string(time.status().message()));
+  if (!time.ok())
+    return UsageError("campaign", std::string(time.status().message()));
   o.time = *time;
   o.iterations = absl::GetFlag(FLAGS_iterations);
   o.seed = absl::GetFlag(FLAGS_seed);
   o.jobs = absl::GetFlag(FLAGS_jobs);
   o.out = absl::GetFlag(FLAGS_out);
   if (o.out.empty()) o.out = "l0spv-out";
-  const std::vector<std::string> shard = absl::StrSplit(absl::GetFlag(FLAGS_shard), '/');
+  const std::vector<std::string> shard =
+      absl::StrSplit(absl::GetFlag(FLAGS_shard), '/');
   if (shard.size() != 2 || !absl::SimpleAtoi(shard[0], &o.shard) ||
       !absl::SimpleAtoi(shard[1], &o.shards) || o.shards == 0 ||
       o.shard >= o.shards) {
@@ -138,8 +149,8 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
   o.live_progress = ::isatty(STDERR_FILENO);
   std::cerr << "campaign: targets ref" << (o.targets.empty() ? "" : ",")
-            << absl::StrJoin(o.targets, ",") << "; profile " << profile
-            << "; " << o.jobs << " job(s); out " << o.out << "\n";
+            << absl::StrJoin(o.targets, ",") << "; profile " << profile << "; "
+            << o.jobs << " job(s); out " << o.out << "\n";
   auto result = campaign::RunCampaign(o, std::cerr);
   if (!result.ok()) {
     return UsageError("campaign", std::string(result.status().message()));
@@ -154,25 +165,26 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
 }  // namespace
 
 Command CampaignCommand() {
-  return {"campaign",
-          "the campaign: generate, run every target, compare, keep findings",
-          "[campaign] [--target=LIST] [--time=60s|--iterations=N] [--seed=N]\n"
-          "           [--jobs=N] [--out=DIR] [--profile=NAME] [--shard=K/N]\n"
-          "           [--timeout=SECONDS] [--allow_known_bugs] [--non_uniform]\n\n"
-          "Generates test cases, runs each on the reference interpreter and on "
-          "every target, and judges every target against the reference "
-          "(crash, timeout, rejected-valid, mismatch, target-ub; ub in the "
-          "reference = a generator bug). Findings land in DIR/findings/<name>/ "
-          "with the case, every output, verdict.json and a README with the "
-          "reproduce command; duplicates only add a seed. Killed and restarted "
-          "with the same --out, a campaign resumes. --shard=K/N splits the "
-          "seed space for batch schedulers; `l0spv-fuzz merge` combines the "
-          "shards. Without --target: every available target (`l0spv-fuzz "
-          "targets`). Exit 1 when DIR holds findings.",
-          {"target", "time", "iterations", "seed", "jobs", "out", "profile",
-           "shard", "timeout", "max_statements", "allow_known_bugs",
-           "non_uniform", "mutate", "no_reduce"},
-          RunCampaignCommand};
+  return {
+      "campaign",
+      "the campaign: generate, run every target, compare, keep findings",
+      "[campaign] [--target=LIST] [--time=60s|--iterations=N] [--seed=N]\n"
+      "           [--jobs=N] [--out=DIR] [--profile=NAME] [--shard=K/N]\n"
+      "           [--timeout=SECONDS] [--allow_known_bugs] [--non_uniform]\n\n"
+      "Generates test cases, runs each on the reference interpreter and on "
+      "every target, and judges every target against the reference "
+      "(crash, timeout, rejected-valid, mismatch, target-ub; ub in the "
+      "reference = a generator bug). Findings land in DIR/findings/<name>/ "
+      "with the case, every output, verdict.json and a README with the "
+      "reproduce command; duplicates only add a seed. Killed and restarted "
+      "with the same --out, a campaign resumes. --shard=K/N splits the "
+      "seed space for batch schedulers; `l0spv-fuzz merge` combines the "
+      "shards. Without --target: every available target (`l0spv-fuzz "
+      "targets`). Exit 1 when DIR holds findings.",
+      {"target", "time", "iterations", "seed", "jobs", "out", "profile",
+       "shard", "timeout", "max_statements", "allow_known_bugs", "non_uniform",
+       "mutate", "no_reduce"},
+      RunCampaignCommand};
 }
 
 }  // namespace l0spv::cli

@@ -32,7 +32,8 @@ int RunCheck(const std::vector<std::string>& positional) {
   limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
 
   auto ref = oracles::MakeTarget("ref");
-  if (!ref.ok()) return UsageError("check", std::string(ref.status().message()));
+  if (!ref.ok())
+    return UsageError("check", std::string(ref.status().message()));
   const oracles::Execution reference = (*ref)->Run(*tc, limits);
   std::vector<oracles::Verdict> verdicts{oracles::JudgeReference(reference)};
   if (reference.status == oracles::ExecutionStatus::kOk) {
@@ -40,8 +41,8 @@ int RunCheck(const std::vector<std::string>& positional) {
       if (name == "ref") continue;
       auto target = oracles::MakeTarget(name);
       if (!target.ok()) {
-        return UsageError("check", name + ": " +
-                                       std::string(target.status().message()));
+        return UsageError("check",
+                          name + ": " + std::string(target.status().message()));
       }
       const oracles::Execution e = (*target)->Run(*tc, limits);
       verdicts.push_back(oracles::Judge(*tc, reference, (*target)->name(),
@@ -62,8 +63,7 @@ int RunCheck(const std::vector<std::string>& positional) {
     }
   }
   if (absl::GetFlag(FLAGS_json)) {
-    std::cout << nlohmann::json{{"interesting", interesting},
-                                {"verdicts", out}}
+    std::cout << nlohmann::json{{"interesting", interesting}, {"verdicts", out}}
                      .dump(2)
               << "\n";
   } else {

@@ -13,10 +13,9 @@
 namespace l0spv::cli {
 
 const std::vector<Command>& AllCommands() {
-  static const auto* commands =
-      new std::vector<Command>{LintCommand(), TargetsCommand(), RunCommand(),
-                               GenerateCommand(), CampaignCommand(),
-                               CheckCommand(), MergeCommand()};
+  static const auto* commands = new std::vector<Command>{
+      LintCommand(),     TargetsCommand(), RunCommand(),  GenerateCommand(),
+      CampaignCommand(), CheckCommand(),   MergeCommand()};
   return *commands;
 }
 

@@ -34,8 +34,9 @@ int RunMerge(const std::vector<std::string>& positional) {
     std::ifstream in(dir + "/stats.json");
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
     if (!in || j.is_discarded()) {
-      return UsageError("merge", dir + "/stats.json: missing or not JSON — "
-                                       "is this a campaign output directory?");
+      return UsageError("merge", dir +
+                                     "/stats.json: missing or not JSON — "
+                                     "is this a campaign output directory?");
     }
     auto stats = campaign::CampaignStats::FromJson(j);
     if (!stats.ok())

@@ -11,15 +11,24 @@ namespace l0spv::oracles {
 
 const char* VerdictKindName(VerdictKind kind) {
   switch (kind) {
-    case VerdictKind::kOk: return "ok";
-    case VerdictKind::kSkipped: return "skipped";
-    case VerdictKind::kCrash: return "crash";
-    case VerdictKind::kTimeout: return "timeout";
-    case VerdictKind::kRejectedValid: return "rejected-valid";
-    case VerdictKind::kAcceptedInvalid: return "accepted-invalid";
-    case VerdictKind::kMismatch: return "mismatch";
-    case VerdictKind::kTargetUb: return "target-ub";
-    case VerdictKind::kUb: return "ub";
+    case VerdictKind::kOk:
+      return "ok";
+    case VerdictKind::kSkipped:
+      return "skipped";
+    case VerdictKind::kCrash:
+      return "crash";
+    case VerdictKind::kTimeout:
+      return "timeout";
+    case VerdictKind::kRejectedValid:
+      return "rejected-valid";
+    case VerdictKind::kAcceptedInvalid:
+      return "accepted-invalid";
+    case VerdictKind::kMismatch:
+      return "mismatch";
+    case VerdictKind::kTargetUb:
+      return "target-ub";
+    case VerdictKind::kUb:
+      return "ub";
   }
   return "?";
 }
@@ -73,8 +82,8 @@ std::string Slug(std::string_view text) {
 
 std::string Signature(VerdictKind kind, const std::string& target,
                       std::string_view detail) {
-  std::string s = absl::StrCat(VerdictKindName(kind), ":",
-                               TargetKindForSignature(target));
+  std::string s =
+      absl::StrCat(VerdictKindName(kind), ":", TargetKindForSignature(target));
   const std::string d = Slug(detail);
   if (!d.empty()) absl::StrAppend(&s, ":", d);
   if (s.size() > kMaxSignature) s.resize(kMaxSignature);
@@ -84,7 +93,10 @@ std::string Signature(VerdictKind kind, const std::string& target,
 
 // The first informative line of a message or log.
 std::string FirstMeaningfulLine(std::string_view text) {
-  for (std::string_view line : absl::StrSplit(text, '\n')) {
+  // Debian's abseil has its own string_view type.
+  for (absl::string_view piece :
+       absl::StrSplit(absl::string_view(text.data(), text.size()), '\n')) {
+    const std::string_view line(piece.data(), piece.size());
     if (!IsNoiseLine(line)) return std::string(line);
   }
   return "";
@@ -154,8 +166,8 @@ Verdict JudgeReference(const Execution& reference) {
           "generator bug): ",
           reference.message);
       // The check's name is the text before the first ':' or ' in '.
-      std::string check = reference.message.substr(
-          0, reference.message.find_first_of(":("));
+      std::string check =
+          reference.message.substr(0, reference.message.find_first_of(":("));
       v.signature = Signature(v.kind, "ref", NormalizeMessage(check));
       return v;
     }
@@ -183,20 +195,19 @@ Verdict Judge(const spirv::TestCase& test_case, const Execution& reference,
       break;
     case ExecutionStatus::kUnsupported:
       v.kind = VerdictKind::kSkipped;
-      v.explanation = absl::StrCat(target, " cannot run this case here: ",
-                                   actual.message);
+      v.explanation =
+          absl::StrCat(target, " cannot run this case here: ", actual.message);
       return v;
     case ExecutionStatus::kCrashed: {
       v.kind = VerdictKind::kCrash;
-      const std::string where = FirstMeaningfulLine(
-          actual.log.empty() ? actual.message : actual.log);
+      const std::string where =
+          FirstMeaningfulLine(actual.log.empty() ? actual.message : actual.log);
       v.explanation = absl::StrCat(target, " crashed: ", actual.message,
-                                   actual.log.empty() ? "" : "\n",
-                                   actual.log);
-      v.signature = Signature(
-          v.kind, target,
-          NormalizeMessage(absl::StrCat(FirstMeaningfulLine(actual.message),
-                                        " ", where)));
+                                   actual.log.empty() ? "" : "\n", actual.log);
+      v.signature =
+          Signature(v.kind, target,
+                    NormalizeMessage(absl::StrCat(
+                        FirstMeaningfulLine(actual.message), " ", where)));
       return v;
     }
     case ExecutionStatus::kTimedOut:
@@ -206,15 +217,16 @@ Verdict Judge(const spirv::TestCase& test_case, const Execution& reference,
       return v;
     case ExecutionStatus::kBuildFailed: {
       v.kind = VerdictKind::kRejectedValid;
-      const std::string first = FirstMeaningfulLine(
-          actual.log.empty() ? actual.message : actual.log);
+      const std::string first =
+          FirstMeaningfulLine(actual.log.empty() ? actual.message : actual.log);
       v.explanation = absl::StrCat(
-          target, " rejected a module that spirv-val and the Level Zero "
-                  "rules accept: ",
+          target,
+          " rejected a module that spirv-val and the Level Zero "
+          "rules accept: ",
           actual.message, actual.log.empty() ? "" : "\n", actual.log);
-      v.signature = Signature(
-          v.kind, target,
-          first.empty() ? "no-message" : NormalizeMessage(first));
+      v.signature =
+          Signature(v.kind, target,
+                    first.empty() ? "no-message" : NormalizeMessage(first));
       return v;
     }
     case ExecutionStatus::kUbDetected: {
@@ -222,9 +234,9 @@ Verdict Judge(const spirv::TestCase& test_case, const Execution& reference,
       v.explanation = absl::StrCat(
           target, " reported an error on a case the reference runs cleanly: ",
           actual.message);
-      v.signature = Signature(v.kind, target,
-                              NormalizeMessage(FirstMeaningfulLine(
-                                  actual.message)));
+      v.signature =
+          Signature(v.kind, target,
+                    NormalizeMessage(FirstMeaningfulLine(actual.message)));
       return v;
     }
   }
@@ -233,9 +245,9 @@ Verdict Judge(const spirv::TestCase& test_case, const Execution& reference,
                                             CompareOptionsFor(test_case));
   if (r.equal) return v;
   v.kind = VerdictKind::kMismatch;
-  v.explanation =
-      absl::StrCat(target, " computed a different result than the reference: ",
-                   r.explanation);
+  v.explanation = absl::StrCat(
+      target,
+      " computed a different result than the reference: ", r.explanation);
   v.signature = Signature(v.kind, target, r.signature_kind);
   return v;
 }

@@ -25,8 +25,8 @@ class FaultTarget : public oracles::Target {
   oracles::Execution Run(const spirv::TestCase& tc,
                          const oracles::TargetRunLimits& limits) override {
     ++runs_;
-    oracles::Execution e =
-        oracles::reference::RunReference(tc, oracles::reference::ReferenceOptions{});
+    oracles::Execution e = oracles::reference::RunReference(
+        tc, oracles::reference::ReferenceOptions{});
     if (mode_ == "kill-job" && runs_ == kill_at_) ::raise(SIGSEGV);
     if (mode_ == "wrong") {
       for (size_t i = 0; i < tc.args.size(); ++i) {
@@ -91,8 +91,8 @@ absl::StatusOr<std::unique_ptr<oracles::Target>> MakeFaultTarget(
       return absl::InvalidArgumentError("bad kill-job-at-N");
     mode = "kill-job";
   }
-  for (const char* m : {"ok", "crash", "hang", "leak", "wrong", "reject",
-                        "kill-job"}) {
+  for (const char* m :
+       {"ok", "crash", "hang", "leak", "wrong", "reject", "kill-job"}) {
     if (mode == m) return std::make_unique<FaultTarget>(name, mode, kill_at);
   }
   return absl::InvalidArgumentError("unknown fault mode " + mode);

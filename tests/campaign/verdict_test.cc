@@ -28,8 +28,8 @@ Execution Ok(std::vector<uint8_t> bytes) {
 
 TEST(VerdictTest, EqualResultsAreOk) {
   const auto tc = OneResultBuffer();
-  const Verdict v = Judge(tc, Ok({1, 2, 3, 4}), "opencl:PoCL", true,
-                          Ok({1, 2, 3, 4}));
+  const Verdict v =
+      Judge(tc, Ok({1, 2, 3, 4}), "opencl:PoCL", true, Ok({1, 2, 3, 4}));
   EXPECT_EQ(v.kind, VerdictKind::kOk);
   EXPECT_FALSE(v.IsFinding());
   EXPECT_TRUE(v.signature.empty());
@@ -37,8 +37,9 @@ TEST(VerdictTest, EqualResultsAreOk) {
 
 TEST(VerdictTest, DifferentBytesAreAMismatch) {
   const auto tc = OneResultBuffer();
-  const Verdict v = Judge(tc, Ok({1, 2, 3, 4}), "opencl:Portable Computing Language",
-                          true, Ok({1, 2, 9, 4}));
+  const Verdict v =
+      Judge(tc, Ok({1, 2, 3, 4}), "opencl:Portable Computing Language", true,
+            Ok({1, 2, 9, 4}));
   EXPECT_EQ(v.kind, VerdictKind::kMismatch);
   EXPECT_EQ(v.signature, "mismatch:opencl:bytes");
   EXPECT_THAT(v.explanation, HasSubstr("arg"));
@@ -98,8 +99,9 @@ TEST(VerdictTest, TimeoutTargetUbAndSkipped) {
   e.message = "Invalid read of size 4 at global memory address 0x1000000000010";
   const Verdict ub = Judge(tc, Ok({1}), "oclgrind", true, e);
   EXPECT_EQ(ub.kind, VerdictKind::kTargetUb);
-  EXPECT_EQ(ub.signature, "target-ub:oclgrind:invalid-read-of-size-n-at-global-"
-                          "memory-address-n");
+  EXPECT_EQ(ub.signature,
+            "target-ub:oclgrind:invalid-read-of-size-n-at-global-"
+            "memory-address-n");
   e.status = ExecutionStatus::kUnsupported;
   EXPECT_EQ(Judge(tc, Ok({1}), "gpu", true, e).kind, VerdictKind::kSkipped);
   // Nothing is judged when the reference did not run.
@@ -130,9 +132,9 @@ TEST(VerdictTest, SignaturesAreBoundedAndSafe) {
   e.message = std::string(500, 'x') + " / \\ $ ` ; | & *";
   const Verdict v = Judge(tc, Ok({1}), "spirv-opt:-O", true, e);
   EXPECT_LE(v.signature.size(), 120u);
-  EXPECT_EQ(v.signature.find_first_not_of(
-                "abcdefghijklmnopqrstuvwxyz0123456789:._-"),
-            std::string::npos);
+  EXPECT_EQ(
+      v.signature.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789:._-"),
+      std::string::npos);
 }
 
 TEST(VerdictTest, NormalizeMessage) {
