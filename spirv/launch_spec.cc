@@ -188,9 +188,10 @@ absl::StatusOr<KernelArg> ParseArgSpec(absl::string_view spec) {
   return arg;
 }
 
-absl::StatusOr<TestCase> TestCaseFromSidecar(const json& sidecar,
-                                             std::vector<uint32_t> module_words,
-                                             const std::string& where) {
+namespace {
+absl::StatusOr<TestCase> TestCaseFromSidecarUnchecked(
+    const json& sidecar, std::vector<uint32_t> module_words,
+    const std::string& where) {
   if (!sidecar.is_object() || !sidecar.contains("kernel") ||
       !sidecar["kernel"].is_string()) {
     return absl::InvalidArgumentError(
@@ -289,6 +290,23 @@ absl::StatusOr<TestCase> TestCaseFromSidecar(const json& sidecar,
     tc.args.push_back(std::move(arg));
   }
   return tc;
+}
+
+}  // namespace
+
+absl::StatusOr<TestCase> TestCaseFromSidecar(const json& sidecar,
+                                             std::vector<uint32_t> module_words,
+                                             const std::string& where) {
+  // Field checks above cover the documented shapes; a value of an
+  // unexpected JSON type anywhere else must still be an error, not a throw.
+  try {
+    return TestCaseFromSidecarUnchecked(sidecar, std::move(module_words),
+                                        where);
+  } catch (const json::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": a field has the wrong JSON type (", e.what(),
+                     "); see corpora/README.md for the sidecar format"));
+  }
 }
 
 absl::StatusOr<TestCase> LoadSidecarCase(const std::string& spv_path,

@@ -144,7 +144,13 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (profile == "auto") profile = "full";
   o.generator.profile = profile;
   o.generator.max_statements = absl::GetFlag(FLAGS_max_statements);
-  o.generator.allow_known_bugs = absl::GetFlag(FLAGS_allow_known_bugs);
+  // Avoid the known bugs of the consumers this campaign exercises (and only
+  // those), unless --allow_known_bugs.
+  o.generator.avoid_known_bugs = 0;
+  if (!absl::GetFlag(FLAGS_allow_known_bugs)) {
+    for (const std::string& t : o.targets)
+      o.generator.avoid_known_bugs |= generators::KnownBugsOfTarget(t);
+  }
   o.generator.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
   o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
   o.live_progress = ::isatty(STDERR_FILENO);

@@ -125,6 +125,10 @@ struct HelperFunction {
 };
 
 struct GenContext {
+  GenContext(Rng& r, const Features& f, const GeneratorOptions& o,
+             spirv::Module& m, spirv::ModuleBuilder& b, TypeCatalog& t)
+      : rng(r), features(f), options(o), module(m), builder(b), types(t) {}
+
   Rng& rng;
   const Features& features;
   const GeneratorOptions& options;
@@ -150,6 +154,11 @@ struct GenContext {
   uint32_t statements_left = 0;
 
   bool GuardOn(Guard g) const { return (options.disabled_guards & g) == 0; }
+  // True when the construct a known bug of these consumers needs may be
+  // emitted (none of them is to be avoided).
+  bool BugsAllowed(uint32_t consumers) const {
+    return (features.avoid_bugs & consumers) == 0;
+  }
   void Decorate(uint32_t target, spv::Decoration decoration,
                 std::vector<uint32_t> literals = {});
 };

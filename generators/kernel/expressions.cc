@@ -16,12 +16,6 @@ uint64_t AllOnes(uint8_t width) {
   return width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
 }
 
-// A random integer pool value of any enabled type, or nullptr.
-const Value* PickInt(GenContext& ctx) {
-  return ctx.pool.PickIf(ctx.rng,
-                         [](const Value& v) { return v.type.IsInt(); });
-}
-
 }  // namespace
 
 uint8_t RandomLanes(GenContext& ctx) {
@@ -245,13 +239,23 @@ bool GenIntArith(GenContext& ctx) {
       return true;
     default: {
       // Extended arithmetic: a struct of two members, both extracted.
-      // OpIAddCarry / OpISubBorrow: known IGC bug (ocloc exits 1 without
-      // a message; corpora/known-consumer-bugs/iadd_carry.spvasm).
-      static constexpr Op kOps[] = {Op::OpUMulExtended, Op::OpSMulExtended,
-                                    Op::OpIAddCarry, Op::OpISubBorrow};
-      const uint32_t choices = ctx.features.known_bugs ? 4 : 2;
+      // All four are known consumer bugs: OpIAddCarry / OpISubBorrow fail
+      // in IGC (ocloc exits 1 without a message; iadd_carry.spvasm), and
+      // llvm-spirv 14 -r implements none of them ("Unimplemented opcode
+      // 149/150/151/152"; mul_extended.spvasm).
+      Op ops[4];
+      uint32_t choices = 0;
+      if (ctx.BugsAllowed(kBugsLlvmSpirv)) {
+        ops[choices++] = Op::OpUMulExtended;
+        ops[choices++] = Op::OpSMulExtended;
+      }
+      if (ctx.BugsAllowed(kBugsIgc | kBugsLlvmSpirv)) {
+        ops[choices++] = Op::OpIAddCarry;
+        ops[choices++] = Op::OpISubBorrow;
+      }
+      if (choices == 0) return false;
       const uint32_t pair = ctx.builder.StructType({type, type});
-      const uint32_t r = fn.Op(kOps[ctx.rng.Below(choices)], pair,
+      const uint32_t r = fn.Op(ops[ctx.rng.Below(choices)], pair,
                                {Operand(ctx, t), Operand(ctx, t)});
       AddValue(ctx, fn.OpWith(Op::OpCompositeExtract, type, {Id(r), Lit(0)}),
                t);
@@ -335,7 +339,8 @@ bool GenCompare(GenContext& ctx) {
       if (t.IsVector()) {
         ops = {Op::OpAny, Op::OpAll, Op::OpLogicalAnd, Op::OpLogicalOr};
       }
-      if (ctx.features.known_bugs) ops.push_back(Op::OpLogicalNot);
+      // IGC: known-consumer-bugs/logical_not.
+      if (ctx.BugsAllowed(kBugsIgc)) ops.push_back(Op::OpLogicalNot);
       const Op op = ops[ctx.rng.Below(static_cast<uint32_t>(ops.size()))];
       if (op == Op::OpAny || op == Op::OpAll) {
         AddValue(ctx, fn.Op(op, ctx.types.Id(BoolT()), {v->id}), BoolT());
@@ -486,7 +491,11 @@ bool GenComposite(GenContext& ctx) {
                                  : RandomFloatType(ctx, false);
     ValueType t = scalar.WithLanes(RandomLanes(ctx));
     if (!t.IsVector()) t = scalar.WithLanes(2);
-    if (t.lanes == 4 && rng.Percent(30)) {
+    // OpCompositeConstruct from run-time values crashes llvm-spirv 14 -r
+    // (corpora/known-consumer-bugs/composite_construct_runtime.spvasm):
+    // without known bugs, vectors are built by inserting into OpUndef.
+    const bool construct_ok = ctx.BugsAllowed(kBugsLlvmSpirv);
+    if (construct_ok && t.lanes == 4 && rng.Percent(30)) {
       const ValueType half = scalar.WithLanes(2);
       AddValue(ctx,
                fn.Op(Op::OpCompositeConstruct, ctx.types.Id(t),
@@ -494,7 +503,7 @@ bool GenComposite(GenContext& ctx) {
                t);
       return true;
     }
-    if (rng.Percent(20)) {
+    if (!construct_ok || rng.Percent(20)) {
       uint32_t acc = fn.Op(Op::OpUndef, ctx.types.Id(t), {});
       for (uint32_t i = 0; i < t.lanes; ++i) {
         acc = fn.OpWith(Op::OpCompositeInsert, ctx.types.Id(t),
@@ -545,8 +554,12 @@ bool GenComposite(GenContext& ctx) {
     }
     case 5: {
       // Shuffle two vectors of the same element type into any lane count.
+      // Operands of different lane counts are valid SPIR-V but abort
+      // llvm-spirv 14 -r (known-consumer-bugs/vector_shuffle_mixed.spvasm).
+      const bool mixed_ok = ctx.BugsAllowed(kBugsLlvmSpirv);
       const Value* other = ctx.pool.PickIf(rng, [&](const Value& c) {
-        return c.type.IsVector() && c.type.Element() == e;
+        return c.type.IsVector() && c.type.Element() == e &&
+               (mixed_ok || c.type == t);
       });
       const uint32_t second = other ? other->id : vec->id;
       const uint32_t second_lanes = other ? other->type.lanes : t.lanes;

@@ -27,7 +27,7 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   f.workgroup_variable = rng.Percent(50);
   f.non_uniform = options.allow_non_uniform && rng.Percent(30);
   f.computed_linear_id = rng.Percent(50);
-  f.known_bugs = options.allow_known_bugs;
+  f.avoid_bugs = options.avoid_known_bugs;
   if (!f.fp16 && !f.fp32 && !f.fp64) {
     f.weights[kFamFloatArith] = f.weights[kFamFloatCompare] = 0;
     f.weights[kFamExtFloatExact] = f.weights[kFamExtFloatLoose] = 0;

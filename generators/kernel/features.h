@@ -54,7 +54,7 @@ struct Features {
                                     // (else a __local kernel argument)
   bool non_uniform = false;         // ND-range may have partial groups
   bool computed_linear_id = false;  // gid from components vs GlobalLinearId
-  bool known_bugs = false;
+  uint32_t avoid_bugs = kBugsAll;   // GeneratorOptions::avoid_known_bugs
   uint32_t statements = 20;
   uint32_t helper_functions = 0;
   uint32_t max_depth = 3;

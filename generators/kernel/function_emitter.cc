@@ -138,12 +138,19 @@ void FunctionEmitter::InsertPhi(
 }
 
 uint32_t FunctionEmitter::LocalVariable(uint32_t pointer_type,
-                                        uint32_t initializer) {
+                                        uint32_t initializer,
+                                        bool store_initializer) {
   const uint32_t id = NewId();
   std::vector<Operand> operands{
       spirv::EnumOperand(spirv::OperandKind::kStorageClass,
                          static_cast<uint32_t>(spv::StorageClass::Function))};
-  if (initializer != 0) operands.push_back(Id(initializer));
+  if (initializer != 0 && store_initializer) {
+    initial_stores_.emplace_back(static_cast<uint32_t>(Op::OpStore), 0, 0,
+                                 std::vector<Operand>{Id(id), Id(initializer)});
+    ++instruction_count_;
+  } else if (initializer != 0) {
+    operands.push_back(Id(initializer));
+  }
   variables_.emplace_back(static_cast<uint32_t>(Op::OpVariable), pointer_type,
                           id, std::move(operands));
   ++instruction_count_;
@@ -152,12 +159,16 @@ uint32_t FunctionEmitter::LocalVariable(uint32_t pointer_type,
 
 void FunctionEmitter::Finish(spirv::Module& module) {
   assert(terminated_);
-  if (!function_.blocks.empty() && !variables_.empty()) {
+  if (!function_.blocks.empty()) {
     auto& entry = function_.blocks.front().instructions;
+    entry.insert(entry.begin(),
+                 std::make_move_iterator(initial_stores_.begin()),
+                 std::make_move_iterator(initial_stores_.end()));
     entry.insert(entry.begin(), std::make_move_iterator(variables_.begin()),
                  std::make_move_iterator(variables_.end()));
   }
   variables_.clear();
+  initial_stores_.clear();
   module.functions.push_back(std::move(function_));
 }
 

@@ -53,8 +53,12 @@ class FunctionEmitter {
   // started block (loop headers: the latch values are known only later).
   void InsertPhi(uint32_t block_label, uint32_t result_id, uint32_t type,
                  const std::vector<std::pair<uint32_t, uint32_t>>& incoming);
-  // Function-storage variable in the entry block (optionally initialised).
-  uint32_t LocalVariable(uint32_t pointer_type, uint32_t initializer = 0);
+  // Function-storage variable in the entry block, optionally initialised:
+  // through the OpVariable's initializer operand, or (store_initializer) by
+  // an OpStore of `initializer` placed right after the entry block's
+  // variables, so it dominates every use.
+  uint32_t LocalVariable(uint32_t pointer_type, uint32_t initializer = 0,
+                         bool store_initializer = false);
 
   uint32_t id() const { return function_id_; }
   size_t instruction_count() const { return instruction_count_; }
@@ -69,6 +73,7 @@ class FunctionEmitter {
   spirv::Function function_;
   std::vector<uint32_t> parameter_ids_;
   std::vector<spirv::Instruction> variables_;
+  std::vector<spirv::Instruction> initial_stores_;
   bool terminated_ = true;
   size_t instruction_count_ = 0;
 };

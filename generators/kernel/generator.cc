@@ -19,6 +19,22 @@ void GenContext::Decorate(uint32_t target, spv::Decoration decoration,
                                   0, std::move(ops));
 }
 
+uint32_t KnownBugsOfTarget(const std::string& target) {
+  const std::string kind = target.substr(0, target.find(':'));
+  if (kind == "ref") return 0;
+  if (kind == "gpu" || kind == "ocloc") return kBugsIgc;
+  if (kind == "llvm-spirv") return kBugsLlvmSpirv;
+  if (kind == "spirv-opt") return kBugsSpirvOpt;
+  if (kind == "oclgrind") return kBugsOclgrind | kBugsLlvmSpirv;
+  if (kind == "opencl") {
+    // Intel's ICD takes SPIR-V directly into IGC; others here (PoCL) go
+    // through llvm-spirv's SPIR path.
+    if (target.find("Intel") != std::string::npos) return kBugsIgc;
+    return kBugsPocl | kBugsLlvmSpirv;
+  }
+  return kBugsAll;
+}
+
 absl::StatusOr<spirv::TestCase> GenerateTestCase(
     const GeneratorOptions& options) {
   absl::StatusOr<oracles::DeviceProfile> profile =
@@ -48,7 +64,7 @@ absl::StatusOr<spirv::TestCase> GenerateTestCase(
           spirv::EnumOperand(spirv::OperandKind::kMemoryModel,
                              static_cast<uint32_t>(spv::MemoryModel::OpenCL))});
 
-  GenContext ctx{rng, features, options, module, builder, types};
+  GenContext ctx(rng, features, options, module, builder, types);
   ctx.std_set = std_set;
   ctx.statements_left = features.statements;
   spirv::TestCase test_case;

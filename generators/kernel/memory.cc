@@ -56,8 +56,13 @@ const PrivateArray& NewPrivateArray(GenContext& ctx, ValueType element,
     initializer = ctx.builder.CompositeConstant(array_type, elements);
   }
   PrivateArray array;
+  // An initializer on a Function variable makes llvm-spirv 14's round trip
+  // emit invalid SPIR-V (known-consumer-bugs/function_variable_initializer):
+  // without known bugs, the initial value is stored in the entry block.
   array.pointer = ctx.fn->LocalVariable(
-      ctx.types.Pointer(StorageClass::Function, array_type), initializer);
+      ctx.types.Pointer(StorageClass::Function, array_type), initializer,
+      /*store_initializer=*/!ctx.BugsAllowed(kBugsLlvmSpirv) ||
+          ctx.rng.Percent(50));
   array.element = element;
   array.length = length;
   ctx.arrays.push_back(array);
@@ -135,7 +140,8 @@ bool GenPrivateMemory(GenContext& ctx) {
       const uint32_t bytes = ByteSize(array.element) * array.length;
       const PrivateArray copy =
           NewPrivateArray(ctx, array.element, array.length);
-      if (ctx.features.known_bugs && rng.Percent(50)) {
+      // Typed OpCopyMemory: IGC (known-consumer-bugs/copy_memory_typed).
+      if (ctx.BugsAllowed(kBugsIgc) && rng.Percent(50)) {
         fn.Void(Op::OpCopyMemory, {Id(copy.pointer), Id(array.pointer)});
       } else {
         fn.Void(Op::OpCopyMemorySized, {Id(copy.pointer), Id(array.pointer),
@@ -283,7 +289,8 @@ bool GenPointerForms(GenContext& ctx) {
           fn.Op(Op::OpPtrCastToGeneric, generic_type, {private_ptr});
       uint32_t load_from = generic;
       if (rng.Percent(50)) {
-        const Op cast = ctx.features.known_bugs && rng.Percent(50)
+        // IGC: known-consumer-bugs/generic_cast_explicit_i32.
+        const Op cast = ctx.BugsAllowed(kBugsIgc) && rng.Percent(50)
                             ? Op::OpGenericCastToPtrExplicit
                             : Op::OpGenericCastToPtr;
         const uint32_t fn_ptr =
@@ -437,6 +444,10 @@ bool GenExchange(GenContext& ctx) {
 
 bool GenGroup(GenContext& ctx) {
   if (ctx.kernel == nullptr || !ctx.uniform) return false;
+  // PoCL 3.1 has no work-group collective functions (the build fails to
+  // link work_group_broadcast & co.; known-consumer-bugs/
+  // pocl_work_group_functions.spvasm).
+  if (!ctx.BugsAllowed(kBugsPocl)) return false;
   Rng& rng = ctx.rng;
   FunctionEmitter& fn = *ctx.fn;
   ctx.builder.AddCapability(spv::Capability::Groups);
@@ -463,8 +474,12 @@ bool GenGroup(GenContext& ctx) {
     case 2:
       fn.Void(Op::OpControlBarrier,
               {Id(scope), Id(scope), Id(ctx.types.U32(kLocalFenceSemantics))});
-      fn.Void(Op::OpMemoryBarrier,
-              {Id(scope), Id(ctx.types.U32(kLocalFenceSemantics))});
+      // OpMemoryBarrier becomes mem_fence(), which PoCL 3.1's kernel
+      // library lacks (known-consumer-bugs/pocl_mem_fence.spvasm).
+      if (ctx.BugsAllowed(kBugsPocl)) {
+        fn.Void(Op::OpMemoryBarrier,
+                {Id(scope), Id(ctx.types.U32(kLocalFenceSemantics))});
+      }
       return true;
     default: {
       // Integer reductions and scans are order-independent; so are float

@@ -45,13 +45,25 @@ namespace {
 constexpr size_t kMaxSignature = 120;
 
 bool IsNoiseLine(std::string_view line) {
-  // Lines that carry no information about where the consumer failed.
+  // Lines that carry no information about where the consumer failed:
+  // banners, stack-frame dumps (their addresses change every run).
   static constexpr std::string_view kNoise[] = {
       "compilation from ir - skipping loading of fcl",
       "command was:",
       "build failed",
       "error: backend compiler failed build",
+      "please submit a bug report",
+      "stack dump",
+      "debugging information not available",
   };
+  const size_t first = line.find_first_not_of(" \t");
+  if (first != std::string_view::npos &&
+      (line.substr(first, 2) == "0x" ||
+       (line[first] == '#' && first + 1 < line.size() &&
+        std::isdigit(static_cast<unsigned char>(line[first + 1])))))
+    return true;
+  // "[oclgrind]", "[worker stderr]": section headers of adapter logs.
+  if (!line.empty() && line.front() == '[' && line.back() == ']') return true;
   std::string lower(line);
   for (char& c : lower) c = static_cast<char>(std::tolower(c));
   for (std::string_view n : kNoise) {
@@ -129,7 +141,24 @@ std::string NormalizeMessage(std::string_view message) {
       out += "P";
       continue;
     }
-    // %ids, hex and decimal numbers -> N.
+    // Short decimal numbers after a space are kept: they name things (an
+    // opcode, a signal, an access size) rather than vary between runs.
+    if (std::isdigit(static_cast<unsigned char>(c)) && i > 0 &&
+        message[i - 1] == ' ') {
+      size_t end = i;
+      while (end < message.size() &&
+             std::isdigit(static_cast<unsigned char>(message[end])))
+        ++end;
+      const bool word_ends =
+          end == message.size() ||
+          !std::isalnum(static_cast<unsigned char>(message[end]));
+      if (end - i <= 3 && word_ends) {
+        out.append(message.substr(i, end - i));
+        i = end;
+        continue;
+      }
+    }
+    // %ids, hex and other numbers -> N.
     if (c == '%' || std::isdigit(static_cast<unsigned char>(c))) {
       ++i;
       while (i < message.size() &&
@@ -151,6 +180,26 @@ std::string TargetKindForSignature(const std::string& target) {
   if (kind == "ocloc" && colon != std::string::npos)
     return Slug(absl::StrCat("ocloc-", target.substr(colon + 1)));
   return Slug(kind);
+}
+
+// Where a crash happened: the signal, plus the first informative line after
+// the adapter's "<consumer> crashed: signal N (Name)" prefix (an assertion,
+// a fatal error), else the first informative line of the log.
+static std::string CrashDetail(const Execution& actual) {
+  std::string signal;
+  std::string rest = actual.message;
+  const size_t sig = rest.find("signal ");
+  if (sig != std::string::npos) {
+    const size_t close = rest.find(')', sig);
+    signal = rest.substr(
+        sig, close == std::string::npos ? std::string::npos : close - sig + 1);
+    rest = close == std::string::npos ? "" : rest.substr(close + 1);
+    const size_t start = rest.find_first_not_of(": ");
+    rest = start == std::string::npos ? "" : rest.substr(start);
+  }
+  std::string detail = FirstMeaningfulLine(rest);
+  if (detail.empty()) detail = FirstMeaningfulLine(actual.log);
+  return NormalizeMessage(absl::StrCat(signal, " ", detail));
 }
 
 Verdict JudgeReference(const Execution& reference) {
@@ -200,14 +249,9 @@ Verdict Judge(const spirv::TestCase& test_case, const Execution& reference,
       return v;
     case ExecutionStatus::kCrashed: {
       v.kind = VerdictKind::kCrash;
-      const std::string where =
-          FirstMeaningfulLine(actual.log.empty() ? actual.message : actual.log);
       v.explanation = absl::StrCat(target, " crashed: ", actual.message,
                                    actual.log.empty() ? "" : "\n", actual.log);
-      v.signature =
-          Signature(v.kind, target,
-                    NormalizeMessage(absl::StrCat(
-                        FirstMeaningfulLine(actual.message), " ", where)));
+      v.signature = Signature(v.kind, target, CrashDetail(actual));
       return v;
     }
     case ExecutionStatus::kTimedOut:

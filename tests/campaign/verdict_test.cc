@@ -100,7 +100,7 @@ TEST(VerdictTest, TimeoutTargetUbAndSkipped) {
   const Verdict ub = Judge(tc, Ok({1}), "oclgrind", true, e);
   EXPECT_EQ(ub.kind, VerdictKind::kTargetUb);
   EXPECT_EQ(ub.signature,
-            "target-ub:oclgrind:invalid-read-of-size-n-at-global-"
+            "target-ub:oclgrind:invalid-read-of-size-4-at-global-"
             "memory-address-n");
   e.status = ExecutionStatus::kUnsupported;
   EXPECT_EQ(Judge(tc, Ok({1}), "gpu", true, e).kind, VerdictKind::kSkipped);
@@ -140,6 +140,10 @@ TEST(VerdictTest, SignaturesAreBoundedAndSafe) {
 TEST(VerdictTest, NormalizeMessage) {
   EXPECT_EQ(NormalizeMessage("id %123 at 0x7fff in /a/b.cc:42 'foo'"),
             "id N at N in P:N Q");
+  // Short numbers that name something survive; long ones do not.
+  EXPECT_EQ(NormalizeMessage("Unimplemented opcode 149"),
+            "Unimplemented opcode 149");
+  EXPECT_EQ(NormalizeMessage("index 123456 of 4x"), "index N of N");
 }
 
 }  // namespace

@@ -100,6 +100,12 @@ TEST(TestCaseFromSidecar, ErrorsNameTheFieldAndFile) {
       bad(R"({"kernel":"k","global":[4],"args":[{"kind":"buffer","bytes":4,"init":"ones"}]})")
           .message(),
       HasSubstr("unknown init"));
+  // A scalar value given as a JSON number (the format wants a string) is an
+  // error naming the file, not an exception.
+  EXPECT_THAT(
+      bad(R"({"kernel":"k","global":[4],"args":[{"kind":"scalar","type":"u32","value":1}]})")
+          .message(),
+      HasSubstr("k.json"));
 }
 
 }  // namespace
