@@ -1,0 +1,144 @@
+// Tests of the `gpu` target (oracles/targets/level_zero_target.h): through
+// the l0spv reference driver it must agree with RunReference; without a
+// driver (this machine has no GPU) it must say unsupported, not crash.
+#include "oracles/targets/level_zero_target.h"
+
+#include <filesystem>
+#include <numeric>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "oracles/reference/interpreter.h"
+#include "spirv/launch_spec.h"
+#include "tests/level_zero/ze_test_util.h"
+
+namespace l0spv::oracles {
+namespace {
+
+using ::testing::HasSubstr;
+using zeref_test::Assemble;
+
+LevelZeroTargetOptions WithDriver() {
+  LevelZeroTargetOptions options;
+  options.environment = {std::string("ZE_ENABLE_ALT_DRIVERS=") +
+                         L0SPV_REFERENCE_DRIVER};
+  options.time_limit = std::chrono::seconds(60);
+  return options;
+}
+
+spirv::TestCase ScaleAddCase() {
+  spirv::TestCase tc;
+  tc.module_words = Assemble(zeref_test::kScaleAdd);
+  tc.entry_point = "k";
+  tc.nd_range.global = {32, 1, 1};
+  tc.nd_range.local = std::array<uint64_t, 3>{8, 1, 1};
+  std::vector<uint32_t> in(32);
+  std::iota(in.begin(), in.end(), 0u);
+  spirv::KernelArg a;
+  a.bytes.resize(128);
+  std::memcpy(a.bytes.data(), in.data(), 128);
+  spirv::KernelArg out;
+  out.bytes.assign(128, 0);
+  out.is_result = true;
+  spirv::KernelArg s;
+  s.kind = spirv::KernelArg::Kind::kScalar;
+  s.bytes = {5, 0, 0, 0};
+  tc.args = {a, out, s};
+  return tc;
+}
+
+TEST(LevelZeroTargetTest, GivenNoDriverThenUnsupportedNotACrash) {
+  LevelZeroTargetOptions options;
+  // An entry without '=' unsets the variable in the worker: the loader then
+  // finds only the installed GPU driver, which has no GPU to drive here.
+  options.environment = {"ZE_ENABLE_ALT_DRIVERS"};
+  auto e = RunOnLevelZero(ScaleAddCase(), options);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->status, ExecutionStatus::kUnsupported) << e->message;
+  EXPECT_THAT(e->message, HasSubstr("no Level Zero driver/device"));
+}
+
+TEST(LevelZeroTargetTest, GivenReferenceDriverThenResultsEqualRef) {
+  const spirv::TestCase tc = ScaleAddCase();
+  auto e = RunOnLevelZero(tc, WithDriver());
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_EQ(e->status, ExecutionStatus::kOk) << e->message << "\n" << e->log;
+  EXPECT_THAT(e->log, HasSubstr("l0spv reference device"));
+  const Execution ref =
+      reference::RunReference(tc, reference::ReferenceOptions());
+  EXPECT_EQ(e->buffers, ref.buffers);
+}
+
+TEST(LevelZeroTargetTest, GivenUnknownDeviceNameThenNotFound) {
+  LevelZeroTargetOptions options = WithDriver();
+  options.device = "no-such-device";
+  auto e = RunOnLevelZero(ScaleAddCase(), options);
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(e.status().message(), HasSubstr("l0spv reference device"));
+}
+
+TEST(LevelZeroTargetTest, GivenInvalidModuleThenBuildFailedWithLog) {
+  spirv::TestCase tc = ScaleAddCase();
+  tc.module_words[5] = 0xFFFFFFFF;  // break the first instruction
+  auto e = RunOnLevelZero(tc, WithDriver());
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->status, ExecutionStatus::kBuildFailed) << e->message;
+  EXPECT_THAT(e->message, HasSubstr("zeModuleCreate"));
+  EXPECT_THAT(e->log, HasSubstr("error"));
+}
+
+TEST(LevelZeroTargetTest, GivenOutOfBoundsKernelThenUbDetected) {
+  spirv::TestCase tc;
+  tc.module_words = Assemble(zeref_test::kOutOfBounds);
+  tc.entry_point = "k";
+  spirv::KernelArg out;
+  out.bytes.assign(16, 0);
+  tc.args = {out};
+  auto e = RunOnLevelZero(tc, WithDriver());
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->status, ExecutionStatus::kUbDetected) << e->message;
+  const Execution ref =
+      reference::RunReference(tc, reference::ReferenceOptions());
+  EXPECT_EQ(e->message, ref.message);
+}
+
+TEST(LevelZeroTargetTest, GivenNonUniformGroupsThenUnsupported) {
+  spirv::TestCase tc = ScaleAddCase();
+  tc.nd_range.global = {30, 1, 1};
+  auto e = RunOnLevelZero(tc, WithDriver());
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->status, ExecutionStatus::kUnsupported);
+  EXPECT_THAT(e->message, HasSubstr("not a multiple of the group size"));
+}
+
+// The `gpu` target through the reference driver equals `ref` on every
+// corpus kernel: status, buffers and printf output.
+TEST(LevelZeroTargetTest, GivenCorpusThenGpuTargetEqualsRef) {
+  const std::string manifest =
+      std::string(L0SPV_BINARY_DIR) + "/corpora/corpus_manifest.txt";
+  if (!std::filesystem::exists(manifest))
+    GTEST_SKIP() << "corpus not built (" << manifest << ")";
+  auto entries = spirv::ReadCorpusManifest(manifest);
+  ASSERT_TRUE(entries.ok()) << entries.status();
+  for (const spirv::CorpusEntry& entry : *entries) {
+    SCOPED_TRACE(entry.name);
+    auto tc = spirv::LoadSidecarCase(entry.spv_path, entry.json_path);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    const Execution ref =
+        reference::RunReference(*tc, reference::ReferenceOptions());
+    auto got = RunOnLevelZero(*tc, WithDriver());
+    ASSERT_TRUE(got.ok()) << got.status();
+    if (zeref_test::IsNonUniform(tc->nd_range)) {
+      EXPECT_EQ(got->status, ExecutionStatus::kUnsupported) << got->message;
+      EXPECT_THAT(got->message, HasSubstr("whole work-groups"));
+      continue;
+    }
+    EXPECT_EQ(got->status, ref.status) << got->message << "\n" << got->log;
+    EXPECT_EQ(got->buffers, ref.buffers);
+    EXPECT_EQ(got->printf_output, ref.printf_output);
+  }
+}
+
+}  // namespace
+}  // namespace l0spv::oracles
