@@ -69,8 +69,8 @@ std::string ZeError(const char* call, ze_result_t r) {
     default:
       break;
   }
-  return absl::StrFormat("%s returned 0x%08x%s", call,
-                         static_cast<uint32_t>(r), name);
+  return absl::StrFormat("%s returned 0x%08x%s", call, static_cast<uint32_t>(r),
+                         name);
 }
 
 Execution Failed(ExecutionStatus status, std::string message,
@@ -135,8 +135,8 @@ struct ZeObjects {
 
 std::string BuildLogText(ze_module_build_log_handle_t log) {
   size_t size = 0;
-  if (!log || zeModuleBuildLogGetString(log, &size, nullptr) !=
-                  ZE_RESULT_SUCCESS)
+  if (!log ||
+      zeModuleBuildLogGetString(log, &size, nullptr) != ZE_RESULT_SUCCESS)
     return "";
   std::string s(size, '\0');
   zeModuleBuildLogGetString(log, &size, s.data());
@@ -155,8 +155,7 @@ std::string FirstErrorLine(const std::string& log) {
     line = absl::StripAsciiWhitespace(line);
     if (line.empty()) continue;
     if (first.empty()) first = std::string(line);
-    if (ContainsIgnoreCase(line, "error"))
-      return std::string(line);
+    if (ContainsIgnoreCase(line, "error")) return std::string(line);
   }
   return first;
 }
@@ -165,9 +164,9 @@ std::string FirstErrorLine(const std::string& log) {
 // the reference driver.
 l0spv_pfnTakeLaunchReports_t ReportFunction(ze_driver_handle_t driver) {
   void* fn = nullptr;
-  if (zeDriverGetExtensionFunctionAddress(
-          driver, L0SPV_REFERENCE_TAKE_LAUNCH_REPORTS, &fn) !=
-      ZE_RESULT_SUCCESS)
+  if (zeDriverGetExtensionFunctionAddress(driver,
+                                          L0SPV_REFERENCE_TAKE_LAUNCH_REPORTS,
+                                          &fn) != ZE_RESULT_SUCCESS)
     return nullptr;
   return reinterpret_cast<l0spv_pfnTakeLaunchReports_t>(fn);
 }
@@ -227,11 +226,9 @@ nlohmann::json PickDevice(const std::string& wanted, Picked* out) {
     for (ze_device_handle_t device : devices) {
       ze_device_properties_t props{};
       props.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
-      if (zeDeviceGetProperties(device, &props) != ZE_RESULT_SUCCESS)
-        continue;
+      if (zeDeviceGetProperties(device, &props) != ZE_RESULT_SUCCESS) continue;
       names.push_back(props.name);
-      if (!wanted.empty() && !ContainsIgnoreCase(props.name, wanted))
-        continue;
+      if (!wanted.empty() && !ContainsIgnoreCase(props.name, wanted)) continue;
       out->driver = driver;
       out->device = device;
       out->name = props.name;
@@ -251,10 +248,9 @@ nlohmann::json PickDevice(const std::string& wanted, Picked* out) {
                                  "no Level Zero driver/device: the drivers "
                                  "report no device"));
   }
-  return ErrorReply("not_found",
-                    absl::StrCat("no Level Zero device matches \"", wanted,
-                                 "\"; devices: \"", list,
-                                 "\" (see `l0spv-fuzz targets`)"));
+  return ErrorReply("not_found", absl::StrCat("no Level Zero device matches \"",
+                                              wanted, "\"; devices: \"", list,
+                                              "\" (see `l0spv-fuzz targets`)"));
 }
 
 // The device profile check: what the module declares against what the
@@ -264,10 +260,9 @@ std::string MissingFeature(const ModuleNeeds& needs,
   const uint32_t have = m.spirvVersionSupported;
   const uint32_t need_major = (needs.version >> 16) & 0xFF;
   const uint32_t need_minor = (needs.version >> 8) & 0xFF;
-  if (needs.version != 0 &&
-      (need_major > ZE_MAJOR_VERSION(have) ||
-       (need_major == ZE_MAJOR_VERSION(have) &&
-        need_minor > ZE_MINOR_VERSION(have)))) {
+  if (needs.version != 0 && (need_major > ZE_MAJOR_VERSION(have) ||
+                             (need_major == ZE_MAJOR_VERSION(have) &&
+                              need_minor > ZE_MINOR_VERSION(have)))) {
     return absl::StrCat("the module is SPIR-V ", need_major, ".", need_minor,
                         ", the device accepts up to ", ZE_MAJOR_VERSION(have),
                         ".", ZE_MINOR_VERSION(have));
@@ -296,8 +291,7 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   context_desc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
   ze_result_t r = zeContextCreate(picked.driver, &context_desc, &ze.context);
   if (r != ZE_RESULT_SUCCESS)
-    return Failed(ExecutionStatus::kUnsupported,
-                  ZeError("zeContextCreate", r));
+    return Failed(ExecutionStatus::kUnsupported, ZeError("zeContextCreate", r));
 
   ze_module_desc_t module_desc{};
   module_desc.stype = ZE_STRUCTURE_TYPE_MODULE_DESC;
@@ -335,12 +329,12 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   kprops.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
   r = zeKernelGetProperties(ze.kernel, &kprops);
   if (r == ZE_RESULT_SUCCESS && kprops.numKernelArgs != tc.args.size()) {
-    return Failed(ExecutionStatus::kBuildFailed,
-                  absl::StrCat("kernel \"", tc.entry_point, "\" takes ",
-                               kprops.numKernelArgs,
-                               " arguments, the test case has ",
-                               tc.args.size()),
-                  log);
+    return Failed(
+        ExecutionStatus::kBuildFailed,
+        absl::StrCat("kernel \"", tc.entry_point, "\" takes ",
+                     kprops.numKernelArgs, " arguments, the test case has ",
+                     tc.args.size()),
+        log);
   }
 
   // Group size and count.
@@ -355,8 +349,7 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   }
   if (range.local) {
     for (uint32_t d = 0; d < 3; ++d)
-      group[d] =
-          d < range.dims ? static_cast<uint32_t>((*range.local)[d]) : 1;
+      group[d] = d < range.dims ? static_cast<uint32_t>((*range.local)[d]) : 1;
   } else {
     r = zeKernelSuggestGroupSize(ze.kernel, global[0], global[1], global[2],
                                  &group[0], &group[1], &group[2]);
@@ -369,12 +362,12 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
                          &count.groupCountZ};
   for (int d = 0; d < 3; ++d) {
     if (group[d] == 0 || global[d] % group[d] != 0) {
-      return Failed(ExecutionStatus::kUnsupported,
-                    absl::StrCat("global size ", global[d], " in dimension ",
-                                 d, " is not a multiple of the group size ",
-                                 group[d],
-                                 " (Level Zero launches whole work-groups)"),
-                    log);
+      return Failed(
+          ExecutionStatus::kUnsupported,
+          absl::StrCat("global size ", global[d], " in dimension ", d,
+                       " is not a multiple of the group size ", group[d],
+                       " (Level Zero launches whole work-groups)"),
+          log);
     }
     *counts[d] = global[d] / group[d];
   }
@@ -426,8 +419,7 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
                                      a.bytes.data());
         break;
       case spirv::KernelArg::Kind::kLocal:
-        r = zeKernelSetArgumentValue(ze.kernel, index, a.local_bytes,
-                                     nullptr);
+        r = zeKernelSetArgumentValue(ze.kernel, index, a.local_bytes, nullptr);
         break;
     }
     if (r != ZE_RESULT_SUCCESS) {
@@ -547,8 +539,8 @@ std::string Worker(const WorkerInput& in) {
     if (reply.is_null()) {
       bool reported = false;
       Execution e = RunOnDevice(in, picked, &reported);
-      absl::StrAppend(&e.log, e.log.empty() ? "" : "\n",
-                      "[device] ", picked.name);
+      absl::StrAppend(&e.log, e.log.empty() ? "" : "\n", "[device] ",
+                      picked.name);
       if (const char* v = std::getenv("ZE_ENABLE_VALIDATION_LAYER"))
         absl::StrAppend(&e.log, "; ZE_ENABLE_VALIDATION_LAYER=", v);
       reply = ExecutionReply(e);
@@ -556,10 +548,10 @@ std::string Worker(const WorkerInput& in) {
     }
   }
   std::fflush(stdout);
-  return absl::StrCat(kResultMarker,
-                      reply.dump(-1, ' ', false,
-                                 nlohmann::json::error_handler_t::replace),
-                      "\n");
+  return absl::StrCat(
+      kResultMarker,
+      reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+      "\n");
 }
 
 std::string LastLines(const std::string& text, size_t lines) {
@@ -592,20 +584,19 @@ absl::StatusOr<Execution> RunOnLevelZero(
   }
   if (child->ending == ChildResult::Ending::kSignaled) {
     return Failed(ExecutionStatus::kCrashed,
-                  absl::StrCat("Level Zero worker crashed: ",
-                               child->Describe(),
+                  absl::StrCat("Level Zero worker crashed: ", child->Describe(),
                                stderr_tail.empty() ? "" : ": ",
                                LastLines(stderr_tail, 1)),
                   stderr_tail);
   }
   const size_t at = child->stdout_text.rfind(kResultMarker);
   if (child->exit_code != 0 || at == std::string::npos) {
-    return Failed(ExecutionStatus::kCrashed,
-                  absl::StrCat("Level Zero worker ended without a result (",
-                               child->Describe(), ")",
-                               stderr_tail.empty() ? "" : ": ",
-                               LastLines(stderr_tail, 1)),
-                  stderr_tail);
+    return Failed(
+        ExecutionStatus::kCrashed,
+        absl::StrCat("Level Zero worker ended without a result (",
+                     child->Describe(), ")", stderr_tail.empty() ? "" : ": ",
+                     LastLines(stderr_tail, 1)),
+        stderr_tail);
   }
   const size_t json_at = at + sizeof(kResultMarker) - 1;
   const size_t json_end = child->stdout_text.find('\n', json_at);

@@ -62,7 +62,7 @@ struct LevelZeroTargetOptions {
   std::string build_flags;
 };
 
-absl::StatusOr<Execution> RunOnLevelZero(
-    const spirv::TestCase& test_case, const LevelZeroTargetOptions& options);
+absl::StatusOr<Execution> RunOnLevelZero(const spirv::TestCase& test_case,
+                                         const LevelZeroTargetOptions& options);
 
 }  // namespace l0spv::oracles

@@ -21,7 +21,8 @@ TEST_F(ZeDriverTest, GivenLoaderWhenListingDevicesThenOneReferenceGpu) {
   uint32_t count = 0;
   ASSERT_EQ(zeDeviceGet(driver_, &count, nullptr), ZE_RESULT_SUCCESS);
   EXPECT_EQ(count, 1u);
-  auto props = Desc<ze_device_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES);
+  auto props =
+      Desc<ze_device_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES);
   ASSERT_EQ(zeDeviceGetProperties(device_, &props), ZE_RESULT_SUCCESS);
   EXPECT_EQ(props.type, ZE_DEVICE_TYPE_GPU);
   EXPECT_THAT(std::string(props.name), HasSubstr("l0spv reference device"));
@@ -33,7 +34,8 @@ TEST_F(ZeDriverTest, GivenLoaderWhenListingDevicesThenOneReferenceGpu) {
 TEST_F(ZeDriverTest, GivenDeviceWhenQueryingModulePropertiesThenFullProfile) {
   auto profile = oracles::FindDeviceProfile("full");
   ASSERT_TRUE(profile.ok()) << profile.status();
-  auto m = Desc<ze_device_module_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES);
+  auto m = Desc<ze_device_module_properties_t>(
+      ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES);
   ASSERT_EQ(zeDeviceGetModuleProperties(device_, &m), ZE_RESULT_SUCCESS);
   EXPECT_EQ(ZE_MAJOR_VERSION(m.spirvVersionSupported), 1u);
   EXPECT_EQ(ZE_MINOR_VERSION(m.spirvVersionSupported),
@@ -42,7 +44,8 @@ TEST_F(ZeDriverTest, GivenDeviceWhenQueryingModulePropertiesThenFullProfile) {
   EXPECT_EQ((m.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0, profile->fp64);
   EXPECT_EQ((m.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS) != 0,
             profile->int64_atomics);
-  auto c = Desc<ze_device_compute_properties_t>(ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES);
+  auto c = Desc<ze_device_compute_properties_t>(
+      ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES);
   ASSERT_EQ(zeDeviceGetComputeProperties(device_, &c), ZE_RESULT_SUCCESS);
   ASSERT_GE(c.numSubGroupSizes, 1u);
   EXPECT_EQ(c.subGroupSizes[0], 8u);  // the interpreter's default
@@ -83,8 +86,10 @@ TEST_F(ZeDriverTest, GivenOutOfScopeEntryPointsThenUnsupportedFeature) {
 }
 
 TEST_F(ZeDriverTest, GivenAllocationsWhenQueryingThenTypesAndRanges) {
-  auto dd = Desc<ze_device_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
-  auto hd = Desc<ze_host_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
+  auto dd =
+      Desc<ze_device_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
+  auto hd =
+      Desc<ze_host_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
   void* host = nullptr;
   void* dev = nullptr;
   void* shared = nullptr;
@@ -102,7 +107,8 @@ TEST_F(ZeDriverTest, GivenAllocationsWhenQueryingThenTypesAndRanges) {
                {dev, ZE_MEMORY_TYPE_DEVICE, 200},
                {shared, ZE_MEMORY_TYPE_SHARED, 300}};
   for (const auto& c : cases) {
-    auto props = Desc<ze_memory_allocation_properties_t>(ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES);
+    auto props = Desc<ze_memory_allocation_properties_t>(
+        ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES);
     ze_device_handle_t owner = nullptr;
     ASSERT_EQ(zeMemGetAllocProperties(context_, static_cast<char*>(c.p) + 7,
                                       &props, &owner),
@@ -123,7 +129,8 @@ TEST_F(ZeDriverTest, GivenAllocationsWhenQueryingThenTypesAndRanges) {
             ZE_RESULT_ERROR_INVALID_ARGUMENT);
   for (void* p : {host, dev, shared})
     EXPECT_EQ(zeMemFree(context_, p), ZE_RESULT_SUCCESS);
-  auto props = Desc<ze_memory_allocation_properties_t>(ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES);
+  auto props = Desc<ze_memory_allocation_properties_t>(
+      ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES);
   int on_stack = 0;
   ASSERT_EQ(zeMemGetAllocProperties(context_, &on_stack, &props, nullptr),
             ZE_RESULT_SUCCESS);
@@ -131,7 +138,8 @@ TEST_F(ZeDriverTest, GivenAllocationsWhenQueryingThenTypesAndRanges) {
 }
 
 TEST_F(ZeDriverTest, GivenBadAllocationArgumentsThenInvalidResults) {
-  auto hd = Desc<ze_host_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
+  auto hd =
+      Desc<ze_host_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
   void* p = nullptr;
   EXPECT_EQ(zeMemAllocHost(context_, &hd, 0, 0, &p),
             ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
@@ -146,17 +154,16 @@ TEST_F(ZeDriverTest, GivenBadAllocationArgumentsThenInvalidResults) {
 TEST_F(ZeDriverTest, GivenValidSpirvWhenCreatingModuleThenKernelsListed) {
   ze_module_handle_t module = nullptr;
   std::string log;
-  ASSERT_EQ(CreateModule(Assemble(kScaleAdd), &module, &log),
-            ZE_RESULT_SUCCESS)
+  ASSERT_EQ(CreateModule(Assemble(kScaleAdd), &module, &log), ZE_RESULT_SUCCESS)
       << log;
   uint32_t count = 0;
-  ASSERT_EQ(zeModuleGetKernelNames(module, &count, nullptr),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(zeModuleGetKernelNames(module, &count, nullptr), ZE_RESULT_SUCCESS);
   ASSERT_EQ(count, 1u);
   const char* name = nullptr;
   ASSERT_EQ(zeModuleGetKernelNames(module, &count, &name), ZE_RESULT_SUCCESS);
   EXPECT_STREQ(name, "k");
-  auto props = Desc<ze_module_properties_t>(ZE_STRUCTURE_TYPE_MODULE_PROPERTIES);
+  auto props =
+      Desc<ze_module_properties_t>(ZE_STRUCTURE_TYPE_MODULE_PROPERTIES);
   ASSERT_EQ(zeModuleGetProperties(module, &props), ZE_RESULT_SUCCESS);
   EXPECT_EQ(props.flags, 0u);
   EXPECT_EQ(zeModuleDestroy(module), ZE_RESULT_SUCCESS);
@@ -264,7 +271,8 @@ TEST_F(ZeKernelTest, GivenKernelWhenQueryingThenNameAndProperties) {
   char name[2] = {};
   ASSERT_EQ(zeKernelGetName(kernel_, &size, name), ZE_RESULT_SUCCESS);
   EXPECT_STREQ(name, "k");
-  auto props = Desc<ze_kernel_properties_t>(ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES);
+  auto props =
+      Desc<ze_kernel_properties_t>(ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES);
   ASSERT_EQ(zeKernelGetProperties(kernel_, &props), ZE_RESULT_SUCCESS);
   EXPECT_EQ(props.numKernelArgs, 3u);
   EXPECT_EQ(props.requiredGroupSizeX, 0u);
@@ -311,9 +319,9 @@ TEST_F(ZeKernelTest, GivenGroupSizesThenLimitsEnforcedAndSuggestionMatchesRef) {
 }
 
 TEST_F(ZeKernelTest, GivenIndirectAccessFlagsThenStored) {
-  EXPECT_EQ(zeKernelSetIndirectAccess(kernel_,
-                                      ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE),
-            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(
+      zeKernelSetIndirectAccess(kernel_, ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE),
+      ZE_RESULT_SUCCESS);
   ze_kernel_indirect_access_flags_t flags = 0;
   ASSERT_EQ(zeKernelGetIndirectAccess(kernel_, &flags), ZE_RESULT_SUCCESS);
   EXPECT_EQ(flags, ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE);

@@ -57,8 +57,8 @@ class ZeLaunchTest : public ZeTest {
   ze_event_handle_t NewEvent(uint32_t index) {
     if (!pool_) {
       auto desc = Desc<ze_event_pool_desc_t>(ZE_STRUCTURE_TYPE_EVENT_POOL_DESC);
-      desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
-                   ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
+      desc.flags =
+          ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
       desc.count = 8;
       EXPECT_EQ(zeEventPoolCreate(context_, &desc, 0, nullptr, &pool_),
                 ZE_RESULT_SUCCESS);
@@ -103,9 +103,9 @@ TEST_F(ZeLaunchTest, GivenRegularListWhenLaunchingThenResultsInAllocations) {
   ze_kernel_handle_t k = ScaleAdd(16, &in, &out);
   ze_command_list_handle_t list = NewList();
   ze_group_count_t groups{4, 1, 1};
-  ASSERT_EQ(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0,
-                                            nullptr),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(
+      zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
   // Arguments are captured at append time: changing them now has no effect.
   const uint32_t other = 1000;
   ASSERT_EQ(zeKernelSetArgumentValue(k, 2, sizeof other, &other),
@@ -114,9 +114,9 @@ TEST_F(ZeLaunchTest, GivenRegularListWhenLaunchingThenResultsInAllocations) {
   ASSERT_EQ(Execute(list), ZE_RESULT_SUCCESS);
   for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(out[i], i * 3 + 7) << i;
   // Appending to a closed list is refused; Reset reopens it.
-  EXPECT_EQ(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0,
-                                            nullptr),
-            ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
+      ZE_RESULT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(zeCommandListReset(list), ZE_RESULT_SUCCESS);
   EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
   const nlohmann::json reports = Reports();
@@ -128,11 +128,11 @@ TEST_F(ZeLaunchTest, GivenUnsetArgumentWhenAppendingThenInvalidArgument) {
   ze_kernel_handle_t k = Kernel(kScaleAdd);
   ze_command_list_handle_t list = NewList();
   ze_group_count_t groups{1, 1, 1};
-  EXPECT_EQ(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0,
+  EXPECT_EQ(
+      zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
+      ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeCommandListAppendLaunchKernel(list, nullptr, &groups, nullptr, 0,
                                             nullptr),
-            ZE_RESULT_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(zeCommandListAppendLaunchKernel(list, nullptr, &groups, nullptr,
-                                            0, nullptr),
             ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
   EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
 }
@@ -140,15 +140,16 @@ TEST_F(ZeLaunchTest, GivenUnsetArgumentWhenAppendingThenInvalidArgument) {
 TEST_F(ZeLaunchTest, GivenSynchronousImmediateListThenDoneOnReturn) {
   uint32_t *in, *out;
   ze_kernel_handle_t k = ScaleAdd(8, &in, &out);
-  auto desc = Desc<ze_command_queue_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC);
+  auto desc =
+      Desc<ze_command_queue_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC);
   desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
   ze_command_list_handle_t list = nullptr;
   ASSERT_EQ(zeCommandListCreateImmediate(context_, device_, &desc, &list),
             ZE_RESULT_SUCCESS);
   ze_group_count_t groups{2, 1, 1};
-  ASSERT_EQ(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0,
-                                            nullptr),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(
+      zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
   for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(out[i], i * 3 + 7);
   EXPECT_EQ(zeCommandListClose(list), ZE_RESULT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
@@ -157,7 +158,8 @@ TEST_F(ZeLaunchTest, GivenSynchronousImmediateListThenDoneOnReturn) {
 TEST_F(ZeLaunchTest, GivenAsyncImmediateListWhenWaitingOnHostEventThenBlocks) {
   uint32_t *in, *out;
   ze_kernel_handle_t k = ScaleAdd(8, &in, &out);
-  auto desc = Desc<ze_command_queue_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC);
+  auto desc =
+      Desc<ze_command_queue_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC);
   desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
   ze_command_list_handle_t list = nullptr;
   ASSERT_EQ(zeCommandListCreateImmediate(context_, device_, &desc, &list),
@@ -192,8 +194,7 @@ TEST_F(ZeLaunchTest, GivenQueueBlockedOnEventWhenSynchronizingThenTimeout) {
   ASSERT_EQ(zeFenceCreate(queue, &fd, &fence), ZE_RESULT_SUCCESS);
   ze_event_handle_t gate = NewEvent(2);
   ze_command_list_handle_t list = NewList();
-  ASSERT_EQ(zeCommandListAppendWaitOnEvents(list, 1, &gate),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(zeCommandListAppendWaitOnEvents(list, 1, &gate), ZE_RESULT_SUCCESS);
   ASSERT_EQ(zeCommandListClose(list), ZE_RESULT_SUCCESS);
   ASSERT_EQ(zeCommandQueueExecuteCommandLists(queue, 1, &list, fence),
             ZE_RESULT_SUCCESS);
@@ -223,20 +224,20 @@ TEST_F(ZeLaunchTest, GivenCopyAndFillCommandsThenMemoryUpdatedInOrder) {
   auto* b = static_cast<uint8_t*>(Shared(64));
   ze_command_list_handle_t list = NewList();
   const uint16_t pattern = 0xA55A;
-  ASSERT_EQ(zeCommandListAppendMemoryFill(list, a, &pattern, sizeof pattern,
-                                          64, nullptr, 0, nullptr),
+  ASSERT_EQ(zeCommandListAppendMemoryFill(list, a, &pattern, sizeof pattern, 64,
+                                          nullptr, 0, nullptr),
             ZE_RESULT_SUCCESS);
   ASSERT_EQ(zeCommandListAppendBarrier(list, nullptr, 0, nullptr),
             ZE_RESULT_SUCCESS);
-  ASSERT_EQ(zeCommandListAppendMemoryCopy(list, b + 8, a, 32, nullptr, 0,
+  ASSERT_EQ(
+      zeCommandListAppendMemoryCopy(list, b + 8, a, 32, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeCommandListAppendMemoryFill(list, a, &pattern, 3, 64, nullptr, 0,
                                           nullptr),
-            ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeCommandListAppendMemoryFill(list, a, &pattern, 3, 64, nullptr,
-                                          0, nullptr),
             ZE_RESULT_ERROR_INVALID_SIZE);
-  EXPECT_EQ(zeCommandListAppendMemoryCopy(list, nullptr, a, 4, nullptr, 0,
-                                          nullptr),
-            ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  EXPECT_EQ(
+      zeCommandListAppendMemoryCopy(list, nullptr, a, 4, nullptr, 0, nullptr),
+      ZE_RESULT_ERROR_INVALID_NULL_POINTER);
   ASSERT_EQ(zeCommandListClose(list), ZE_RESULT_SUCCESS);
   ASSERT_EQ(Execute(list), ZE_RESULT_SUCCESS);
   for (int i = 0; i < 64; i += 2) {
@@ -262,9 +263,9 @@ TEST_F(ZeLaunchTest, GivenSpecConstantWhenLaunchingThenValueUsed) {
             ZE_RESULT_SUCCESS);
   ze_command_list_handle_t list = NewList();
   ze_group_count_t groups{4, 1, 1};
-  ASSERT_EQ(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0,
-                                            nullptr),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(
+      zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
   ASSERT_EQ(zeCommandListClose(list), ZE_RESULT_SUCCESS);
   ASSERT_EQ(Execute(list), ZE_RESULT_SUCCESS);
   EXPECT_EQ(out[3], 33u);
@@ -282,9 +283,9 @@ TEST_F(ZeLaunchTest, GivenLocalArgumentThenSizeFromSetArgumentValue) {
   ASSERT_EQ(zeKernelSetArgumentValue(k, 1, 16, nullptr), ZE_RESULT_SUCCESS);
   ze_command_list_handle_t list = NewList();
   ze_group_count_t groups{4, 1, 1};
-  ASSERT_EQ(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0,
-                                            nullptr),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(
+      zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
   ASSERT_EQ(zeCommandListClose(list), ZE_RESULT_SUCCESS);
   ASSERT_EQ(Execute(list), ZE_RESULT_SUCCESS);
   for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(out[i], i);
@@ -299,9 +300,9 @@ TEST_F(ZeLaunchTest, GivenOutOfBoundsStoreThenDeviceLostAndUbReport) {
             ZE_RESULT_SUCCESS);
   ze_command_list_handle_t list = NewList();
   ze_group_count_t groups{1, 1, 1};
-  ASSERT_EQ(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0,
-                                            nullptr),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(
+      zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
   ASSERT_EQ(zeCommandListClose(list), ZE_RESULT_SUCCESS);
   EXPECT_EQ(Execute(list), ZE_RESULT_ERROR_DEVICE_LOST);
   const nlohmann::json reports = Reports();
@@ -321,16 +322,16 @@ TEST_F(ZeLaunchTest, GivenAliasedOrForeignPointersThenUnsupportedFeature) {
             ZE_RESULT_SUCCESS);
   ze_command_list_handle_t list = NewList();
   ze_group_count_t groups{2, 1, 1};
-  ASSERT_EQ(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0,
-                                            nullptr),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(
+      zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
   std::vector<uint32_t> not_device_memory(8);
   uint32_t* foreign = not_device_memory.data();
   ASSERT_EQ(zeKernelSetArgumentValue(k, 1, sizeof(void*), &foreign),
             ZE_RESULT_SUCCESS);
-  ASSERT_EQ(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0,
-                                            nullptr),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(
+      zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
   ASSERT_EQ(zeCommandListClose(list), ZE_RESULT_SUCCESS);
   Reports();
   EXPECT_EQ(Execute(list), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
@@ -370,8 +371,8 @@ TEST_F(ZeLaunchTest, GivenCorpusKernelsThenDriverEqualsReference) {
       ++non_uniform;
       continue;
     }
-    ASSERT_EQ(got.status, oracles::ExecutionStatus::kOk)
-        << got.message << "\n" << got.log;
+    ASSERT_EQ(got.status, oracles::ExecutionStatus::kOk) << got.message << "\n"
+                                                         << got.log;
     ASSERT_EQ(got.buffers.size(), ref.buffers.size());
     for (size_t i = 0; i < ref.buffers.size(); ++i)
       EXPECT_EQ(got.buffers[i], ref.buffers[i]) << "argument " << i;

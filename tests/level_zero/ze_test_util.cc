@@ -132,7 +132,8 @@ void ZeTest::SetUp() {
 }
 
 void ZeTest::TearDown() {
-  for (void* p : allocations_) EXPECT_EQ(zeMemFree(context_, p), ZE_RESULT_SUCCESS);
+  for (void* p : allocations_)
+    EXPECT_EQ(zeMemFree(context_, p), ZE_RESULT_SUCCESS);
   if (context_) {
     EXPECT_EQ(zeContextDestroy(context_), ZE_RESULT_SUCCESS);
   }
@@ -167,8 +168,10 @@ ze_result_t ZeTest::CreateModule(const std::vector<uint32_t>& words,
 }
 
 void* ZeTest::Shared(size_t size) {
-  auto dd = Desc<ze_device_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
-  auto hd = Desc<ze_host_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
+  auto dd =
+      Desc<ze_device_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
+  auto hd =
+      Desc<ze_host_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
   void* p = nullptr;
   EXPECT_EQ(zeMemAllocShared(context_, &dd, &hd, size, 8, device_, &p),
             ZE_RESULT_SUCCESS);
@@ -185,7 +188,8 @@ ze_command_list_handle_t ZeTest::NewList() {
 }
 
 ze_result_t ZeTest::Execute(ze_command_list_handle_t list) {
-  auto desc = Desc<ze_command_queue_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC);
+  auto desc =
+      Desc<ze_command_queue_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC);
   ze_command_queue_handle_t queue = nullptr;
   EXPECT_EQ(zeCommandQueueCreate(context_, device_, &desc, &queue),
             ZE_RESULT_SUCCESS);
@@ -256,8 +260,8 @@ oracles::Execution RunThroughApi(ze_context_handle_t context,
     for (int d = 0; d < 3; ++d)
       group[d] = static_cast<uint32_t>((*tc.nd_range.local)[d]);
   } else {
-    zeKernelSuggestGroupSize(kernel, global[0], global[1], global[2],
-                             &group[0], &group[1], &group[2]);
+    zeKernelSuggestGroupSize(kernel, global[0], global[1], global[2], &group[0],
+                             &group[1], &group[2]);
   }
   for (int d = 0; d < 3; ++d) {
     if (global[d] % group[d] != 0) {
@@ -273,8 +277,10 @@ oracles::Execution RunThroughApi(ze_context_handle_t context,
     const uint32_t index = static_cast<uint32_t>(i);
     if (a.kind == spirv::KernelArg::Kind::kBuffer) {
       if (!a.bytes.empty()) {
-        auto dd = Desc<ze_device_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
-        auto hd = Desc<ze_host_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
+        auto dd = Desc<ze_device_mem_alloc_desc_t>(
+            ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
+        auto hd = Desc<ze_host_mem_alloc_desc_t>(
+            ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
         zeMemAllocShared(context, &dd, &hd, a.bytes.size(), 64, device,
                          &buffers[i]);
         std::memcpy(buffers[i], a.bytes.data(), a.bytes.size());

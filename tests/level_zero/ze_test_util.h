@@ -46,8 +46,7 @@ class ZeTest : public ::testing::Test {
   // A module from SPIR-V words; the build log lands in *log when given.
   ze_result_t CreateModule(const std::vector<uint32_t>& words,
                            ze_module_handle_t* module,
-                           std::string* log = nullptr,
-                           const char* flags = "",
+                           std::string* log = nullptr, const char* flags = "",
                            const ze_module_constants_t* constants = nullptr);
   // zeMemAllocShared of `size` bytes (freed in TearDown).
   void* Shared(size_t size);

@@ -33,8 +33,8 @@ uint64_t NowNs() {
 
 ze_result_t CheckQueueDesc(const ze_command_queue_desc_t* desc) {
   if (!desc) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->flags & ~ze_command_queue_flags_t(
-                        ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY))
+  if (desc->flags &
+      ~ze_command_queue_flags_t(ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY))
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (desc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
       desc->priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)
@@ -153,9 +153,10 @@ ze_result_t ZE_APICALL ListCreate(ze_context_handle_t context,
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL ListCreateImmediate(
-    ze_context_handle_t context, ze_device_handle_t device,
-    const ze_command_queue_desc_t* desc, ze_command_list_handle_t* out) {
+ze_result_t ZE_APICALL ListCreateImmediate(ze_context_handle_t context,
+                                           ze_device_handle_t device,
+                                           const ze_command_queue_desc_t* desc,
+                                           ze_command_list_handle_t* out) {
   if (!FromHandle<Context>(context) || !FromHandle<Device>(device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -218,8 +219,8 @@ ze_result_t ZE_APICALL AppendMemoryRangesBarrier(
 }
 
 ze_result_t ZE_APICALL AppendMemoryCopy(ze_command_list_handle_t handle,
-                                        void* dst, const void* src,
-                                        size_t size, ze_event_handle_t signal,
+                                        void* dst, const void* src, size_t size,
+                                        ze_event_handle_t signal,
                                         uint32_t num_waits,
                                         ze_event_handle_t* waits) {
   CommandList* l;
@@ -251,9 +252,9 @@ ze_result_t ZE_APICALL AppendMemoryFill(ze_command_list_handle_t handle,
       (pattern_size & (pattern_size - 1)))
     return ZE_RESULT_ERROR_INVALID_SIZE;
   // The pattern is copied now: the application may reuse it after the call.
-  std::vector<uint8_t> bytes(static_cast<const uint8_t*>(pattern),
-                             static_cast<const uint8_t*>(pattern) +
-                                 pattern_size);
+  std::vector<uint8_t> bytes(
+      static_cast<const uint8_t*>(pattern),
+      static_cast<const uint8_t*>(pattern) + pattern_size);
   c.run = [ptr, bytes = std::move(bytes), size] {
     auto* out = static_cast<uint8_t*>(ptr);
     for (size_t i = 0; i < size; ++i) out[i] = bytes[i % bytes.size()];
@@ -389,8 +390,7 @@ ze_result_t ZE_APICALL EventPoolCreate(ze_context_handle_t context,
                                        uint32_t num_devices,
                                        ze_device_handle_t* devices,
                                        ze_event_pool_handle_t* out) {
-  if (!FromHandle<Context>(context))
-    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!FromHandle<Context>(context)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->flags > 0xF) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (desc->count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;

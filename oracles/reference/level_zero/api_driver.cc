@@ -94,9 +94,9 @@ ze_result_t ZE_APICALL DriverGetIpcProperties(
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL DriverGetExtensionProperties(
-    ze_driver_handle_t driver, uint32_t* count,
-    ze_driver_extension_properties_t* props) {
+ze_result_t ZE_APICALL
+DriverGetExtensionProperties(ze_driver_handle_t driver, uint32_t* count,
+                             ze_driver_extension_properties_t* props) {
   if (!FromHandle<Driver>(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (*count == 0 || props == nullptr) {
@@ -206,9 +206,9 @@ ze_result_t ZE_APICALL DeviceGetModuleProperties(
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL DeviceGetCommandQueueGroupProperties(
-    ze_device_handle_t device, uint32_t* count,
-    ze_command_queue_group_properties_t* p) {
+ze_result_t ZE_APICALL
+DeviceGetCommandQueueGroupProperties(ze_device_handle_t device, uint32_t* count,
+                                     ze_command_queue_group_properties_t* p) {
   if (!FromHandle<Device>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (*count == 0 || p == nullptr) {
@@ -223,9 +223,9 @@ ze_result_t ZE_APICALL DeviceGetCommandQueueGroupProperties(
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL DeviceGetMemoryProperties(
-    ze_device_handle_t device, uint32_t* count,
-    ze_device_memory_properties_t* p) {
+ze_result_t ZE_APICALL
+DeviceGetMemoryProperties(ze_device_handle_t device, uint32_t* count,
+                          ze_device_memory_properties_t* p) {
   if (!FromHandle<Device>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (*count == 0 || p == nullptr) {
@@ -255,9 +255,9 @@ ze_result_t ZE_APICALL DeviceGetMemoryAccessProperties(
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL DeviceGetCacheProperties(
-    ze_device_handle_t device, uint32_t* count,
-    ze_device_cache_properties_t*) {
+ze_result_t ZE_APICALL DeviceGetCacheProperties(ze_device_handle_t device,
+                                                uint32_t* count,
+                                                ze_device_cache_properties_t*) {
   if (!FromHandle<Device>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   *count = 0;  // the interpreter has no caches

@@ -63,8 +63,7 @@ ze_result_t ZE_APICALL MemAllocDevice(ze_context_handle_t context,
 
 ze_result_t ZE_APICALL MemAllocHost(ze_context_handle_t context,
                                     const ze_host_mem_alloc_desc_t* desc,
-                                    size_t size, size_t alignment,
-                                    void** out) {
+                                    size_t size, size_t alignment, void** out) {
   Context* c = FromHandle<Context>(context);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;

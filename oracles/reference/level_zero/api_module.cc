@@ -66,8 +66,8 @@ ze_result_t ZE_APICALL ModuleCreate(ze_context_handle_t context,
         values.push_back(
             {constants->pConstantIds[i], constants->pConstantValues[i]});
     }
-    built = BuildModule(words, desc->pBuildFlags ? desc->pBuildFlags : "",
-                        values);
+    built =
+        BuildModule(words, desc->pBuildFlags ? desc->pBuildFlags : "", values);
   }
   if (out_log) {
     auto* log = new ModuleBuildLog;
@@ -147,7 +147,8 @@ ze_result_t ZE_APICALL KernelCreate(ze_module_handle_t handle,
   k->built = m->built;
   k->info = info;
   k->args.resize(info->args.size());
-  if (info->required_group_size[0] != 0) k->group_size = info->required_group_size;
+  if (info->required_group_size[0] != 0)
+    k->group_size = info->required_group_size;
   *out = ToHandle<ze_kernel_handle_t>(k);
   return ZE_RESULT_SUCCESS;
 }
@@ -159,9 +160,8 @@ ze_result_t ZE_APICALL KernelDestroy(ze_kernel_handle_t handle) {
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL KernelSetGroupSize(ze_kernel_handle_t handle,
-                                          uint32_t x, uint32_t y,
-                                          uint32_t z) {
+ze_result_t ZE_APICALL KernelSetGroupSize(ze_kernel_handle_t handle, uint32_t x,
+                                          uint32_t y, uint32_t z) {
   Kernel* k = FromHandle<Kernel>(handle);
   if (!k) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (x == 0 || y == 0 || z == 0 || x > kMaxGroupSize || y > kMaxGroupSize ||
@@ -245,10 +245,10 @@ ze_result_t ZE_APICALL KernelSetIndirectAccess(
     ze_kernel_handle_t handle, ze_kernel_indirect_access_flags_t flags) {
   Kernel* k = FromHandle<Kernel>(handle);
   if (!k) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (flags & ~ze_kernel_indirect_access_flags_t(
-                  ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST |
-                  ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
-                  ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED))
+  if (flags &
+      ~ze_kernel_indirect_access_flags_t(ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST |
+                                         ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                                         ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED))
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   std::lock_guard<std::mutex> lock(k->mu);
   k->indirect_access = flags;
@@ -286,9 +286,9 @@ ze_result_t ZE_APICALL KernelGetProperties(ze_kernel_handle_t handle,
   // Stable ids: the kernel name and the module's words.
   std::memset(&p->uuid, 0, sizeof p->uuid);
   const size_t kid = std::hash<std::string>()(info.name);
-  const size_t mid = std::hash<std::string>()(std::string(
-      reinterpret_cast<const char*>(k->built->words.data()),
-      k->built->words.size() * 4));
+  const size_t mid = std::hash<std::string>()(
+      std::string(reinterpret_cast<const char*>(k->built->words.data()),
+                  k->built->words.size() * 4));
   std::memcpy(p->uuid.kid, &kid, sizeof kid);
   std::memcpy(p->uuid.mid, &mid, sizeof mid);
   return ZE_RESULT_SUCCESS;

@@ -28,6 +28,6 @@
 #define L0SPV_REFERENCE_TAKE_LAUNCH_REPORTS "l0spvReferenceTakeLaunchReports"
 
 typedef ze_result_t(ZE_APICALL* l0spv_pfnTakeLaunchReports_t)(size_t* size,
-                                                               char* text);
+                                                              char* text);
 
 #endif /* L0SPV_REFERENCE_EXT_H_ */

@@ -156,12 +156,12 @@ ze_result_t ExecuteLaunch(const LaunchParams& p) {
         const void* ptr = reinterpret_cast<const void*>(bound.pointer);
         const auto alloc = TheMemory().Find(ptr);
         if (!alloc) {
-          return Finish(
-              kernel, Unsupported(absl::StrFormat(
-                          "argument %d: 0x%x is not memory allocated by the "
-                          "l0spv reference device (zeMemAlloc*); system "
-                          "allocations are not supported",
-                          i, bound.pointer)));
+          return Finish(kernel,
+                        Unsupported(absl::StrFormat(
+                            "argument %d: 0x%x is not memory allocated by the "
+                            "l0spv reference device (zeMemAlloc*); system "
+                            "allocations are not supported",
+                            i, bound.pointer)));
         }
         BufferSource s;
         s.arg = i;

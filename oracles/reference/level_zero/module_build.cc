@@ -44,8 +44,7 @@ void ApplyBuildFlags(std::string_view flags, BuiltModule& out,
                       " has no effect on the l0spv reference device (it "
                       "always computes the reference result)\n");
     } else {
-      absl::StrAppend(&log, "warning: unknown build flag ", flag,
-                      " ignored\n");
+      absl::StrAppend(&log, "warning: unknown build flag ", flag, " ignored\n");
     }
   }
 }
@@ -104,9 +103,8 @@ std::string Specialize(spirv::Module& module,
         words.push_back(static_cast<uint32_t>(bits));
         if (width == 64) words.push_back(static_cast<uint32_t>(bits >> 32));
       } else {
-        return absl::StrCat("specialization constant id ", c.id,
-                            " decorates %", target,
-                            ", which is not an OpSpecConstant");
+        return absl::StrCat("specialization constant id ", c.id, " decorates %",
+                            target, ", which is not an OpSpecConstant");
       }
     }
     if (!found)
@@ -165,9 +163,9 @@ BuildResult BuildModule(std::span<const uint32_t> words,
 
   auto profile = oracles::FindDeviceProfile("full");
   if (!profile.ok())
-    return Failure(ZE_RESULT_ERROR_UNKNOWN,
-                   absl::StrCat("internal error: ", profile.status().message(),
-                                "\n"));
+    return Failure(
+        ZE_RESULT_ERROR_UNKNOWN,
+        absl::StrCat("internal error: ", profile.status().message(), "\n"));
   const oracles::LintReport lint = oracles::LintModule(*module, *profile);
   if (!lint.ok())
     return Failure(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
@@ -216,8 +214,7 @@ BuildResult BuildModule(std::span<const uint32_t> words,
         k.local_memory_bytes += static_cast<uint32_t>(a.bytes);
     for (const spirv::Instruction& em : module->execution_modes) {
       if (em.NumOperands() >= 3 && em.word(0) == fn_id &&
-          em.word(1) ==
-              static_cast<uint32_t>(spv::ExecutionMode::SubgroupSize))
+          em.word(1) == static_cast<uint32_t>(spv::ExecutionMode::SubgroupSize))
         k.required_subgroup_size = em.word(2);
     }
     const spirv::Function* fn = module->FindFunction(fn_id);
@@ -233,9 +230,8 @@ BuildResult BuildModule(std::span<const uint32_t> words,
                   ? types.Get(fn->parameters[i].type_id())
                   : nullptr;
           absl::flat_hash_set<uint32_t> seen;
-          arg.pointee_holds_pointer =
-              t && t->op == spv::Op::OpTypePointer &&
-              HoldsPointer(types, t->element, seen);
+          arg.pointee_holds_pointer = t && t->op == spv::Op::OpTypePointer &&
+                                      HoldsPointer(types, t->element, seen);
           break;
         }
         case PK::kLocal:

@@ -101,8 +101,8 @@ struct Module : Tagged<0x6c30dd0a> {
 // One argument as set by zeKernelSetArgumentValue.
 struct BoundArg {
   bool set = false;
-  uint64_t pointer = 0;      // kBuffer: the allocation pointer (0 = null)
-  uint64_t local_bytes = 0;  // kLocal
+  uint64_t pointer = 0;        // kBuffer: the allocation pointer (0 = null)
+  uint64_t local_bytes = 0;    // kLocal
   std::vector<uint8_t> value;  // kValue
 };
 

@@ -38,8 +38,8 @@ bool WaitFor(std::unique_lock<std::mutex>& lock, uint64_t timeout_ns,
   // Clamp so the deadline cannot overflow the clock's representation.
   const uint64_t clamped =
       std::min<uint64_t>(timeout_ns, uint64_t{365} * 24 * 3600 * 1000000000);
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::nanoseconds(clamped);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::nanoseconds(clamped);
   return sync.cv.wait_until(lock, deadline, done);
 }
 
