@@ -86,6 +86,7 @@ Execution Failed(ExecutionStatus status, std::string message,
 struct ModuleNeeds {
   uint32_t version = 0;  // header word 0x00MMmm00
   bool fp16 = false, fp64 = false, int64_atomics = false;
+  bool reads_work_dim = false;  // BuiltIn WorkDim (get_work_dim())
 };
 
 ModuleNeeds ReadNeeds(const std::vector<uint32_t>& words) {
@@ -93,6 +94,13 @@ ModuleNeeds ReadNeeds(const std::vector<uint32_t>& words) {
   auto module = spirv::ReadModuleWords(words);
   if (!module.ok()) return n;  // the driver will say what is wrong
   n.version = module->header.version;
+  for (const spirv::Instruction& a : module->annotations) {
+    if (a.opcode() == static_cast<uint32_t>(spv::Op::OpDecorate) &&
+        a.NumOperands() >= 3 &&
+        a.word(1) == static_cast<uint32_t>(spv::Decoration::BuiltIn) &&
+        a.word(2) == static_cast<uint32_t>(spv::BuiltIn::WorkDim))
+      n.reads_work_dim = true;
+  }
   for (const spirv::Instruction& c : module->capabilities) {
     if (c.NumOperands() < 1) continue;
     switch (static_cast<spv::Capability>(c.word(0))) {
@@ -370,6 +378,21 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
           log);
     }
     *counts[d] = global[d] / group[d];
+  }
+  // Level Zero has no work dimension: drivers derive it from the sizes (the
+  // highest dimension with more than one work-item). A kernel that reads
+  // get_work_dim() would see another value than the test case specifies.
+  uint32_t derived_dims = 1;
+  for (uint32_t d = 1; d < 3; ++d)
+    if (global[d] > 1) derived_dims = d + 1;
+  if (in.needs.reads_work_dim && derived_dims != range.dims) {
+    return Failed(
+        ExecutionStatus::kUnsupported,
+        absl::StrCat("the kernel reads get_work_dim(); the test "
+                     "case has ",
+                     range.dims, " dimensions but Level Zero derives ",
+                     derived_dims, " from the sizes"),
+        log);
   }
   r = zeKernelSetGroupSize(ze.kernel, group[0], group[1], group[2]);
   if (r != ZE_RESULT_SUCCESS)

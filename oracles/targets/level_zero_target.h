@@ -22,7 +22,9 @@
 //    build log). Kernel, argument count, argument values: kBuildFailed when
 //    refused. Group size: the test case's local size, else
 //    zeKernelSuggestGroupSize; a global size that is not a multiple of it is
-//    kUnsupported (Level Zero launches whole groups). A non-zero offset uses
+//    kUnsupported (Level Zero launches whole groups), and so is a kernel
+//    reading get_work_dim() when the test case's dimension count differs
+//    from the one drivers derive from the sizes. A non-zero offset uses
 //    zeKernelSetGlobalOffsetExp (kUnsupported when the driver lacks it).
 //  - Buffers: zeMemAllocShared, written and read by the host; an empty
 //    buffer is passed as a null pointer. One regular command list on an
