@@ -129,7 +129,11 @@ struct ZeObjects {
   ze_command_queue_handle_t queue = nullptr;
   ze_command_list_handle_t list = nullptr;
   std::vector<void*> buffers;
+  // After a timeout the device may still run the kernel: destroying the
+  // queue could block until it ends, so the worker exits without cleanup.
+  bool abandon = false;
   ~ZeObjects() {
+    if (abandon) return;
     for (void* p : buffers)
       if (p) zeMemFree(context, p);
     if (list) zeCommandListDestroy(list);
@@ -496,6 +500,7 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   e.wall_time = Clock::now() - start;
   e.log = log;
   if (sync == ZE_RESULT_NOT_READY) {
+    ze.abandon = true;
     return Failed(ExecutionStatus::kTimedOut,
                   absl::StrCat("the kernel did not finish within ",
                                in.options->time_limit.count(), " ms"),

@@ -106,6 +106,40 @@ TEST(LevelZeroTargetTest, GivenOutOfBoundsKernelThenUbDetected) {
   EXPECT_EQ(e->message, ref.message);
 }
 
+TEST(LevelZeroTargetTest, GivenEndlessKernelThenTimedOutWithinTheLimit) {
+  spirv::TestCase tc;
+  tc.module_words = Assemble(R"(
+%kfn = OpTypeFunction %void %ptr_g_uint
+%k = OpFunction %void None %kfn
+%out = OpFunctionParameter %ptr_g_uint
+%entry = OpLabel
+OpBranch %loop
+%loop = OpLabel
+%i = OpPhi %uint %uint_1 %entry %i2 %loop
+OpStore %out %i Volatile
+%i2 = OpIAdd %uint %i %uint_1
+OpLoopMerge %exit %loop None
+OpBranch %loop
+%exit = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  tc.entry_point = "k";
+  spirv::KernelArg out;
+  out.bytes.assign(4, 0);
+  tc.args = {out};
+  LevelZeroTargetOptions options = WithDriver();
+  // Without the limit below the interpreter would run for minutes.
+  options.environment.push_back("L0SPV_REFERENCE_STEP_BUDGET=100000000000");
+  options.time_limit = std::chrono::milliseconds(300);
+  const auto start = std::chrono::steady_clock::now();
+  auto e = RunOnLevelZero(tc, options);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->status, ExecutionStatus::kTimedOut) << e->message;
+  EXPECT_THAT(e->message, HasSubstr("did not finish within 300 ms"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(8));
+}
+
 TEST(LevelZeroTargetTest, GivenNonUniformGroupsThenUnsupported) {
   spirv::TestCase tc = ScaleAddCase();
   tc.nd_range.global = {30, 1, 1};
