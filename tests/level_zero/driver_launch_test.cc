@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -342,6 +343,45 @@ TEST_F(ZeLaunchTest, GivenAliasedOrForeignPointersThenUnsupportedFeature) {
   EXPECT_THAT(reports["reports"][1]["message"].get<std::string>(),
               HasSubstr("not memory allocated by"));
   EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
+}
+
+// Level Zero lets threads use different command lists, queues and kernels
+// concurrently; every thread must get its own results.
+TEST_F(ZeLaunchTest, GivenThreadsWithOwnQueuesWhenLaunchingThenAllCorrect) {
+  constexpr int kThreads = 4;
+  constexpr uint32_t kItems = 64;
+  std::vector<ze_kernel_handle_t> kernels;
+  std::vector<uint32_t*> outs;
+  for (int t = 0; t < kThreads; ++t) {
+    uint32_t *in, *out;
+    kernels.push_back(ScaleAdd(kItems, &in, &out));
+    const uint32_t s = 100 * t;
+    ASSERT_EQ(zeKernelSetArgumentValue(kernels.back(), 2, sizeof s, &s),
+              ZE_RESULT_SUCCESS);
+    outs.push_back(out);
+  }
+  std::vector<ze_result_t> results(kThreads, ZE_RESULT_ERROR_UNKNOWN);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      ze_command_list_handle_t list = NewList();
+      ze_group_count_t groups{kItems / 4, 1, 1};
+      ze_result_t r = ZE_RESULT_SUCCESS;
+      for (int rep = 0; rep < 5 && r == ZE_RESULT_SUCCESS; ++rep)
+        r = zeCommandListAppendLaunchKernel(list, kernels[t], &groups,
+                                            nullptr, 0, nullptr);
+      if (r == ZE_RESULT_SUCCESS) r = zeCommandListClose(list);
+      if (r == ZE_RESULT_SUCCESS) r = Execute(list);
+      zeCommandListDestroy(list);
+      results[t] = r;
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(results[t], ZE_RESULT_SUCCESS) << t;
+    for (uint32_t i = 0; i < kItems; ++i)
+      ASSERT_EQ(outs[t][i], i * 3 + 100 * t) << t << " " << i;
+  }
 }
 
 // Every corpus kernel through the driver gives exactly what RunReference
