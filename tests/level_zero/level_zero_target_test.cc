@@ -11,6 +11,7 @@
 #include "generators/kernel/generator.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "oracles/process/subprocess.h"
 #include "oracles/reference/interpreter.h"
 #include "spirv/launch_spec.h"
 #include "tests/level_zero/ze_test_util.h"
@@ -57,6 +58,13 @@ TEST(LevelZeroTargetTest, GivenNoDriverThenUnsupportedNotACrash) {
   options.environment = {"ZE_ENABLE_ALT_DRIVERS"};
   auto e = RunOnLevelZero(ScaleAddCase(), options);
   ASSERT_TRUE(e.ok()) << e.status();
+  if (!kMemoryLimitsEnforced && e->status == ExecutionStatus::kCrashed &&
+      absl::StrContains(e->message, "RTLD_DEEPBIND")) {
+    // ASan build: Intel's driver dlopens with RTLD_DEEPBIND, which the
+    // sanitizer runtime refuses; the worker died, the caller did not.
+    GTEST_SKIP() << "the installed GPU driver cannot load under ASan: "
+                 << e->message;
+  }
   EXPECT_EQ(e->status, ExecutionStatus::kUnsupported) << e->message;
   EXPECT_THAT(e->message, HasSubstr("no Level Zero driver/device"));
 }
