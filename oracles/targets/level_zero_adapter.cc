@@ -51,21 +51,20 @@ class LevelZeroTarget : public Target {
 
 absl::StatusOr<std::unique_ptr<Target>> MakeLevelZeroTarget(
     const std::string& device, const TargetOptions& options) {
-  const std::string name = device.empty() ? "gpu" : absl::StrCat("gpu:", device);
+  const std::string name =
+      device.empty() ? "gpu" : absl::StrCat("gpu:", device);
   const LevelZeroProbe probe = ProbeLevelZero();
   if (probe.devices.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        name, ": ",
-        probe.error.empty() ? "no Level Zero device" : probe.error,
+        name, ": ", probe.error.empty() ? "no Level Zero device" : probe.error,
         " (to use the l0spv reference driver, set "
         "ZE_ENABLE_ALT_DRIVERS=/abs/path/libze_l0spv_reference.so)"));
   }
   std::vector<std::string> names;
   for (const LevelZeroDevice& d : probe.devices) {
     names.push_back(d.name);
-    if (device.empty() ||
-        absl::StrContains(absl::AsciiStrToLower(d.name),
-                          absl::AsciiStrToLower(device))) {
+    if (device.empty() || absl::StrContains(absl::AsciiStrToLower(d.name),
+                                            absl::AsciiStrToLower(device))) {
       return std::unique_ptr<Target>(new LevelZeroTarget(
           name, device, absl::StrCat("Level Zero: ", d.name), options));
     }

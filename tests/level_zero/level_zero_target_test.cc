@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/reference/interpreter.h"
+#include "oracles/targets/level_zero_adapter.h"
 #include "spirv/launch_spec.h"
 #include "tests/level_zero/ze_test_util.h"
 
@@ -78,6 +79,27 @@ TEST(LevelZeroTargetTest, GivenReferenceDriverThenResultsEqualRef) {
   const Execution ref =
       reference::RunReference(tc, reference::ReferenceOptions());
   EXPECT_EQ(e->buffers, ref.buffers);
+}
+
+// The Target adapter: CTest's ZE_ENABLE_ALT_DRIVERS makes the probe find
+// the reference device.
+TEST(LevelZeroTargetTest, GivenAdapterThenRunEqualsRef) {
+  auto target = MakeLevelZeroTarget("", TargetOptions());
+  ASSERT_TRUE(target.ok()) << target.status();
+  EXPECT_EQ((*target)->name(), "gpu");
+  EXPECT_TRUE((*target)->executes());
+  EXPECT_THAT((*target)->consumer(), HasSubstr("l0spv reference device"));
+  const spirv::TestCase tc = ScaleAddCase();
+  const Execution e = (*target)->Run(tc, TargetRunLimits());
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  EXPECT_EQ(e.buffers,
+            reference::RunReference(tc, reference::ReferenceOptions()).buffers);
+  auto named = MakeLevelZeroTarget("reference", TargetOptions());
+  ASSERT_TRUE(named.ok()) << named.status();
+  EXPECT_EQ((*named)->name(), "gpu:reference");
+  auto missing = MakeLevelZeroTarget("no-such-gpu", TargetOptions());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
 }
 
 TEST(LevelZeroTargetTest, GivenUnknownDeviceNameThenNotFound) {
