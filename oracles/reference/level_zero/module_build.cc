@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "oracles/reference/decode.h"
