@@ -368,8 +368,8 @@ TEST_F(ZeLaunchTest, GivenThreadsWithOwnQueuesWhenLaunchingThenAllCorrect) {
       ze_group_count_t groups{kItems / 4, 1, 1};
       ze_result_t r = ZE_RESULT_SUCCESS;
       for (int rep = 0; rep < 5 && r == ZE_RESULT_SUCCESS; ++rep)
-        r = zeCommandListAppendLaunchKernel(list, kernels[t], &groups,
-                                            nullptr, 0, nullptr);
+        r = zeCommandListAppendLaunchKernel(list, kernels[t], &groups, nullptr,
+                                            0, nullptr);
       if (r == ZE_RESULT_SUCCESS) r = zeCommandListClose(list);
       if (r == ZE_RESULT_SUCCESS) r = Execute(list);
       zeCommandListDestroy(list);
