@@ -1,5 +1,7 @@
 #include "oracles/targets/target.h"
 
+#include "oracles/targets/level_zero_adapter.h"
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "oracles/targets/llvm_spirv_adapter.h"
@@ -32,9 +34,10 @@ absl::StatusOr<std::unique_ptr<Target>> MakeTarget(
     return MakeOclocTarget(param, options);
   }
   if (kind == "spirv-opt") return MakeSpirvOptTarget(param, options);
+  if (kind == "gpu") return MakeLevelZeroTarget(param, options);
 
   // The kinds without a parameter. Their factories probe their consumer
-  // themselves; `gpu` has no adapter here, so the registry says why.
+  // themselves.
   const bool known =
       kind == "ref" || kind == "oclgrind" || kind == "llvm-spirv";
   if (known && colon != std::string::npos) {

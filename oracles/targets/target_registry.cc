@@ -11,12 +11,6 @@
 namespace l0spv::oracles {
 namespace {
 
-// The Level Zero adapter is written separately (issue 5, `gpu`); until it
-// is registered here the target is reported unsupported even when a
-// device exists, so nothing ever pretends to run.
-constexpr const char* kNoAdapter =
-    "consumer found, but its target adapter is not implemented yet (issue 5)";
-
 const std::vector<std::string> kKinds = {
     "ref", "gpu", "opencl", "ocloc", "oclgrind", "spirv-opt", "llvm-spirv"};
 
@@ -59,7 +53,7 @@ TargetInfo GpuInfo() {
     std::vector<std::string> names;
     for (const auto& d : ze.devices) names.push_back(d.name);
     gpu.consumer = absl::StrCat("Level Zero: ", absl::StrJoin(names, ", "));
-    gpu.reason = kNoAdapter;
+    gpu.available = true;
   }
   return gpu;
 }
@@ -183,8 +177,14 @@ absl::StatusOr<TargetInfo> DescribeTarget(const std::string& name) {
     return RefInfo();
   }
   if (kind == "gpu") {
-    if (auto s = no_param(); !s.ok()) return s;
-    return GpuInfo();
+    // gpu:DEVICE selects one device (name substring); the adapter checks it.
+    if (has_param && param.empty()) {
+      return absl::InvalidArgumentError(
+          "target 'gpu:' needs a device name after the colon, or none");
+    }
+    TargetInfo gpu = GpuInfo();
+    gpu.name = name;
+    return gpu;
   }
   if (kind == "opencl") {
     if (has_param && param.empty()) {
