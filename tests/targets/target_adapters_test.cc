@@ -97,7 +97,8 @@ void ExpectAgreesWithRef(Target& target) {
   ASSERT_EQ(actual.status, ExecutionStatus::kOk)
       << target.name() << ": " << actual.message << "\n"
       << actual.log;
-  const CompareResult c = CompareExecutions(tc, expected, actual, {});
+  const CompareResult c =
+      CompareExecutions(tc, expected, actual, CompareOptionsFor(tc));
   EXPECT_TRUE(c.equal) << target.name() << ": " << c.explanation;
 }
 
