@@ -13,6 +13,7 @@
 #include "fuzzers/campaign/campaign.h"
 #include "fuzzers/cli/commands.h"
 #include "oracles/targets/target_registry.h"
+#include "oracles/validity/device_profile.h"
 
 ABSL_DECLARE_FLAG(std::string, target);
 ABSL_DECLARE_FLAG(std::string, profile);
@@ -81,6 +82,28 @@ std::string DescribeTargets() {
   return text;
 }
 
+// `--profile=auto`: the most restrictive device profile among the
+// campaign's ocloc/gpu devices that has an embedded profile (a tgllp target
+// must not get fp64 kernels it rightly rejects), else `full`.
+std::string AutoProfile(const std::vector<std::string>& targets) {
+  std::string chosen = "full";
+  int chosen_rank = 1 << 30;
+  for (const std::string& t : targets) {
+    const size_t colon = t.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string kind = t.substr(0, colon);
+    if (kind != "ocloc" && kind != "gpu") continue;
+    auto p = oracles::FindDeviceProfile(t.substr(colon + 1));
+    if (!p.ok()) continue;
+    const int rank = p->fp64 + p->fp16 + p->int64_atomics + p->images;
+    if (rank < chosen_rank) {
+      chosen = p->name;
+      chosen_rank = rank;
+    }
+  }
+  return chosen;
+}
+
 int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (!positional.empty()) {
     return UsageError("campaign",
@@ -141,7 +164,10 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     return UsageError("campaign", "--shard expects K/N with 0 <= K < N");
   }
   std::string profile = absl::GetFlag(FLAGS_profile);
-  if (profile == "auto") profile = "full";
+  if (profile == "auto") profile = AutoProfile(o.targets);
+  if (auto p = oracles::FindDeviceProfile(profile); !p.ok()) {
+    return UsageError("campaign", std::string(p.status().message()));
+  }
   o.generator.profile = profile;
   o.generator.max_statements = absl::GetFlag(FLAGS_max_statements);
   // Avoid the known bugs of the consumers this campaign exercises (and only

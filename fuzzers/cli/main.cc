@@ -53,6 +53,10 @@ int main(int argc, char** argv) {
     bool has_target = false;
     for (const std::string& a : args) has_target |= a.rfind("--target", 0) == 0;
     if (!has_target) args.push_back("--target=all");
+    bool has_profile = false;
+    for (const std::string& a : args)
+      has_profile |= a.rfind("--profile", 0) == 0;
+    if (!has_profile) args.push_back("--profile=auto");
   }
   const std::string name = args[0];
   const Command* command = FindCommand(name);

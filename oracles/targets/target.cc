@@ -1,9 +1,8 @@
 #include "oracles/targets/target.h"
 
-#include "oracles/targets/level_zero_adapter.h"
-
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "oracles/targets/level_zero_adapter.h"
 #include "oracles/targets/llvm_spirv_adapter.h"
 #include "oracles/targets/oclgrind_adapter.h"
 #include "oracles/targets/ocloc_adapter.h"

@@ -348,5 +348,97 @@ TEST_F(CliTest, TargetsListsEveryKindWithReasons) {
   EXPECT_THAT(r.out, HasSubstr("\"reason\""));
 }
 
+TEST_F(CliTest, GenerateWritesARunnableCase) {
+  const std::string out = (dir_ / "case").string();
+  CliRun r = L0spvFuzz({"generate", "--seed=3", "--out=" + out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out + "/case.json"));
+  r = L0spvFuzz({"run", out, "--target=ref"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out + r.err, HasSubstr("status ok"));
+  // Same seed, same bytes.
+  const std::string again = (dir_ / "again").string();
+  ASSERT_EQ(L0spvFuzz({"generate", "--seed=3", "--out=" + again}).exit_code, 0);
+  EXPECT_EQ(*spirv::ReadFileBytes(out + "/module.spv"),
+            *spirv::ReadFileBytes(again + "/module.spv"));
+}
+
+TEST_F(CliTest, GenerateCheckAndStats) {
+  CliRun r = L0spvFuzz({"generate", "--seed=100", "--count=20", "--check"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("0 rejected by lint, 0 with undefined"));
+  r = L0spvFuzz({"generate", "--count=20", "--stats"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("distinct core opcodes"));
+  EXPECT_THAT(r.out, HasSubstr("OpEntryPoint"));
+  EXPECT_EQ(L0spvFuzz({"generate", "--count=0", "--stats"}).exit_code, 2);
+  r = L0spvFuzz({"generate", "--profile=nope", "--stats"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("nope"));
+}
+
+TEST_F(CliTest, CampaignOnTheReferenceAlone) {
+  const std::string out = (dir_ / "campaign").string();
+  CliRun r =
+      L0spvFuzz({"--target=ref", "--iterations=6", "--jobs=2", "--out=" + out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("6 cases"));
+  EXPECT_TRUE(fs::exists(out + "/stats.json"));
+  EXPECT_TRUE(fs::exists(out + "/campaign.json"));
+  // A finished campaign resumed with the same flags has nothing left to do.
+  r = L0spvFuzz({"--target=ref", "--iterations=6", "--jobs=2", "--out=" + out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("0 cases"));
+  // ... and with other flags it refuses, naming the flag.
+  r = L0spvFuzz({"--target=ref", "--iterations=6", "--jobs=3", "--out=" + out});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("jobs"));
+}
+
+TEST_F(CliTest, CampaignUsageErrors) {
+  CliRun r = L0spvFuzz({"--target=ref", "--time=soon"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--time=soon"));
+  r = L0spvFuzz({"--target=ref", "--shard=3/2"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = L0spvFuzz({"--target=ref", "--mutate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("issue 6"));
+  r = L0spvFuzz({"--target=nosuchthing"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST_F(CliTest, ShardsMerge) {
+  const std::string a = (dir_ / "a").string(), b = (dir_ / "b").string();
+  ASSERT_EQ(
+      L0spvFuzz({"--target=ref", "--iterations=3", "--shard=0/2", "--out=" + a})
+          .exit_code,
+      0);
+  ASSERT_EQ(
+      L0spvFuzz({"--target=ref", "--iterations=4", "--shard=1/2", "--out=" + b})
+          .exit_code,
+      0);
+  const std::string merged = (dir_ / "merged").string();
+  CliRun r = L0spvFuzz({"merge", "--out=" + merged, a, b});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("7 cases"));
+  EXPECT_TRUE(fs::exists(merged + "/stats.json"));
+  r = L0spvFuzz({"merge", "--out=" + merged, (dir_ / "missing").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("stats.json"));
+}
+
+TEST_F(CliTest, CheckReRunsACase) {
+  const std::string out = (dir_ / "case").string();
+  ASSERT_EQ(L0spvFuzz({"generate", "--seed=9", "--out=" + out}).exit_code, 0);
+  CliRun r = L0spvFuzz({"check", out, "--target=ref"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("not interesting"));
+  r = L0spvFuzz({"check", (dir_ / "nothing").string(), "--target=ref"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = L0spvFuzz({"check", out, "--target=bogus"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
 }  // namespace
 }  // namespace l0spv

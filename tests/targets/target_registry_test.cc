@@ -40,12 +40,16 @@ TEST(ParseTargetList, BareWordsAfterSpirvOptExtendItsPassList) {
 }
 
 TEST(DescribeTarget, RejectsMalformedNamesAndExplainsUnavailability) {
-  for (const char* bad : {"cuda", "ref:x", "gpu:0", "ocloc",
+  for (const char* bad : {"cuda", "ref:x", "gpu:", "ocloc",
                           "ocloc:", "opencl:", "oclgrind:x", "llvm-spirv:y"}) {
     auto t = DescribeTarget(bad);
     EXPECT_FALSE(t.ok()) << bad;
     EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << bad;
   }
+  // gpu:DEVICE names one Level Zero device; the adapter matches the name.
+  auto gpu_device = DescribeTarget("gpu:0");
+  ASSERT_TRUE(gpu_device.ok());
+  EXPECT_EQ(gpu_device->name, "gpu:0");
   auto ref = DescribeTarget("ref");
   ASSERT_TRUE(ref.ok());
   EXPECT_TRUE(ref->available);
