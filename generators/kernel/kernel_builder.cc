@@ -79,6 +79,14 @@ void KernelBuilder::ChooseNdRange() {
     }
     if (rng.Percent(20)) r.offset[d] = rng.Range(1, 3);
   }
+  // Level Zero has no work-dimension parameter: drivers derive
+  // get_work_dim() from the sizes. Keep `dims` the highest dimension with
+  // more than one work-item so every target agrees on it.
+  while (r.dims > 1 && r.global[r.dims - 1] == 1) {
+    --r.dims;
+    r.offset[r.dims] = 0;
+    local[r.dims] = 1;
+  }
   r.local = local;
   k_.work_items = total;
   local_total_ = local[0] * local[1] * local[2];
