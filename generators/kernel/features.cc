@@ -19,12 +19,20 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   f.int16 = rng.Percent(50);
   f.int64 = rng.Percent(60);
   f.fp32 = rng.Percent(70);
-  f.fp16 = profile.fp16 && rng.Percent(30);
+  // Half precision: PoCL 3.1 lacks most half overloads of the built-in
+  // library (known-consumer-bugs/pocl_half_math.spvasm) and Oclgrind 21.10
+  // stops on any 2-byte float (oclgrind_half.spvasm).
+  f.fp16 = profile.fp16 && rng.Percent(30) &&
+           (options.avoid_known_bugs & (kBugsPocl | kBugsOclgrind)) == 0;
   f.fp64 = profile.fp64 && rng.Percent(35);
   f.vectors = rng.Percent(60);
   f.vector16 = f.vectors && rng.Percent(40);
   f.int64_atomics = profile.int64_atomics && rng.Percent(30);
-  f.workgroup_variable = rng.Percent(50);
+  // Module-scope Workgroup arrays stop Oclgrind 21.10 ("Unsupported pointer
+  // size: 0 bytes"; oclgrind_workgroup_variable.spvasm): a __local
+  // argument instead.
+  f.workgroup_variable =
+      rng.Percent(50) && (options.avoid_known_bugs & kBugsOclgrind) == 0;
   f.non_uniform = options.allow_non_uniform && rng.Percent(30);
   f.computed_linear_id = rng.Percent(50);
   f.avoid_bugs = options.avoid_known_bugs;

@@ -272,7 +272,9 @@ bool GenPointerForms(GenContext& ctx) {
     }
     case 1:
     case 2: {
-      // Through the generic address space and back.
+      // Through the generic address space and back. Oclgrind 21.10 has no
+      // addrspacecast (oclgrind_generic_cast.spvasm).
+      if (!ctx.BugsAllowed(kBugsOclgrind)) return false;
       const PrivateArray* array = nullptr;
       for (const PrivateArray& a : ctx.arrays) {
         if (a.storage == StorageClass::Function) array = &a;

@@ -342,7 +342,8 @@ void BuildHelperFunctions(GenContext& ctx) {
         h.return_type.IsFloat())
       h.return_type = IntT(32);
     h.has_array_param = ctx.rng.Percent(50);
-    if (h.has_array_param && ctx.rng.Percent(50))
+    if (h.has_array_param && ctx.rng.Percent(50) &&
+        ctx.BugsAllowed(kBugsOclgrind))  // no addrspacecast in Oclgrind
       h.array_storage = spv::StorageClass::Generic;
 
     std::vector<uint32_t> param_types;
