@@ -144,6 +144,8 @@ struct GenContext {
   size_t callable_helpers = 0;
   std::vector<PrivateArray> arrays;  // of the current function
   uint32_t std_set = 0;              // OpenCL.std import id
+  uint32_t debug_file = 0;  // OpString naming the "source" for OpLine, or 0
+  uint32_t debug_line = 1;
 
   uint32_t depth = 0;
   // True while control flow is uniform across the work-group (the kernel's

@@ -518,6 +518,15 @@ bool GenComposite(GenContext& ctx) {
     AddValue(ctx, fn.Op(Op::OpCompositeConstruct, ctx.types.Id(t), lanes), t);
     return true;
   }
+  if (!ctx.BugsAllowed(kBugsLlvmSpirv) && choice == 6 && rng.Percent(30)) {
+    // OpCompositeConstruct of constants only: the form llvm-spirv 14 reads.
+    const ValueType t = vec->type;
+    std::vector<uint32_t> lanes;
+    for (uint32_t i = 0; i < t.lanes; ++i)
+      lanes.push_back(RandomConstant(ctx, t.Element()));
+    AddValue(ctx, fn.Op(Op::OpCompositeConstruct, ctx.types.Id(t), lanes), t);
+    return true;
+  }
   const ValueType t = vec->type;
   const ValueType e = t.Element();
   switch (choice) {

@@ -66,6 +66,12 @@ absl::StatusOr<spirv::TestCase> GenerateTestCase(
 
   GenContext ctx(rng, features, options, module, builder, types);
   ctx.std_set = std_set;
+  if (rng.Percent(50)) {
+    ctx.debug_file = builder.TakeNextId();
+    module.debug_source.emplace_back(
+        static_cast<uint32_t>(spv::Op::OpString), 0, ctx.debug_file,
+        std::vector<spirv::Operand>{spirv::StringOperand("fuzz_kernel.cl")});
+  }
   ctx.statements_left = features.statements;
   spirv::TestCase test_case;
   BuildHelperFunctions(ctx);

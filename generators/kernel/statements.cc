@@ -54,6 +54,18 @@ void GenStatements(GenContext& ctx, uint32_t count) {
         weights[f] = 0;
     }
     --ctx.statements_left;
+    // Debug-only instructions between statements: consumers must ignore
+    // them, and line tables must not change code.
+    if (ctx.debug_file != 0 && ctx.rng.Percent(8)) {
+      if (ctx.rng.Percent(80)) {
+        ctx.fn->Void(spv::Op::OpLine,
+                     {Id(ctx.debug_file), Lit(ctx.debug_line++),
+                      Lit(ctx.rng.Range(1, 80))});
+      } else {
+        ctx.fn->Void(spv::Op::OpNoLine, {});
+      }
+    }
+    if (ctx.rng.Percent(1)) ctx.fn->Void(spv::Op::OpNop, {});
     for (int attempt = 0; attempt < 4; ++attempt) {
       const size_t family = ctx.rng.Weighted(weights);
       if (kGenerators[family](ctx)) break;
