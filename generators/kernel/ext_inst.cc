@@ -315,10 +315,10 @@ bool GenExtFloatLoose(GenContext& ctx) {
       std::vector<uint32_t> ops{Operand(ctx, t)};
       if (binary) ops.push_back(Operand(ctx, t));
       const uint32_t r = ExtInst(ctx, type, n, ops);
-      const bool trig = n == Half_cos || n == Half_sin || n == Half_tan;
-      const double ulps = OracleUlps(n, t);
-      SinkLooseFloat(ctx, r, t, ulps < 0 ? 0 : ulps, ulps < 0 || trig,
-                     "native/half");
+      // half_* are only defined on restricted domains (x >= 0 for powr,
+      // |x| <= 2^16 for the trigonometric ones, ...) and native_* have
+      // implementation-defined accuracy: run, never compared.
+      SinkLooseFloat(ctx, r, t, 0, /*skip=*/true, "native/half");
       return true;
     }
     case 6: {

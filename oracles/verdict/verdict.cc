@@ -105,13 +105,22 @@ std::string Signature(VerdictKind kind, const std::string& target,
 
 // The first informative line of a message or log.
 std::string FirstMeaningfulLine(std::string_view text) {
+  std::string pending;
   // Debian's abseil has its own string_view type.
   for (absl::string_view piece :
        absl::StrSplit(absl::string_view(text.data(), text.size()), '\n')) {
     const std::string_view line(piece.data(), piece.size());
-    if (!IsNoiseLine(line)) return std::string(line);
+    if (IsNoiseLine(line)) continue;
+    // "OCLGRIND FATAL ERROR (./src/core/WorkItem.cpp:1681)" says where,
+    // the next line says what: keep both.
+    if (pending.empty() && line.find("FATAL ERROR") != std::string_view::npos) {
+      pending = std::string(line);
+      continue;
+    }
+    return pending.empty() ? std::string(line)
+                           : absl::StrCat(pending, " ", std::string(line));
   }
-  return "";
+  return pending;
 }
 
 }  // namespace
