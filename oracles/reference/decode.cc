@@ -1903,6 +1903,7 @@ absl::Status Decoder::Translate(const Instruction& inst) {
       L0SPV_TRY(s, ShapeOf(ptd->elem));
       const TypeDesc* vt = Type(ptd->elem);
       Inst i{load ? Op_::kLoad : Op_::kStore};
+      i.k = s->k;  // kAgg: the uninitialised-read rule for aggregates
       L0SPV_TRY(p, Slot(*pid));
       i.a = *p;
       i.d = s->access;
@@ -2157,6 +2158,13 @@ absl::Status Decoder::Translate(const Instruction& inst) {
             "Subgroup");
       Inst i{Op_::kBarrier};
       i.a = *scope;
+      // Memory semantics (which storage classes the barrier fences, for
+      // race detection); a non-constant value is taken as fencing all.
+      i.b = 0x300;
+      if (inst.NumOperands() >= 3) {
+        if (auto sem = ConstantInt(inst.word(2)))
+          i.b = static_cast<uint32_t>(*sem);
+      }
       Emit(i, inst);
       return absl::OkStatus();
     }

@@ -9,6 +9,7 @@
 #include "oracles/reference/decode.h"
 #include "oracles/reference/executor.h"
 #include "oracles/reference/memory.h"
+#include "oracles/reference/race.h"
 #include "oracles/reference/workgroup.h"
 #include "spirv/binary.h"
 #include "spirv/spirv_tools.h"
@@ -51,6 +52,9 @@ class Run {
 
  private:
   bool SetUpMemory();
+  // Race cells and initialisation bytes for the static allocations the
+  // enabled checks track; false when the memory limit is spent.
+  bool SetUpShadows();
   bool StartWorkItem(Invocation& inv);
 
   const spirv::TestCase& tc_;
@@ -61,6 +65,12 @@ class Run {
   RunState state_;
   std::unique_ptr<Executor> exec_;
   std::vector<uint32_t> workgroup_allocs_;
+  std::unique_ptr<RaceDetector> races_;
+  std::vector<std::unique_ptr<RaceCell[]>> race_shadows_;
+  std::vector<std::unique_ptr<uint8_t[]>> init_shadows_;
+  // Workgroup allocations whose shadow restarts uninitialised per group.
+  std::vector<uint32_t> uninit_allocs_;
+  bool races_disabled_ = false;  // the race shadow did not fit
   std::vector<std::pair<uint32_t, uint32_t>> builtin_allocs_;
   std::vector<uint64_t> param_values_;  // pointer/scalar payload per param
 };
@@ -116,6 +126,37 @@ bool Run::SetUpMemory() {
   return true;
 }
 
+bool Run::SetUpShadows() {
+  for (uint32_t id = 1; id <= prog_.static_allocs.size(); ++id) {
+    const StaticAlloc& sa = prog_.static_allocs[id - 1];
+    Allocation& a = mem_.record(id);
+    if (a.size == 0 || a.read_only || sa.kind == AllocKind::kBuiltin)
+      continue;
+    const bool shared = a.storage_class == kScWorkgroup ||
+                        a.storage_class == kScCrossWorkgroup;
+    if (races_ && shared) {
+      if (!mem_.Charge(a.size * sizeof(RaceCell))) {
+        // 16 bytes of shadow per byte do not fit: run without race
+        // detection rather than refuse the run, and say so in the log.
+        races_disabled_ = true;
+        continue;
+      }
+      race_shadows_.push_back(std::make_unique<RaceCell[]>(a.size));
+      a.race = race_shadows_.back().get();
+    }
+    const bool fresh_per_group = sa.kind == AllocKind::kLocalArg ||
+                                 (sa.kind == AllocKind::kWorkgroupVariable &&
+                                  sa.init.empty());
+    if (opts_.check_uninitialized && fresh_per_group) {
+      if (!mem_.Charge(a.size)) return false;
+      init_shadows_.push_back(std::make_unique<uint8_t[]>(a.size));
+      a.init = init_shadows_.back().get();
+      uninit_allocs_.push_back(id);
+    }
+  }
+  return true;
+}
+
 bool Run::StartWorkItem(Invocation& inv) {
   if (!exec_->Enter(inv, prog_.entry_function)) return false;
   const FunctionInfo& fn = prog_.functions[prog_.entry_function];
@@ -155,10 +196,6 @@ bool Run::StartWorkItem(Invocation& inv) {
 }
 
 Execution Run::Go() {
-  if (opts_.check_uninitialized)
-    return Fail(ExecutionStatus::kUnsupported,
-                "check_uninitialized (shadow bits for uninitialised reads) is "
-                "not implemented by the reference interpreter yet");
   if (!opts_.skip_validation) {
     // The universal environment of the module's version: Level Zero's full
     // profile accepts capabilities (Float16, Int64Atomics, ...) that
@@ -259,8 +296,28 @@ Execution Run::Go() {
   state_.memory = &mem_;
   state_.step_budget = opts_.step_budget;
   state_.flush_denormals = opts_.flush_denormals;
+  state_.check_uninitialized = opts_.check_uninitialized;
+  if (opts_.check_races) {
+    races_ = std::make_unique<RaceDetector>(geo_);
+    state_.races = races_.get();
+  }
   exec_ = std::make_unique<Executor>(state_);
   if (!SetUpMemory()) return Fail(state_.status, state_.message);
+  const bool shadows_ok = SetUpShadows();
+  if (races_disabled_) {
+    // Partial race shadows would misreport: drop race detection entirely.
+    for (uint32_t id = 1; id <= prog_.static_allocs.size(); ++id)
+      mem_.record(id).race = nullptr;
+    for (auto& cells : race_shadows_) cells.reset();
+    state_.races = nullptr;
+    exec_ = std::make_unique<Executor>(state_);
+  }
+  if (!shadows_ok)
+    return Fail(ExecutionStatus::kUnsupported,
+                absl::StrCat("memory limit exceeded while allocating the "
+                             "shadow memory of the race/uninitialised-read "
+                             "checks (limit ",
+                             opts_.memory_limit_bytes, " bytes)"));
 
   WorkgroupContext ctx;
   ctx.state = &state_;
@@ -281,6 +338,10 @@ Execution Run::Go() {
           Allocation& a = mem_.record(id);
           if (a.size) std::memset(a.data, 0, a.size);
         }
+        for (uint32_t id : uninit_allocs_) {
+          Allocation& a = mem_.record(id);
+          std::memset(a.init, 0, a.size);
+        }
         ok = RunWorkgroup(ctx, {gx, gy, gz}, pool, &next_tag);
       }
     }
@@ -288,6 +349,12 @@ Execution Run::Go() {
   for (auto& inv : pool) inv->stack.Release(mem_);
 
   Execution e;
+  if (races_disabled_) {
+    e.log =
+        "reference: data-race detection was off for this run: its shadow "
+        "memory (16 bytes per byte of shared memory) exceeds the memory "
+        "limit\n";
+  }
   e.status = state_.status;
   e.message = state_.message;
   e.printf_output = std::move(state_.printf_output);

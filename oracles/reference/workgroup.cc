@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "oracles/reference/numeric.h"
+#include "oracles/reference/race.h"
 
 namespace l0spv::oracles::reference {
 namespace {
@@ -86,7 +87,12 @@ struct Scalar {
 bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
               std::span<Invocation* const> members, bool subgroup) {
   const Program& prog = *ctx.state->program;
-  if (inst.op == Op::kBarrier) return true;
+  if (inst.op == Op::kBarrier) {
+    if (ctx.state->races != nullptr)
+      ctx.state->races->Barrier(members.data(), members.size(), inst.b,
+                                !subgroup);
+    return true;
+  }
   const GroupCall& g = prog.groups[inst.d];
   const Scalar s{inst.k};
   const uint32_t eb = inst.k == kAgg ? inst.c : KindBytes(inst.k);
@@ -237,6 +243,7 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
   const uint32_t items = static_cast<uint32_t>(size[0] * size[1] * size[2]);
   while (pool.size() < items) pool.push_back(std::make_unique<Invocation>());
 
+  const uint32_t first_tag = *next_tag;
   for (uint32_t i = 0; i < items; ++i) {
     Invocation& inv = *pool[i];
     inv.tag = (*next_tag)++;
@@ -245,6 +252,11 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
     inv.stack.Reset();
     inv.state = Invocation::State::kReady;
     InitWorkItem(prog, geo, group, i, inv);
+  }
+  std::vector<Invocation*> members;
+  if (state.races != nullptr) {
+    for (uint32_t i = 0; i < items; ++i) members.push_back(pool[i].get());
+    state.races->StartGroup(group, first_tag, items, members.data());
   }
   auto select = [&](Invocation& inv) {
     for (const auto& [id, off] : ctx.builtin_allocs)
@@ -263,7 +275,6 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
     Shuffle(order, rng);
   }
   const uint32_t sg = std::max<uint32_t>(1, geo.subgroup_size);
-  std::vector<Invocation*> members;
   uint32_t done = 0;
   for (;;) {
     for (uint32_t idx : order) {
