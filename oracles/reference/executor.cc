@@ -163,12 +163,11 @@ bool Executor::ShadowAccess(const Invocation& inv, uint32_t pc,
   if (a.init != nullptr && bytes != 0) {
     uint8_t* shadow = a.init + off;
     if (access != Access::kWrite) {
-      const uint8_t* first = static_cast<const uint8_t*>(
-          std::memchr(shadow, 0, bytes));
-      const bool bad =
-          first != nullptr &&
-          (!aggregate || std::find(shadow, shadow + bytes, uint8_t{1}) ==
-                             shadow + bytes);
+      const uint8_t* first =
+          static_cast<const uint8_t*>(std::memchr(shadow, 0, bytes));
+      const bool bad = first != nullptr &&
+                       (!aggregate || std::find(shadow, shadow + bytes,
+                                                uint8_t{1}) == shadow + bytes);
       if (bad) {
         Error(inv, pc, ExecutionStatus::kUbDetected,
               "read of uninitialised memory",
@@ -183,11 +182,10 @@ bool Executor::ShadowAccess(const Invocation& inv, uint32_t pc,
     const RaceClass cls =
         a.storage_class == kScWorkgroup ? kRaceLocal : kRaceGlobal;
     RaceConflict c;
-    if (!state_.races->Check(a.race + off, bytes, cls,
-                             access != Access::kRead, inv, &c)) {
-      std::string other =
-          c.several ? std::string("several work-items")
-                    : state_.races->DescribeTag(c.other_tag);
+    if (!state_.races->Check(a.race + off, bytes, cls, access != Access::kRead,
+                             inv, &c)) {
+      std::string other = c.several ? std::string("several work-items")
+                                    : state_.races->DescribeTag(c.other_tag);
       Error(inv, pc, ExecutionStatus::kUbDetected,
             absl::StrCat("data race (", c.kind, ")"),
             absl::StrFormat(
@@ -267,8 +265,7 @@ uint8_t* Executor::Ext::Access(uint64_t pointer, uint64_t bytes, uint32_t align,
   }
   if (self->checks_ &&
       !self->ShadowAccess(*inv, pc, pointer, bytes,
-                          write ? Access::kWrite : Access::kRead, false,
-                          false))
+                          write ? Access::kWrite : Access::kRead, false, false))
     return nullptr;
   return p;
 }
@@ -340,11 +337,11 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
       return MemoryFault(inv, pc, fault_, what, ptr, bytes, align); \
     }                                                               \
   }
-#define L0SPV_SHADOW(ptr, bytes, access, atomic, aggregate)                  \
-  if (checks_ &&                                                             \
-      !ShadowAccess(inv, pc, ptr, bytes, access, atomic, aggregate)) {       \
-    L0SPV_SYNC();                                                            \
-    return Stop::kError;                                                     \
+#define L0SPV_SHADOW(ptr, bytes, access, atomic, aggregate)            \
+  if (checks_ &&                                                       \
+      !ShadowAccess(inv, pc, ptr, bytes, access, atomic, aggregate)) { \
+    L0SPV_SYNC();                                                      \
+    return Stop::kError;                                               \
   }
 
   for (;;) {
@@ -770,8 +767,7 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
         // Under check_uninitialized the variable's shadow bytes follow its
         // data on the stack (zero: not written yet).
         const bool shadow = state_.check_uninitialized;
-        uint8_t* data =
-            inv.stack.Push(shadow ? uint64_t{I.d} * 2 : I.d, mem_);
+        uint8_t* data = inv.stack.Push(shadow ? uint64_t{I.d} * 2 : I.d, mem_);
         const uint32_t id =
             data ? mem_.Add(data, I.d, kScFunction, tag, false) : 0;
         if (id == 0)

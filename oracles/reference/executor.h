@@ -97,8 +97,7 @@ class Executor {
   // reads (`aggregate`: only a wholly uninitialised value counts) and data
   // races (skipped for atomics). False after reporting.
   bool ShadowAccess(const Invocation& inv, uint32_t pc, uint64_t pointer,
-                    uint64_t bytes, Access access, bool atomic,
-                    bool aggregate);
+                    uint64_t bytes, Access access, bool atomic, bool aggregate);
   // OpCopyMemory*: initialisation travels with the bytes; races as a read
   // of the source and a write of the target.
   bool ShadowCopy(const Invocation& inv, uint32_t pc, uint64_t dst,

@@ -66,7 +66,6 @@ class Run {
   std::unique_ptr<Executor> exec_;
   std::vector<uint32_t> workgroup_allocs_;
   std::unique_ptr<RaceDetector> races_;
-  std::vector<std::unique_ptr<RaceCell[]>> race_shadows_;
   std::vector<std::unique_ptr<uint8_t[]>> init_shadows_;
   // Workgroup allocations whose shadow restarts uninitialised per group.
   std::vector<uint32_t> uninit_allocs_;
@@ -126,27 +125,57 @@ bool Run::SetUpMemory() {
   return true;
 }
 
+// Race cells of the runs on this thread: kept between runs (up to
+// kKeptRaceCells) so that a run pays for zeroing its cells, not for fresh
+// pages.
+constexpr size_t kKeptRaceCells = size_t{4} << 20;  // 64 MiB
+thread_local std::vector<RaceCell> race_arena;
+
 bool Run::SetUpShadows() {
+  auto tracked = [this](uint32_t id) {
+    const StaticAlloc& sa = prog_.static_allocs[id - 1];
+    const Allocation& a = mem_.record(id);
+    return a.size != 0 && !a.read_only && sa.kind != AllocKind::kBuiltin;
+  };
+  if (races_) {
+    uint64_t cells = 0;
+    for (uint32_t id = 1; id <= prog_.static_allocs.size(); ++id) {
+      const Allocation& a = mem_.record(id);
+      if (tracked(id) && (a.storage_class == kScWorkgroup ||
+                          a.storage_class == kScCrossWorkgroup))
+        cells += a.size;
+    }
+    if (cells > (uint64_t{1} << 36) || !mem_.Charge(cells * sizeof(RaceCell))) {
+      // 16 bytes of shadow per byte do not fit: run without race detection
+      // rather than refuse the run, and say so in the log.
+      races_disabled_ = true;
+    } else if (cells != 0) {
+      if (race_arena.size() < cells) {
+        race_arena.clear();
+        race_arena.shrink_to_fit();
+        race_arena.resize(cells);
+      } else {
+        std::memset(static_cast<void*>(race_arena.data()), 0,
+                    cells * sizeof(RaceCell));
+      }
+      RaceCell* next = race_arena.data();
+      for (uint32_t id = 1; id <= prog_.static_allocs.size(); ++id) {
+        Allocation& a = mem_.record(id);
+        if (tracked(id) && (a.storage_class == kScWorkgroup ||
+                            a.storage_class == kScCrossWorkgroup)) {
+          a.race = next;
+          next += a.size;
+        }
+      }
+    }
+  }
   for (uint32_t id = 1; id <= prog_.static_allocs.size(); ++id) {
     const StaticAlloc& sa = prog_.static_allocs[id - 1];
     Allocation& a = mem_.record(id);
-    if (a.size == 0 || a.read_only || sa.kind == AllocKind::kBuiltin)
-      continue;
-    const bool shared = a.storage_class == kScWorkgroup ||
-                        a.storage_class == kScCrossWorkgroup;
-    if (races_ && shared) {
-      if (!mem_.Charge(a.size * sizeof(RaceCell))) {
-        // 16 bytes of shadow per byte do not fit: run without race
-        // detection rather than refuse the run, and say so in the log.
-        races_disabled_ = true;
-        continue;
-      }
-      race_shadows_.push_back(std::make_unique<RaceCell[]>(a.size));
-      a.race = race_shadows_.back().get();
-    }
-    const bool fresh_per_group = sa.kind == AllocKind::kLocalArg ||
-                                 (sa.kind == AllocKind::kWorkgroupVariable &&
-                                  sa.init.empty());
+    if (!tracked(id)) continue;
+    const bool fresh_per_group =
+        sa.kind == AllocKind::kLocalArg ||
+        (sa.kind == AllocKind::kWorkgroupVariable && sa.init.empty());
     if (opts_.check_uninitialized && fresh_per_group) {
       if (!mem_.Charge(a.size)) return false;
       init_shadows_.push_back(std::make_unique<uint8_t[]>(a.size));
@@ -308,7 +337,6 @@ Execution Run::Go() {
     // Partial race shadows would misreport: drop race detection entirely.
     for (uint32_t id = 1; id <= prog_.static_allocs.size(); ++id)
       mem_.record(id).race = nullptr;
-    for (auto& cells : race_shadows_) cells.reset();
     state_.races = nullptr;
     exec_ = std::make_unique<Executor>(state_);
   }
@@ -347,6 +375,10 @@ Execution Run::Go() {
     }
   }
   for (auto& inv : pool) inv->stack.Release(mem_);
+  if (race_arena.size() > kKeptRaceCells) {
+    race_arena.clear();
+    race_arena.shrink_to_fit();
+  }
 
   Execution e;
   if (races_disabled_) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/base/attributes.h"
 #include "absl/strings/str_format.h"
 
 namespace l0spv::oracles::reference {
@@ -54,8 +55,8 @@ void RaceDetector::Barrier(Invocation* const* members, size_t count,
   }
 }
 
-inline bool RaceDetector::Ordered(uint32_t tag, uint32_t sync, RaceClass cls,
-                                  const Invocation& inv) const {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool RaceDetector::Ordered(
+    uint32_t tag, uint32_t sync, RaceClass cls, const Invocation& inv) const {
   if (sync == 0) return true;  // nothing recorded
   // An earlier work-group: its Workgroup memory is gone, its global
   // accesses are unordered with this group's.
@@ -66,17 +67,18 @@ inline bool RaceDetector::Ordered(uint32_t tag, uint32_t sync, RaceClass cls,
   if (inv.sync[cls] == inv.wg_sync[cls]) return sync < inv.wg_sync[cls];
   bool same_subgroup;
   if ((tag & kManyBit) == 0) {
-    same_subgroup = (tag - first_tag_) / std::max<uint32_t>(
-                                             1, geo_.subgroup_size) ==
-                    inv.subgroup;
+    same_subgroup =
+        (tag - first_tag_) / std::max<uint32_t>(1, geo_.subgroup_size) ==
+        inv.subgroup;
   } else {
     same_subgroup = tag != kMixedReaders && (tag & ~kManyBit) == inv.subgroup;
   }
   return sync < (same_subgroup ? inv.sync[cls] : inv.wg_sync[cls]);
 }
 
-inline bool RaceDetector::Step(RaceCell& c, RaceClass cls, bool write,
-                               const Invocation& inv, RaceConflict* conflict) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool RaceDetector::Step(
+    RaceCell& c, RaceClass cls, bool write, const Invocation& inv,
+    RaceConflict* conflict) {
   const uint32_t now = inv.sync[cls];
   if (!Ordered(c.w_tag, c.w_sync, cls, inv)) {
     conflict->kind = write ? "write-after-write" : "read-after-write";
@@ -99,9 +101,9 @@ inline bool RaceDetector::Step(RaceCell& c, RaceClass cls, bool write,
   // Reader summary: a reader ordered before this one is forgotten (any
   // later access unordered with it is unordered with this one too),
   // except global readers of an earlier group, which stay a hazard.
-  if (c.r_sync == 0 || (c.r_sync < group_sync_
-                            ? cls == kRaceLocal
-                            : Ordered(c.r_tag, c.r_sync, cls, inv))) {
+  if (c.r_sync == 0 ||
+      (c.r_sync < group_sync_ ? cls == kRaceLocal
+                              : Ordered(c.r_tag, c.r_sync, cls, inv))) {
     c.r_tag = inv.tag;
     c.r_sync = now;
   } else if (c.r_sync < group_sync_) {
@@ -131,8 +133,7 @@ bool RaceDetector::Check(RaceCell* cells, uint64_t bytes, RaceClass cls,
   uint64_t same = 1;
   while (same < bytes && cells[same].w_tag == first.w_tag &&
          cells[same].w_sync == first.w_sync &&
-         cells[same].r_tag == first.r_tag &&
-         cells[same].r_sync == first.r_sync)
+         cells[same].r_tag == first.r_tag && cells[same].r_sync == first.r_sync)
     ++same;
   if (same == bytes) {
     RaceCell c = first;
@@ -153,9 +154,9 @@ bool RaceDetector::Check(RaceCell* cells, uint64_t bytes, RaceClass cls,
 }
 
 std::string RaceDetector::DescribeTag(uint32_t tag) const {
-  auto it = std::upper_bound(
-      groups_.begin(), groups_.end(), tag,
-      [](uint32_t t, const auto& g) { return t < g.first; });
+  auto it =
+      std::upper_bound(groups_.begin(), groups_.end(), tag,
+                       [](uint32_t t, const auto& g) { return t < g.first; });
   if (it == groups_.begin()) return absl::StrFormat("work-item #%u", tag);
   --it;
   const std::array<uint64_t, 3>& group = it->second;

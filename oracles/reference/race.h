@@ -41,11 +41,11 @@ struct RaceCell {
 enum RaceClass : uint8_t { kRaceLocal = 0, kRaceGlobal = 1 };
 
 struct RaceConflict {
-  const char* kind = "";        // "read-after-write", ...
-  uint32_t other_tag = 0;       // valid when !several
-  bool several = false;         // a reader summary of several work-items
-  bool other_group = false;     // the other access is in an earlier group
-  uint32_t byte = 0;            // index of the byte within the access
+  const char* kind = "";     // "read-after-write", ...
+  uint32_t other_tag = 0;    // valid when !several
+  bool several = false;      // a reader summary of several work-items
+  bool other_group = false;  // the other access is in an earlier group
+  uint32_t byte = 0;         // index of the byte within the access
 };
 
 class RaceDetector {

@@ -26,7 +26,8 @@ std::string GroupKernel(const std::string& body,
 %ulong_3 = OpConstant %ulong 3
 %st = OpTypeStruct %uchar %uint
 %ptr_f_st = OpTypePointer Function %st
-)" + decls + R"(
+)" + decls +
+         R"(
 %kfn = OpTypeFunction %void %ptr_g_uint %ptr_l_uint
 %k = OpFunction %void None %kfn
 %out = OpFunctionParameter %ptr_g_uint
@@ -49,7 +50,8 @@ std::string GroupKernel(const std::string& body,
 %nextloc = OpInBoundsPtrAccessChain %ptr_l_uint %loc %wrap
 %loc0 = OpInBoundsPtrAccessChain %ptr_l_uint %loc %ulong_0
 %out0 = OpInBoundsPtrAccessChain %ptr_g_uint %out %ulong_0
-)" + body + R"(
+)" + body +
+         R"(
 OpReturn
 OpFunctionEnd
 )";
@@ -110,11 +112,9 @@ TEST(ReferenceRace, MessageNamesBothWorkItemsInstructionAndAddress) {
   Execution e = RunGroup(kWriteThenReadNeighbour, 4, 4, Races(true));
   ASSERT_EQ(e.status, ExecutionStatus::kUbDetected) << e.message;
   // The writer (item 1) meets the earlier read by item 0.
-  EXPECT_NE(e.message.find("work-item global id (1, 0, 0)"),
-            std::string::npos)
+  EXPECT_NE(e.message.find("work-item global id (1, 0, 0)"), std::string::npos)
       << e.message;
-  EXPECT_NE(e.message.find("work-item global id (0, 0, 0)"),
-            std::string::npos)
+  EXPECT_NE(e.message.find("work-item global id (0, 0, 0)"), std::string::npos)
       << e.message;
   EXPECT_NE(e.message.find("instruction OpStore"), std::string::npos)
       << e.message;
@@ -210,8 +210,7 @@ OpBranch %join
 )",
                          4, 4, Races(true));
   ASSERT_EQ(e.status, ExecutionStatus::kUbDetected) << e.message;
-  EXPECT_NE(e.message.find("write-after-read"), std::string::npos)
-      << e.message;
+  EXPECT_NE(e.message.find("write-after-read"), std::string::npos) << e.message;
   EXPECT_NE(e.message.find("several work-items"), std::string::npos)
       << e.message;
 }
@@ -235,8 +234,7 @@ TEST(ReferenceRace, AtomicsAreExcluded) {
 }
 
 TEST(ReferenceRace, GlobalWordWrittenByTwoWorkGroups) {
-  Execution e = RunGroup("OpStore %out0 %lid32 Aligned 4\n", 2, 1,
-                         Races(true));
+  Execution e = RunGroup("OpStore %out0 %lid32 Aligned 4\n", 2, 1, Races(true));
   ASSERT_EQ(e.status, ExecutionStatus::kUbDetected) << e.message;
   EXPECT_NE(e.message.find("write-after-write"), std::string::npos)
       << e.message;
@@ -244,9 +242,9 @@ TEST(ReferenceRace, GlobalWordWrittenByTwoWorkGroups) {
       << e.message;
   EXPECT_NE(e.message.find("work-group (0, 0, 0)"), std::string::npos)
       << e.message;
-  EXPECT_EQ(RunGroup("OpStore %out0 %lid32 Aligned 4\n", 2, 1, Races(false))
-                .status,
-            ExecutionStatus::kOk);
+  EXPECT_EQ(
+      RunGroup("OpStore %out0 %lid32 Aligned 4\n", 2, 1, Races(false)).status,
+      ExecutionStatus::kOk);
 }
 
 TEST(ReferenceRace, GlobalWordReadByOneGroupWrittenByAnother) {
@@ -322,8 +320,7 @@ OpStore %myloc %lid32 Aligned 4
 TEST(ReferenceRace, SeededSchedulesStillDetect) {
   ReferenceOptions o = Races(true);
   o.schedule_seed = 7;
-  ExpectRace("OpStore %loc0 %lid32 Aligned 4\n", 4, 4, "write-after-write",
-             o);
+  ExpectRace("OpStore %loc0 %lid32 Aligned 4\n", 4, 4, "write-after-write", o);
 }
 
 TEST(ReferenceRace, ShadowOverTheMemoryLimitTurnsDetectionOffVisibly) {
