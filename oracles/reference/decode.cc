@@ -1245,11 +1245,33 @@ absl::Status Decoder::Atomic(const Instruction& inst, Op_ op) {
     return Bad("atomic on a non-pointer");
   auto vs = ShapeOf(ptd->elem);
   if (!vs.ok()) return vs.status();
-  if ((vs->k != kI32 && vs->k != kI64) || vs->n != 1)
+  const bool float_op = op == Op_::kAtomicFAdd || op == Op_::kAtomicFMin ||
+                        op == Op_::kAtomicFMax;
+  const bool bit_copy = op == Op_::kAtomicLoad || op == Op_::kAtomicStore ||
+                        op == Op_::kAtomicExchange;
+  Kind k = vs->k;
+  if (vs->n != 1) {
+    k = kAgg;
+  } else if (float_op) {
+    if (k != kF16 && k != kF32 && k != kF64) k = kAgg;
+  } else if (op == Op_::kAtomicFlagTestAndSet ||
+             op == Op_::kAtomicFlagClear) {
+    if (k != kI32) k = kAgg;
+  } else if (bit_copy && (k == kF32 || k == kF64)) {
+    // Load/store/exchange of a float move its bits.
+    k = k == kF32 ? kI32 : kI64;
+  } else if (k != kI32 && k != kI64) {
+    k = kAgg;
+  }
+  if (k == kAgg)
     return Unimpl(absl::StrCat(OpName(inst.opcode()),
-                               " on a type other than 32/64-bit integer"));
+                               float_op ? " on a type other than a float "
+                                          "scalar"
+                                        : " on a type other than 32/64-bit "
+                                          "integer (or float for "
+                                          "load/store/exchange)"));
   Inst i{op};
-  i.k = vs->k;
+  i.k = k;
   auto a = Slot(*p);
   if (!a.ok()) return a.status();
   i.a = *a;
@@ -1263,7 +1285,9 @@ absl::Status Decoder::Atomic(const Instruction& inst, Op_ op) {
     value_index = 4;
     cmp_index = 5;
   } else if (op != Op_::kAtomicLoad && op != Op_::kAtomicIIncrement &&
-             op != Op_::kAtomicIDecrement) {
+             op != Op_::kAtomicIDecrement &&
+             op != Op_::kAtomicFlagTestAndSet &&
+             op != Op_::kAtomicFlagClear) {
     value_index = 3;
   }
   if (value_index) {
@@ -2047,6 +2071,16 @@ absl::Status Decoder::Translate(const Instruction& inst) {
       return Atomic(inst, Op_::kAtomicOr);
     case Op::OpAtomicXor:
       return Atomic(inst, Op_::kAtomicXor);
+    case Op::OpAtomicFAddEXT:
+      return Atomic(inst, Op_::kAtomicFAdd);
+    case Op::OpAtomicFMinEXT:
+      return Atomic(inst, Op_::kAtomicFMin);
+    case Op::OpAtomicFMaxEXT:
+      return Atomic(inst, Op_::kAtomicFMax);
+    case Op::OpAtomicFlagTestAndSet:
+      return Atomic(inst, Op_::kAtomicFlagTestAndSet);
+    case Op::OpAtomicFlagClear:
+      return Atomic(inst, Op_::kAtomicFlagClear);
 
     case Op::OpBranch: {
       L0SPV_TRY(target, Id(inst, 0));

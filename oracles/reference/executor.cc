@@ -964,6 +964,61 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
         break;
       }
 
+      case Op::kAtomicFAdd:
+      case Op::kAtomicFMin:
+      case Op::kAtomicFMax: {
+        // The old value is returned; the new one is rounded to the lane
+        // format (half through float: one rounding of an exact sum).
+        const uint32_t bytes = KindBytes(I.k);
+        const uint64_t p = Ld<uint64_t>(R, I.a);
+        L0SPV_RESOLVE(host, p, bytes, bytes, true, "atomic access");
+        L0SPV_SHADOW(p, bytes, Access::kReadWrite, true, false);
+        auto op = [&](auto tag) {
+          using FL = decltype(tag);
+          using S = typename FL::Storage;
+          using C = typename FL::Compute;
+          S old;
+          std::memcpy(&old, host, sizeof(S));
+          const C a = Ftz<kFtz>(FL::Load(old));
+          const C v = Ftz<kFtz>(FL::Load(Ld<S>(R, I.b)));
+          C out;
+          if (I.op == Op::kAtomicFAdd) {
+            out = Ftz<kFtz>(static_cast<C>(a + v));
+          } else if (I.op == Op::kAtomicFMin) {
+            out = std::fmin(a, v);
+          } else {
+            out = std::fmax(a, v);
+          }
+          const S stored = FL::Store(out);
+          std::memcpy(host, &stored, sizeof(S));
+          if (I.r != kNoSlot) St<S>(R, I.r, 0, old);
+        };
+        if (I.k == kF16) {
+          op(FloatLane<Half>{});
+        } else if (I.k == kF32) {
+          op(FloatLane<float>{});
+        } else {
+          op(FloatLane<double>{});
+        }
+        ++pc;
+        break;
+      }
+      case Op::kAtomicFlagTestAndSet:
+      case Op::kAtomicFlagClear: {
+        const uint64_t p = Ld<uint64_t>(R, I.a);
+        L0SPV_RESOLVE(host, p, 4, 4, true, "atomic flag access");
+        const bool set = I.op == Op::kAtomicFlagTestAndSet;
+        L0SPV_SHADOW(p, 4, set ? Access::kReadWrite : Access::kWrite, true,
+                     false);
+        uint32_t old;
+        std::memcpy(&old, host, 4);
+        const uint32_t now = set ? 1 : 0;
+        std::memcpy(host, &now, 4);
+        if (set && I.r != kNoSlot) R[I.r] = old != 0 ? 1 : 0;
+        ++pc;
+        break;
+      }
+
       // ---------------- control ----------------
       case Op::kBranch:
       case Op::kBranchCond:

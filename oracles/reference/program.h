@@ -159,6 +159,15 @@ enum class Op : uint16_t {
   kAtomicAnd,
   kAtomicOr,
   kAtomicXor,
+  // Float atomics (SPV_EXT_shader_atomic_float_add / _min_max): k is the
+  // float kind (16/32/64).
+  kAtomicFAdd,
+  kAtomicFMin,
+  kAtomicFMax,
+  // a = pointer to a 32-bit flag; TestAndSet writes the old value != 0 to
+  // the bool r.
+  kAtomicFlagTestAndSet,
+  kAtomicFlagClear,
 
   // Control. Edges index Program::edges.
   kBranch,      // a = edge
