@@ -172,6 +172,7 @@ class Decoder {
   absl::Status AccessChain(const Instruction& inst, bool ptr_chain);
   absl::Status Atomic(const Instruction& inst, Op_ op);
   absl::Status Group(const Instruction& inst, GroupOp op, bool has_mode);
+  absl::Status IntelSubgroup(const Instruction& inst, GroupOp op);
   // The value `id` occupies at least `bytes` bytes (guards byte copies on
   // modules that skipped validation).
   absl::Status NeedBytes(uint32_t id, uint64_t bytes) const {
@@ -1254,8 +1255,7 @@ absl::Status Decoder::Atomic(const Instruction& inst, Op_ op) {
     k = kAgg;
   } else if (float_op) {
     if (k != kF16 && k != kF32 && k != kF64) k = kAgg;
-  } else if (op == Op_::kAtomicFlagTestAndSet ||
-             op == Op_::kAtomicFlagClear) {
+  } else if (op == Op_::kAtomicFlagTestAndSet || op == Op_::kAtomicFlagClear) {
     if (k != kI32) k = kAgg;
   } else if (bit_copy && (k == kF32 || k == kF64)) {
     // Load/store/exchange of a float move its bits.
@@ -1285,8 +1285,7 @@ absl::Status Decoder::Atomic(const Instruction& inst, Op_ op) {
     value_index = 4;
     cmp_index = 5;
   } else if (op != Op_::kAtomicLoad && op != Op_::kAtomicIIncrement &&
-             op != Op_::kAtomicIDecrement &&
-             op != Op_::kAtomicFlagTestAndSet &&
+             op != Op_::kAtomicIDecrement && op != Op_::kAtomicFlagTestAndSet &&
              op != Op_::kAtomicFlagClear) {
     value_index = 3;
   }
@@ -1356,6 +1355,80 @@ absl::Status Decoder::Group(const Instruction& inst, GroupOp op,
   if (!r.ok()) return r.status();
   Inst i{Op_::kGroup};
   i.r = *r;
+  i.k = rs->k;
+  i.n = rs->n;
+  i.d = static_cast<uint32_t>(prog_.groups.size());
+  i.c = rs->bytes;
+  prog_.groups.push_back(g);
+  Emit(i, inst);
+  return absl::OkStatus();
+}
+
+absl::Status Decoder::IntelSubgroup(const Instruction& inst, GroupOp op) {
+  GroupCall g;
+  g.op = op;
+  g.scope = 3;
+  auto slot = [&](size_t i) -> absl::StatusOr<uint32_t> {
+    auto id = Id(inst, i);
+    if (!id.ok()) return id.status();
+    return Slot(*id);
+  };
+  // The shape the instruction moves: its result, or the written data.
+  const bool write = op == GroupOp::kBlockWrite;
+  uint32_t shape_type = inst.type_id();
+  if (write) {
+    auto data = Id(inst, 1);
+    if (!data.ok()) return data.status();
+    auto t = TypeOfValue(*data);
+    if (!t.ok()) return t.status();
+    shape_type = *t;
+  }
+  auto rs = ShapeOf(shape_type);
+  if (!rs.ok()) return rs.status();
+  if (rs->k == kAgg || rs->k == kBool)
+    return Unimpl(absl::StrCat(OpName(inst.opcode()),
+                               " on a type other than an integer or float "
+                               "scalar or vector"));
+  auto v = slot(0);
+  if (!v.ok()) return v.status();
+  g.value = *v;
+  if (op == GroupOp::kBlockRead || op == GroupOp::kBlockWrite) {
+    auto pid = Id(inst, 0);
+    if (!pid.ok()) return pid.status();
+    auto pt = TypeOfValue(*pid);
+    if (!pt.ok()) return pt.status();
+    const TypeDesc* ptd = Type(*pt);
+    if (ptd == nullptr || ptd->cls != TypeDesc::kPointer)
+      return Bad("subgroup block read/write through a non-pointer");
+    if (rs->k >= kF16)
+      return Unimpl(absl::StrCat(OpName(inst.opcode()), " of floats"));
+    if (write) {
+      auto d = slot(1);
+      if (!d.ok()) return d.status();
+      g.value2 = *d;
+    }
+  } else {
+    const bool two_values =
+        op == GroupOp::kShuffleDown || op == GroupOp::kShuffleUp;
+    if (auto st = NeedBytes(inst.word(0), rs->bytes); !st.ok()) return st;
+    if (two_values) {
+      auto v2 = slot(1);
+      if (!v2.ok()) return v2.status();
+      if (auto st = NeedBytes(inst.word(1), rs->bytes); !st.ok()) return st;
+      g.value2 = *v2;
+    }
+    const size_t index_operand = two_values ? 2 : 1;
+    auto ix = slot(index_operand);
+    if (!ix.ok()) return ix.status();
+    if (auto st = NeedBytes(inst.word(index_operand), 4); !st.ok()) return st;
+    g.index = *ix;
+  }
+  Inst i{Op_::kGroup};
+  if (!write) {
+    auto r = Slot(inst.result_id());
+    if (!r.ok()) return r.status();
+    i.r = *r;
+  }
   i.k = rs->k;
   i.n = rs->n;
   i.d = static_cast<uint32_t>(prog_.groups.size());
@@ -2224,6 +2297,18 @@ absl::Status Decoder::Translate(const Instruction& inst) {
       return Group(inst, GroupOp::kUMax, true);
     case Op::OpGroupSMax:
       return Group(inst, GroupOp::kSMax, true);
+    case Op::OpSubgroupShuffleINTEL:
+      return IntelSubgroup(inst, GroupOp::kShuffle);
+    case Op::OpSubgroupShuffleDownINTEL:
+      return IntelSubgroup(inst, GroupOp::kShuffleDown);
+    case Op::OpSubgroupShuffleUpINTEL:
+      return IntelSubgroup(inst, GroupOp::kShuffleUp);
+    case Op::OpSubgroupShuffleXorINTEL:
+      return IntelSubgroup(inst, GroupOp::kShuffleXor);
+    case Op::OpSubgroupBlockReadINTEL:
+      return IntelSubgroup(inst, GroupOp::kBlockRead);
+    case Op::OpSubgroupBlockWriteINTEL:
+      return IntelSubgroup(inst, GroupOp::kBlockWrite);
     case Op::OpExtInst:
       return TranslateExtInst(inst);
     default:

@@ -226,6 +226,23 @@ bool Executor::ShadowCopy(const Invocation& inv, uint32_t pc, uint64_t dst,
   return ok;
 }
 
+uint8_t* Executor::CheckedAccess(const Invocation& inv, uint32_t pc,
+                                 uint64_t pointer, uint64_t bytes,
+                                 uint32_t align, bool write) {
+  Fault fault = Fault::kNone;
+  uint8_t* p = mem_.Resolve(pointer, bytes, align, write, inv.tag, &fault);
+  if (p == nullptr) {
+    MemoryFault(inv, pc, fault, write ? "store" : "load", pointer, bytes,
+                align);
+    return nullptr;
+  }
+  if (checks_ &&
+      !ShadowAccess(inv, pc, pointer, bytes,
+                    write ? Access::kWrite : Access::kRead, false, false))
+    return nullptr;
+  return p;
+}
+
 bool Executor::Enter(Invocation& inv, uint32_t function) {
   const FunctionInfo& fn = prog_.functions[function];
   CallFrame f;

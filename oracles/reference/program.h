@@ -249,6 +249,15 @@ enum class GroupOp : uint8_t {
   kFMax,
   kUMax,
   kSMax,
+  // SPV_INTEL_subgroups (subgroup scope): shuffles read another active
+  // invocation's operand; block reads/writes move consecutive elements
+  // (lane j of invocation i at element j * SubgroupMaxSize + i).
+  kShuffle,      // value = Data, index = InvocationId
+  kShuffleDown,  // value = Current, value2 = Next, index = Delta
+  kShuffleUp,    // value = Previous, value2 = Current, index = Delta
+  kShuffleXor,   // value = Data, index = Value
+  kBlockRead,    // value = Ptr
+  kBlockWrite,   // value = Ptr, value2 = Data
 };
 enum class GroupMode : uint8_t { kReduce, kInclusiveScan, kExclusiveScan };
 
@@ -260,7 +269,16 @@ struct GroupCall {
   uint32_t local_id = kNoSlot;  // Broadcast: id operand
   uint32_t local_id_lanes = 1;
   uint32_t local_id_bytes = 4;
+  uint32_t value2 = kNoSlot;
+  uint32_t index = kNoSlot;  // shuffles: the 32-bit index operand
 };
+
+// Shuffles may run in non-uniform control flow: only the invocations that
+// reach them take part.
+inline bool IsShuffle(GroupOp op) {
+  return op == GroupOp::kShuffle || op == GroupOp::kShuffleDown ||
+         op == GroupOp::kShuffleUp || op == GroupOp::kShuffleXor;
+}
 
 struct ExtCall;
 struct ExtContext;

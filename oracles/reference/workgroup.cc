@@ -83,6 +83,119 @@ struct Scalar {
   }
 };
 
+// SPV_INTEL_subgroups: shuffles among the invocations that reached the
+// instruction (`members`, a subset of one subgroup) and block reads/writes
+// (the whole subgroup, uniform pointer).
+bool CompleteIntel(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
+                   std::span<Invocation* const> members) {
+  const GroupCall& g = ctx.state->program->groups[inst.d];
+  const uint32_t sg = std::max<uint32_t>(1, ctx.geometry->subgroup_size);
+  auto regs = [](Invocation* m) { return m->frames.back().regs; };
+  auto lane_id = [&](Invocation* m) { return m->local_index % sg; };
+  if (g.op == GroupOp::kBlockRead || g.op == GroupOp::kBlockWrite) {
+    const bool write = g.op == GroupOp::kBlockWrite;
+    uint64_t ptr = 0;
+    std::memcpy(&ptr, regs(members[0]) + g.value, 8);
+    for (Invocation* m : members) {
+      uint64_t p = 0;
+      std::memcpy(&p, regs(m) + g.value, 8);
+      if (p != ptr) {
+        ctx.executor->Error(*m, pc, ExecutionStatus::kUbDetected,
+                            "non-uniform subgroup block pointer",
+                            "work-items of the subgroup pass different "
+                            "pointers");
+        return false;
+      }
+    }
+    // Ptr must be 4-byte aligned for reads and 16-byte aligned for writes
+    // (Level Zero environment, SPV_INTEL_subgroups restrictions).
+    const uint32_t need = write ? 16 : 4;
+    if ((PointerOffset(ptr) & (need - 1)) != 0) {
+      ctx.executor->Error(
+          *members[0], pc, ExecutionStatus::kUbDetected,
+          write ? "misaligned subgroup block write"
+                : "misaligned subgroup block read",
+          absl::StrCat("the pointer must be ", need, "-byte aligned"));
+      return false;
+    }
+    const uint32_t eb = KindBytes(inst.k);
+    for (Invocation* m : members) {
+      for (uint32_t j = 0; j < inst.n; ++j) {
+        const uint64_t element = uint64_t{j} * sg + lane_id(m);
+        const uint64_t at =
+            (ptr & 0xFFFFFFFF00000000ull) |
+            static_cast<uint32_t>(PointerOffset(ptr) + element * eb);
+        uint8_t* host = ctx.executor->CheckedAccess(*m, pc, at, eb, eb, write);
+        if (host == nullptr) return false;
+        if (write) {
+          std::memcpy(host, regs(m) + g.value2 + j * eb, eb);
+        } else {
+          std::memcpy(regs(m) + inst.r + j * eb, host, eb);
+        }
+      }
+    }
+    return true;
+  }
+  std::vector<Invocation*> by_lane(sg, nullptr);
+  for (Invocation* m : members) by_lane[lane_id(m)] = m;
+  // Gather every source first: a result slot is never an operand slot of
+  // the same frame, but gather-then-scatter keeps that out of the argument.
+  std::vector<uint8_t> out(members.size() * inst.c);
+  for (size_t i = 0; i < members.size(); ++i) {
+    Invocation* m = members[i];
+    uint32_t index = 0;
+    std::memcpy(&index, regs(m) + g.index, 4);
+    const uint64_t lid = lane_id(m);
+    uint64_t src = 0;
+    uint32_t slot = g.value;
+    bool ok = true;
+    switch (g.op) {
+      case GroupOp::kShuffle:
+        src = index;
+        break;
+      case GroupOp::kShuffleXor:
+        src = lid ^ index;
+        break;
+      case GroupOp::kShuffleDown: {
+        const uint64_t j = lid + index;
+        if (j < sg) {
+          src = j;
+        } else {
+          src = j - sg;
+          slot = g.value2;
+        }
+        break;
+      }
+      case GroupOp::kShuffleUp:
+        if (index > sg) {
+          ok = false;
+        } else if (index <= lid) {
+          src = lid - index;
+          slot = g.value2;
+        } else {
+          src = lid + sg - index;
+        }
+        break;
+      default:
+        break;
+    }
+    if (!ok || src >= sg || by_lane[src] == nullptr) {
+      ctx.executor->Error(
+          *m, pc, ExecutionStatus::kUbDetected, "subgroup shuffle out of range",
+          absl::StrCat("index ", index, " names subgroup invocation ",
+                       ok ? absl::StrCat(src) : std::string("(none)"),
+                       ", which ",
+                       ok && src < sg ? "did not reach this shuffle"
+                                      : "is outside the subgroup"));
+      return false;
+    }
+    std::memcpy(out.data() + i * inst.c, regs(by_lane[src]) + slot, inst.c);
+  }
+  for (size_t i = 0; i < members.size(); ++i)
+    std::memcpy(regs(members[i]) + inst.r, out.data() + i * inst.c, inst.c);
+  return true;
+}
+
 // Computes a collective for `members` (in LocalInvocationIndex order).
 bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
               std::span<Invocation* const> members, bool subgroup) {
@@ -146,6 +259,9 @@ bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
     for (Invocation* m : members) std::memcpy(result(m), v.data(), inst.c);
     return true;
   }
+  if (IsShuffle(g.op) || g.op == GroupOp::kBlockRead ||
+      g.op == GroupOp::kBlockWrite)
+    return CompleteIntel(ctx, inst, pc, members);
   // Arithmetic reductions and scans, accumulated in member order.
   const bool is_float = g.op == GroupOp::kFAdd || g.op == GroupOp::kFMin ||
                         g.op == GroupOp::kFMax;
@@ -318,6 +434,32 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
       if (!Complete(ctx, inst, lead.wait_pc, members, true)) return false;
       for (Invocation* m : members) m->state = Invocation::State::kReady;
       progressed = true;
+    }
+    if (!progressed) {
+      // Shuffles in non-uniform control flow: when nothing else can move,
+      // the invocations of a subgroup that wait at the same shuffle
+      // complete it among themselves (the first such shuffle in
+      // LocalInvocationIndex order, so the choice is deterministic).
+      for (uint32_t first = 0; first < items && !progressed; first += sg) {
+        const uint32_t last = std::min(items, first + sg);
+        for (uint32_t i = first; i < last && !progressed; ++i) {
+          const Invocation& w = *pool[i];
+          if (w.state != Invocation::State::kWaiting) continue;
+          const Inst& inst = prog.insts[w.wait_pc];
+          if (inst.op != Op::kGroup || !IsShuffle(prog.groups[inst.d].op))
+            continue;
+          members.clear();
+          for (uint32_t j = first; j < last; ++j) {
+            if (pool[j]->state == Invocation::State::kWaiting &&
+                pool[j]->wait_pc == w.wait_pc)
+              members.push_back(pool[j].get());
+          }
+          const uint32_t at = w.wait_pc;
+          if (!Complete(ctx, inst, at, members, true)) return false;
+          for (Invocation* m : members) m->state = Invocation::State::kReady;
+          progressed = true;
+        }
+      }
     }
     if (!progressed) {
       Invocation& lead = *pool[0];

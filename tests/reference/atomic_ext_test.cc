@@ -80,8 +80,7 @@ TEST(ReferenceAtomicFloat, FloatAddOnAnIntegerIsRejectedByTheDecoder) {
 )",
                         "uint", 4, 1, o, false, kFloatAdd);
   EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << e.message;
-  EXPECT_NE(e.message.find("OpAtomicFAddEXT"), std::string::npos)
-      << e.message;
+  EXPECT_NE(e.message.find("OpAtomicFAddEXT"), std::string::npos) << e.message;
 }
 
 TEST(ReferenceAtomicFlag, TestAndSetReportsThePreviousState) {
@@ -96,8 +95,7 @@ OpStore %slot %v Aligned 4
 )",
                         "uint", 20, 4);
   ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
-  EXPECT_EQ(As<uint32_t>(e.buffers[0]),
-            (std::vector<uint32_t>{1, 0, 1, 1, 1}));
+  EXPECT_EQ(As<uint32_t>(e.buffers[0]), (std::vector<uint32_t>{1, 0, 1, 1, 1}));
 }
 
 TEST(ReferenceAtomicFlag, ClearResetsTheFlag) {
@@ -112,8 +110,7 @@ OpStore %slot %v Aligned 4
 )",
                         "uint", 20, 4);
   ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
-  EXPECT_EQ(As<uint32_t>(e.buffers[0]),
-            (std::vector<uint32_t>{0, 0, 0, 0, 0}));
+  EXPECT_EQ(As<uint32_t>(e.buffers[0]), (std::vector<uint32_t>{0, 0, 0, 0, 0}));
 }
 
 }  // namespace
