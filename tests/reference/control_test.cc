@@ -134,16 +134,18 @@ TEST(ReferenceControl, UnreachableIsUb) {
 }
 
 TEST(ReferenceControl, UnsupportedInstructionNamesTheOpcode) {
-  // OpAtomicFlagTestAndSet is not implemented yet: the run must say so,
-  // not produce a zero.
+  // OpBitFieldUExtract (BitInstructions, outside the Level Zero
+  // environment) is not implemented: the run must say so, not produce a
+  // zero.
   Execution e = RunBody("", R"(
-%v = OpAtomicFlagTestAndSet %bool %out %uint_1 %uint_0
-%s = OpSelect %uint %v %uint_1 %uint_2
-OpStore %out %s
+%v = OpBitFieldUExtract %uint %uint_7 %uint_1 %uint_2
+OpStore %out %v
 )",
-                        "uint", 4);
+                        "uint", 4, 1, {}, false,
+                        "OpCapability BitInstructions\n"
+                        "OpExtension \"SPV_KHR_bit_instructions\"\n");
   EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << e.message;
-  EXPECT_NE(e.message.find("OpAtomicFlagTestAndSet"), std::string::npos)
+  EXPECT_NE(e.message.find("OpBitFieldUExtract"), std::string::npos)
       << e.message;
 }
 
