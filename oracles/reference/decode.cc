@@ -173,6 +173,8 @@ class Decoder {
   absl::Status Atomic(const Instruction& inst, Op_ op);
   absl::Status Group(const Instruction& inst, GroupOp op, bool has_mode);
   absl::Status IntelSubgroup(const Instruction& inst, GroupOp op);
+  absl::Status AsyncCopy(const Instruction& inst);
+  absl::Status WaitEvents(const Instruction& inst);
   // The value `id` occupies at least `bytes` bytes (guards byte copies on
   // modules that skipped validation).
   absl::Status NeedBytes(uint32_t id, uint64_t bytes) const {
@@ -428,6 +430,13 @@ absl::Status Decoder::DecodeType(const Instruction& inst) {
       break;
     case Op::OpTypeForwardPointer:
       return absl::OkStatus();
+    case Op::OpTypeEvent:
+      // An event is a 64-bit handle (0: no event; else the async copy's
+      // number within the work-group).
+      t.cls = TypeDesc::kOpaque;
+      t.sized = true;
+      t.size = t.align = 8;
+      break;
     default:
       t.cls = TypeDesc::kOpaque;  // images, events, ...: no storage
       break;
@@ -1438,6 +1447,108 @@ absl::Status Decoder::IntelSubgroup(const Instruction& inst, GroupOp op) {
   return absl::OkStatus();
 }
 
+absl::Status Decoder::AsyncCopy(const Instruction& inst) {
+  // Operands: Execution, Destination, Source, NumElements, Stride, Event.
+  auto scope = ScopeOf(inst, 0);
+  if (!scope.ok()) return scope.status();
+  if (*scope != 2)
+    return Unimpl("OpGroupAsyncCopy with a scope other than Workgroup");
+  GroupCall g;
+  g.op = GroupOp::kAsyncCopy;
+  g.scope = 2;
+  auto int_operand = [&](size_t i, uint32_t* slot,
+                         uint32_t* bytes) -> absl::Status {
+    auto id = Id(inst, i);
+    if (!id.ok()) return id.status();
+    auto t = TypeOfValue(*id);
+    if (!t.ok()) return t.status();
+    auto sh = ShapeOf(*t);
+    if (!sh.ok()) return sh.status();
+    if (sh->k < kI8 || sh->k > kI64 || sh->n != 1)
+      return Bad("OpGroupAsyncCopy count/stride is not an integer scalar");
+    auto sl = Slot(*id);
+    if (!sl.ok()) return sl.status();
+    *slot = *sl;
+    *bytes = KindBytes(sh->k);
+    return absl::OkStatus();
+  };
+  auto dst = Id(inst, 1);
+  if (!dst.ok()) return dst.status();
+  auto dt = TypeOfValue(*dst);
+  if (!dt.ok()) return dt.status();
+  const TypeDesc* dtd = Type(*dt);
+  if (dtd == nullptr || dtd->cls != TypeDesc::kPointer)
+    return Bad("OpGroupAsyncCopy destination is not a pointer");
+  const TypeDesc* et = Type(dtd->elem);
+  if (et == nullptr || !et->sized || et->size == 0 || et->size > 256)
+    return Unimpl("OpGroupAsyncCopy of an unsized or large element type");
+  g.element_bytes = static_cast<uint32_t>(et->size);
+  g.gather = dtd->storage == kScWorkgroup;
+  auto ds = Slot(*dst);
+  if (!ds.ok()) return ds.status();
+  g.value = *ds;
+  auto src = Id(inst, 2);
+  if (!src.ok()) return src.status();
+  auto ss = Slot(*src);
+  if (!ss.ok()) return ss.status();
+  g.value2 = *ss;
+  if (auto st = int_operand(3, &g.index, &g.index_bytes); !st.ok()) return st;
+  if (auto st = int_operand(4, &g.local_id, &g.stride_bytes); !st.ok())
+    return st;
+  auto ev = Id(inst, 5);
+  if (!ev.ok()) return ev.status();
+  if (auto st = NeedBytes(*ev, 8); !st.ok()) return st;
+  auto es = Slot(*ev);
+  if (!es.ok()) return es.status();
+  g.event = *es;
+  auto r = Slot(inst.result_id());
+  if (!r.ok()) return r.status();
+  Inst i{Op_::kGroup};
+  i.r = *r;
+  i.k = kI64;
+  i.c = 8;
+  i.d = static_cast<uint32_t>(prog_.groups.size());
+  prog_.groups.push_back(g);
+  Emit(i, inst);
+  return absl::OkStatus();
+}
+
+absl::Status Decoder::WaitEvents(const Instruction& inst) {
+  // Operands: Execution, NumEvents, EventsList.
+  auto scope = ScopeOf(inst, 0);
+  if (!scope.ok()) return scope.status();
+  if (*scope != 2)
+    return Unimpl("OpGroupWaitEvents with a scope other than Workgroup");
+  GroupCall g;
+  g.op = GroupOp::kWaitEvents;
+  g.scope = 2;
+  auto n = Id(inst, 1);
+  if (!n.ok()) return n.status();
+  auto nt = TypeOfValue(*n);
+  if (!nt.ok()) return nt.status();
+  auto ns = ShapeOf(*nt);
+  if (!ns.ok()) return ns.status();
+  if (ns->k < kI8 || ns->k > kI64 || ns->n != 1)
+    return Bad("OpGroupWaitEvents: NumEvents is not an integer scalar");
+  auto nslot = Slot(*n);
+  if (!nslot.ok()) return nslot.status();
+  g.index = *nslot;
+  g.index_bytes = KindBytes(ns->k);
+  auto list = Id(inst, 2);
+  if (!list.ok()) return list.status();
+  if (auto st = NeedBytes(*list, 8); !st.ok()) return st;
+  auto ls = Slot(*list);
+  if (!ls.ok()) return ls.status();
+  g.value = *ls;
+  Inst i{Op_::kGroup};
+  i.k = kI64;
+  i.c = 0;
+  i.d = static_cast<uint32_t>(prog_.groups.size());
+  prog_.groups.push_back(g);
+  Emit(i, inst);
+  return absl::OkStatus();
+}
+
 absl::Status Decoder::TranslateExtInst(const Instruction& inst) {
   auto set = Id(inst, 0);
   if (!set.ok()) return set.status();
@@ -2309,6 +2420,10 @@ absl::Status Decoder::Translate(const Instruction& inst) {
       return IntelSubgroup(inst, GroupOp::kBlockRead);
     case Op::OpSubgroupBlockWriteINTEL:
       return IntelSubgroup(inst, GroupOp::kBlockWrite);
+    case Op::OpGroupAsyncCopy:
+      return AsyncCopy(inst);
+    case Op::OpGroupWaitEvents:
+      return WaitEvents(inst);
     case Op::OpExtInst:
       return TranslateExtInst(inst);
     default:

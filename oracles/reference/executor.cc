@@ -228,7 +228,7 @@ bool Executor::ShadowCopy(const Invocation& inv, uint32_t pc, uint64_t dst,
 
 uint8_t* Executor::CheckedAccess(const Invocation& inv, uint32_t pc,
                                  uint64_t pointer, uint64_t bytes,
-                                 uint32_t align, bool write) {
+                                 uint32_t align, bool write, bool shadows) {
   Fault fault = Fault::kNone;
   uint8_t* p = mem_.Resolve(pointer, bytes, align, write, inv.tag, &fault);
   if (p == nullptr) {
@@ -236,7 +236,7 @@ uint8_t* Executor::CheckedAccess(const Invocation& inv, uint32_t pc,
                 align);
     return nullptr;
   }
-  if (checks_ &&
+  if (shadows && checks_ &&
       !ShadowAccess(inv, pc, pointer, bytes,
                     write ? Access::kWrite : Access::kRead, false, false))
     return nullptr;

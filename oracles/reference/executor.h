@@ -81,9 +81,11 @@ class Executor {
 
   // A checked memory access made on behalf of `inv` by the scheduler
   // (collectives that touch memory): bounds, alignment, private ownership
-  // and the shadow checks. nullptr after reporting the fault.
+  // and (unless !shadows) the shadow checks. nullptr after reporting the
+  // fault.
   uint8_t* CheckedAccess(const Invocation& inv, uint32_t pc, uint64_t pointer,
-                         uint64_t bytes, uint32_t align, bool write);
+                         uint64_t bytes, uint32_t align, bool write,
+                         bool shadows = true);
   // Records an error for `inv` at instruction `pc`; returns kError.
   Stop Error(const Invocation& inv, uint32_t pc, ExecutionStatus status,
              absl::string_view check, absl::string_view detail);

@@ -258,6 +258,12 @@ enum class GroupOp : uint8_t {
   kShuffleXor,   // value = Data, index = Value
   kBlockRead,    // value = Ptr
   kBlockWrite,   // value = Ptr, value2 = Data
+  // OpGroupAsyncCopy (work-group scope): value = Destination, value2 =
+  // Source, index = NumElements, local_id = Stride, event = Event; the
+  // copy is recorded and done at the OpGroupWaitEvents naming its event.
+  kAsyncCopy,
+  // OpGroupWaitEvents: index = NumEvents, value = EventsList.
+  kWaitEvents,
 };
 enum class GroupMode : uint8_t { kReduce, kInclusiveScan, kExclusiveScan };
 
@@ -271,6 +277,15 @@ struct GroupCall {
   uint32_t local_id_bytes = 4;
   uint32_t value2 = kNoSlot;
   uint32_t index = kNoSlot;  // shuffles: the 32-bit index operand
+  // Async copies: byte sizes of the NumElements / Stride / NumEvents
+  // integers, the element size, the event operand, and whether the
+  // destination is Workgroup memory (the stride then applies to the
+  // source).
+  uint32_t index_bytes = 4;
+  uint32_t stride_bytes = 8;
+  uint32_t element_bytes = 0;
+  uint32_t event = kNoSlot;
+  bool gather = true;
 };
 
 // Shuffles may run in non-uniform control flow: only the invocations that

@@ -196,6 +196,127 @@ bool CompleteIntel(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
   return true;
 }
 
+// Reads an integer of `bytes` bytes (zero-extended).
+uint64_t ReadUint(const uint8_t* p, uint32_t bytes) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, std::min<uint32_t>(bytes, 8));
+  return v;
+}
+
+// Does one recorded async copy, element by element, through checked
+// accesses attributed to `lead`. The copy is ordered with every access by
+// the wait (a collective), so it refreshes the race records of what it
+// writes instead of checking them; the uninitialised-read shadow travels
+// with the bytes.
+bool DoCopy(WorkgroupContext& ctx, const PendingCopy& c, Invocation& lead,
+            uint32_t pc) {
+  Memory& mem = *ctx.state->memory;
+  const uint32_t eb = c.element_bytes;
+  auto step = [](uint64_t p, uint64_t bytes) {
+    return (p & 0xFFFFFFFF00000000ull) |
+           static_cast<uint32_t>(PointerOffset(p) + bytes);
+  };
+  for (uint64_t i = 0; i < c.count; ++i) {
+    const uint64_t s = step(c.src, (c.gather ? i * c.stride : i) * eb);
+    const uint64_t d = step(c.dst, (c.gather ? i : i * c.stride) * eb);
+    const uint8_t* from =
+        ctx.executor->CheckedAccess(lead, pc, s, eb, 1, false, false);
+    if (from == nullptr) return false;
+    uint8_t* to = ctx.executor->CheckedAccess(lead, pc, d, eb, 1, true, false);
+    if (to == nullptr) return false;
+    std::memmove(to, from, eb);
+    const Allocation& sa = mem.record(PointerId(s));
+    Allocation& da = mem.record(PointerId(d));
+    if (da.init != nullptr) {
+      if (sa.init != nullptr) {
+        std::memmove(da.init + PointerOffset(d), sa.init + PointerOffset(s),
+                     eb);
+      } else {
+        std::memset(da.init + PointerOffset(d), 1, eb);
+      }
+    }
+    if (da.race != nullptr) {
+      for (uint32_t b = 0; b < eb; ++b) da.race[PointerOffset(d) + b] = {};
+    }
+  }
+  return true;
+}
+
+bool CompleteAsync(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
+                   std::span<Invocation* const> members) {
+  const GroupCall& g = ctx.state->program->groups[inst.d];
+  auto regs = [](Invocation* m) { return m->frames.back().regs; };
+  auto non_uniform = [&](Invocation* m, const char* what) {
+    ctx.executor->Error(*m, pc, ExecutionStatus::kUbDetected,
+                        absl::StrCat("non-uniform ", what),
+                        "the work-items of the work-group pass different "
+                        "values");
+    return false;
+  };
+  if (g.op == GroupOp::kAsyncCopy) {
+    PendingCopy c;
+    Invocation* lead = members[0];
+    c.dst = ReadUint(regs(lead) + g.value, 8);
+    c.src = ReadUint(regs(lead) + g.value2, 8);
+    c.count = ReadUint(regs(lead) + g.index, g.index_bytes);
+    c.stride = ReadUint(regs(lead) + g.local_id, g.stride_bytes);
+    c.event = ReadUint(regs(lead) + g.event, 8);
+    c.element_bytes = g.element_bytes;
+    c.gather = g.gather;
+    c.pc = pc;
+    for (Invocation* m : members) {
+      if (ReadUint(regs(m) + g.value, 8) != c.dst ||
+          ReadUint(regs(m) + g.value2, 8) != c.src ||
+          ReadUint(regs(m) + g.index, g.index_bytes) != c.count ||
+          ReadUint(regs(m) + g.local_id, g.stride_bytes) != c.stride ||
+          ReadUint(regs(m) + g.event, 8) != c.event)
+        return non_uniform(m, "OpGroupAsyncCopy arguments");
+    }
+    // Events are 1-based copy numbers; a given event joins that copy's
+    // event (the copy completes with it).
+    if (c.event == 0 || c.event > ctx.async_copies.size())
+      c.event = ctx.async_copies.size() + 1;
+    ctx.async_copies.push_back(c);
+    for (Invocation* m : members) std::memcpy(regs(m) + inst.r, &c.event, 8);
+    return true;
+  }
+  // OpGroupWaitEvents: every work-item names the same events.
+  Invocation* lead = members[0];
+  const uint64_t n = ReadUint(regs(lead) + g.index, g.index_bytes);
+  if (n > (uint64_t{1} << 20)) {
+    ctx.executor->Error(*lead, pc, ExecutionStatus::kUnsupported,
+                        "OpGroupWaitEvents on too many events",
+                        absl::StrCat(n, " events"));
+    return false;
+  }
+  std::vector<uint64_t> events(n);
+  for (Invocation* m : members) {
+    if (ReadUint(regs(m) + g.index, g.index_bytes) != n)
+      return non_uniform(m, "OpGroupWaitEvents event count");
+    const uint64_t list = ReadUint(regs(m) + g.value, 8);
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t at = (list & 0xFFFFFFFF00000000ull) |
+                          static_cast<uint32_t>(PointerOffset(list) + i * 8);
+      const uint8_t* p = ctx.executor->CheckedAccess(*m, pc, at, 8, 8, false);
+      if (p == nullptr) return false;
+      const uint64_t e = ReadUint(p, 8);
+      if (m == lead) {
+        events[i] = e;
+      } else if (events[i] != e) {
+        return non_uniform(m, "OpGroupWaitEvents events");
+      }
+    }
+  }
+  for (PendingCopy& c : ctx.async_copies) {
+    if (c.done ||
+        std::find(events.begin(), events.end(), c.event) == events.end())
+      continue;
+    if (!DoCopy(ctx, c, *lead, pc)) return false;
+    c.done = true;
+  }
+  return true;
+}
+
 // Computes a collective for `members` (in LocalInvocationIndex order).
 bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
               std::span<Invocation* const> members, bool subgroup) {
@@ -262,6 +383,8 @@ bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
   if (IsShuffle(g.op) || g.op == GroupOp::kBlockRead ||
       g.op == GroupOp::kBlockWrite)
     return CompleteIntel(ctx, inst, pc, members);
+  if (g.op == GroupOp::kAsyncCopy || g.op == GroupOp::kWaitEvents)
+    return CompleteAsync(ctx, inst, pc, members);
   // Arithmetic reductions and scans, accumulated in member order.
   const bool is_float = g.op == GroupOp::kFAdd || g.op == GroupOp::kFMin ||
                         g.op == GroupOp::kFMax;
@@ -359,6 +482,7 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
   const uint32_t items = static_cast<uint32_t>(size[0] * size[1] * size[2]);
   while (pool.size() < items) pool.push_back(std::make_unique<Invocation>());
 
+  ctx.async_copies.clear();
   const uint32_t first_tag = *next_tag;
   for (uint32_t i = 0; i < items; ++i) {
     Invocation& inv = *pool[i];
@@ -413,7 +537,17 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
           return false;
       }
     }
-    if (done == items) return true;
+    if (done == items) {
+      for (const PendingCopy& c : ctx.async_copies) {
+        if (c.done) continue;
+        exec.Error(*pool[0], c.pc, ExecutionStatus::kUbDetected,
+                   "async copy never waited for",
+                   "the work-group finished without an OpGroupWaitEvents "
+                   "on this copy's event");
+        return false;
+      }
+      return true;
+    }
     // Every work-item waits or is done: complete what can be completed.
     bool progressed = false;
     for (uint32_t first = 0; first < items; first += sg) {
