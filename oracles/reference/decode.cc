@@ -1,6 +1,7 @@
 #include "oracles/reference/decode.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "oracles/reference/numeric.h"
 #include "oracles/reference/opencl_std.h"
 #include "spirv/grammar.h"
 #include "spirv/unified1/spirv.hpp11"
@@ -120,6 +122,13 @@ class Decoder {
   absl::Status DecodeConstant(const Instruction& inst);
   absl::Status DecodeGlobalVariable(const Instruction& inst);
   absl::Status DecodeSpecConstantOp(const Instruction& inst);
+  // Composite, float, conversion and bitcast OpSpecConstantOp operations;
+  // an empty string on success, else why the value cannot be computed.
+  std::string EvaluateSpecOp(const Instruction& inst, const Shape& rshape,
+                             ModValue* v);
+  // Byte offset and type of the member `indices` names inside `type`.
+  std::optional<std::pair<uint64_t, uint32_t>> MemberAt(
+      uint32_t type, const std::vector<uint32_t>& indices) const;
   const TypeDesc* Type(uint32_t id) const {
     auto it = types_.find(id);
     return it == types_.end() ? nullptr : &it->second;
@@ -561,6 +570,201 @@ absl::Status Decoder::DecodeConstant(const Instruction& inst) {
 // (a TestCase sets no specialization). Integer, logical, conversion,
 // select and composite operations are computed lane by lane; anything else
 // makes the id unsupported, reported where it is used.
+std::optional<std::pair<uint64_t, uint32_t>> Decoder::MemberAt(
+    uint32_t type, const std::vector<uint32_t>& indices) const {
+  uint64_t offset = 0;
+  for (uint32_t index : indices) {
+    const TypeDesc* t = Type(type);
+    if (t == nullptr) return std::nullopt;
+    if (t->cls == TypeDesc::kStruct) {
+      if (index >= t->members.size() || index >= t->offsets.size())
+        return std::nullopt;
+      offset += t->offsets[index];
+      type = t->members[index];
+    } else if (t->cls == TypeDesc::kVector || t->cls == TypeDesc::kArray) {
+      const TypeDesc* e = Type(t->elem);
+      const uint64_t count = t->cls == TypeDesc::kVector ? t->lanes : t->count;
+      if (e == nullptr || !e->sized || index >= count) return std::nullopt;
+      offset += uint64_t{index} * e->size;
+      type = t->elem;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::make_pair(offset, type);
+}
+
+std::string Decoder::EvaluateSpecOp(const Instruction& inst,
+                                    const Shape& rshape, ModValue* v) {
+  const auto sop = static_cast<Op>(inst.word(0));
+  auto value = [&](size_t operand) -> const ModValue* {
+    if (operand >= inst.NumOperands()) return nullptr;
+    auto it = values_.find(inst.word(operand));
+    return it == values_.end() ? nullptr : &it->second;
+  };
+  auto literals = [&](size_t from) {
+    std::vector<uint32_t> out;
+    for (size_t i = from; i < inst.NumOperands(); ++i)
+      out.push_back(inst.word(i));
+    return out;
+  };
+  std::vector<uint8_t>& out = v->bytes;
+  switch (sop) {
+    case Op::OpCompositeExtract: {
+      const ModValue* c = value(1);
+      if (c == nullptr) return "composite operand is not known";
+      auto at = MemberAt(c->type, literals(2));
+      if (!at || at->first + out.size() > c->bytes.size())
+        return "CompositeExtract indices do not fit the composite";
+      std::memcpy(out.data(), c->bytes.data() + at->first, out.size());
+      return "";
+    }
+    case Op::OpCompositeInsert: {
+      const ModValue* obj = value(1);
+      const ModValue* c = value(2);
+      if (obj == nullptr || c == nullptr) return "operand is not known";
+      if (c->bytes.size() != out.size()) return "composite type mismatch";
+      out = c->bytes;
+      auto at = MemberAt(c->type, literals(3));
+      if (!at || at->first + obj->bytes.size() > out.size())
+        return "CompositeInsert indices do not fit the composite";
+      std::memcpy(out.data() + at->first, obj->bytes.data(), obj->bytes.size());
+      return "";
+    }
+    case Op::OpVectorShuffle: {
+      const ModValue* a = value(1);
+      const ModValue* b = value(2);
+      if (a == nullptr || b == nullptr) return "operand is not known";
+      auto sa = ShapeOf(a->type);
+      if (!sa.ok() || rshape.k == kAgg) return "operand type";
+      const uint32_t lb = KindBytes(rshape.k);
+      const std::vector<uint32_t> lanes = literals(3);
+      if (lanes.size() != rshape.n) return "component count mismatch";
+      for (size_t l = 0; l < lanes.size(); ++l) {
+        const uint32_t c = lanes[l];
+        if (c == 0xFFFFFFFFu) continue;  // undefined lane: zero
+        const ModValue* src = c < sa->n ? a : b;
+        const uint64_t at = uint64_t{c < sa->n ? c : c - sa->n} * lb;
+        if (at + lb > src->bytes.size()) return "component out of range";
+        std::memcpy(out.data() + l * lb, src->bytes.data() + at, lb);
+      }
+      return "";
+    }
+    case Op::OpBitcast: {
+      const ModValue* a = value(1);
+      if (a == nullptr) return "operand is not known";
+      auto sa = ShapeOf(a->type);
+      if (!sa.ok() || sa->access != rshape.access)
+        return "Bitcast between types of different sizes";
+      std::memcpy(out.data(), a->bytes.data(), rshape.access);
+      return "";
+    }
+    case Op::OpFConvert:
+    case Op::OpConvertFToS:
+    case Op::OpConvertFToU:
+    case Op::OpConvertSToF:
+    case Op::OpConvertUToF: {
+      const ModValue* a = value(1);
+      if (a == nullptr) return "operand is not known";
+      auto sa = ShapeOf(a->type);
+      if (!sa.ok() || sa->k == kAgg || sa->n != rshape.n) return "operand type";
+      ConvertSpec spec;
+      spec.from = sa->k;
+      spec.to = rshape.k;
+      spec.from_signed = sop == Op::OpConvertSToF;
+      spec.to_signed = sop == Op::OpConvertFToS;
+      if (const Decorations* d = Deco(inst.result_id())) {
+        spec.saturate = d->saturated;
+        if (d->rounding >= 0 && d->rounding <= 3) {
+          spec.default_rounding = false;
+          spec.mode = static_cast<RoundMode>(d->rounding);
+        }
+      }
+      if (ConvertLanes(spec, a->bytes.data(), out.data(), rshape.n, false) >= 0)
+        return "float to integer conversion out of range";
+      return "";
+    }
+    case Op::OpFNegate:
+    case Op::OpFAdd:
+    case Op::OpFSub:
+    case Op::OpFMul:
+    case Op::OpFDiv:
+    case Op::OpFRem:
+    case Op::OpFMod: {
+      const ModValue* a = value(1);
+      const ModValue* b = sop == Op::OpFNegate ? a : value(2);
+      if (a == nullptr || b == nullptr) return "operand is not known";
+      if (rshape.k < kF16 || rshape.k > kF64 || a->bytes.size() < out.size() ||
+          b->bytes.size() < out.size())
+        return "operand type";
+      const uint32_t lb = KindBytes(rshape.k);
+      for (uint32_t l = 0; l < rshape.n; ++l) {
+        // Half and float lanes in float, doubles in double: one rounding to
+        // the lane format, as the executor does.
+        auto get = [&](const ModValue* m) -> double {
+          const uint8_t* p = m->bytes.data() + l * lb;
+          if (rshape.k == kF16) {
+            uint16_t h;
+            std::memcpy(&h, p, 2);
+            return HalfToFloat(h);
+          }
+          if (rshape.k == kF32) {
+            float f;
+            std::memcpy(&f, p, 4);
+            return f;
+          }
+          double d;
+          std::memcpy(&d, p, 8);
+          return d;
+        };
+        auto compute = [&](auto x, auto y) {
+          using C = decltype(x);
+          switch (sop) {
+            case Op::OpFNegate:
+              return static_cast<C>(-x);
+            case Op::OpFAdd:
+              return static_cast<C>(x + y);
+            case Op::OpFSub:
+              return static_cast<C>(x - y);
+            case Op::OpFMul:
+              return static_cast<C>(x * y);
+            case Op::OpFDiv:
+              return static_cast<C>(x / y);
+            case Op::OpFRem:
+              return static_cast<C>(std::fmod(x, y));
+            default: {
+              C r = std::fmod(x, y);
+              if (r != 0 && std::signbit(r) != std::signbit(y)) r += y;
+              return r;
+            }
+          }
+        };
+        uint8_t* p = out.data() + l * lb;
+        if (rshape.k == kF64) {
+          const double r = compute(get(a), get(b));
+          std::memcpy(p, &r, 8);
+        } else {
+          const float r =
+              compute(static_cast<float>(get(a)), static_cast<float>(get(b)));
+          if (rshape.k == kF32) {
+            std::memcpy(p, &r, 4);
+          } else {
+            uint16_t h = FloatToHalf(r);
+            if (sop == Op::OpFNegate) {
+              std::memcpy(&h, a->bytes.data() + l * lb, 2);
+              h ^= 0x8000u;
+            }
+            std::memcpy(p, &h, 2);
+          }
+        }
+      }
+      return "";
+    }
+    default:
+      return absl::StrCat(OpName(inst.word(0)), " is not evaluated");
+  }
+}
+
 absl::Status Decoder::DecodeSpecConstantOp(const Instruction& inst) {
   const uint32_t id = inst.result_id();
   auto fail = [&](std::string why) {
@@ -582,17 +786,19 @@ absl::Status Decoder::DecodeSpecConstantOp(const Instruction& inst) {
   ModValue v;
   v.type = inst.type_id();
   v.bytes.assign(rshape->bytes, 0);
-  if (sop == Op::OpCompositeExtract || sop == Op::OpCompositeInsert ||
-      sop == Op::OpVectorShuffle) {
-    return fail(absl::StrCat(OpName(inst.word(0)), " is not evaluated yet"));
-  }
   if (args.empty()) return fail("no operands");
   auto shape0 = ShapeOf(args[0]->type);
   if (!shape0.ok()) return fail("operand type");
   const Kind k = shape0->k;
   const uint32_t eb = KindBytes(k), rb = KindBytes(rshape->k);
-  if (k == kAgg || rshape->k == kAgg || k >= kF16 || rshape->k >= kF16)
-    return fail("only integer and boolean operations are evaluated");
+  if (sop == Op::OpCompositeExtract || sop == Op::OpCompositeInsert ||
+      sop == Op::OpVectorShuffle || sop == Op::OpBitcast || k == kAgg ||
+      rshape->k == kAgg || k >= kF16 || rshape->k >= kF16) {
+    std::string why = EvaluateSpecOp(inst, *rshape, &v);
+    if (!why.empty()) return fail(why);
+    values_[id] = std::move(v);
+    return absl::OkStatus();
+  }
   const int bits = static_cast<int>(eb) * 8;
   auto lane = [&](size_t a, int l, bool sign) -> uint64_t {
     if (a >= args.size()) return 0;
@@ -855,6 +1061,10 @@ absl::StatusOr<uint32_t> Decoder::TypeOfValue(uint32_t id) const {
   if (it != local_types_.end()) return it->second;
   auto v = values_.find(id);
   if (v != values_.end()) return v->second.type;
+  // A module-level value the interpreter could not compute: the
+  // instruction using it traps as unsupported.
+  if (auto u = unsupported_values_.find(id); u != unsupported_values_.end())
+    return Unimpl(u->second);
   return Bad(absl::StrCat("id %", id, " has no known type"));
 }
 
