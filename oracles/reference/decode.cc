@@ -1382,7 +1382,9 @@ absl::Status Decoder::AccessChain(const Instruction& inst, bool ptr_chain) {
     if (value != values_.end() && it) {
       const TypeDesc* itd = Type(value->second.type);
       int64_t v = static_cast<int64_t>(*it);
-      if (itd && itd->width < 64) {
+      // Bool constants (width 0, possible only without validation) are
+      // used as they are.
+      if (itd && itd->width > 0 && itd->width < 64) {
         const int sh = 64 - static_cast<int>(itd->width);
         v = static_cast<int64_t>(static_cast<uint64_t>(v) << sh) >> sh;
       }

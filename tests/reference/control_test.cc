@@ -167,5 +167,20 @@ TEST(ReferenceControl, GarbageWordsNeverCrash) {
   EXPECT_NE(RunReference(tc, opts).status, ExecutionStatus::kOk);
 }
 
+TEST(ReferenceControl, BoolConstantAccessChainIndexIsNotShiftedBy64) {
+  // Found by the interpreter fuzzer: a bool constant as an access-chain
+  // index (invalid, reachable with skip_validation) has width 0; its sign
+  // extension shifted a 64-bit value by 64. It counts as 0/1.
+  ReferenceOptions opts;
+  opts.skip_validation = true;
+  Execution e = RunBody("", R"(
+%p = OpInBoundsPtrAccessChain %ptr_g_uint %out %true
+OpStore %p %uint_7 Aligned 4
+)",
+                        "uint", 8, 1, opts);
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  EXPECT_EQ(As<uint32_t>(e.buffers[0]), (std::vector<uint32_t>{0, 7}));
+}
+
 }  // namespace
 }  // namespace l0spv::oracles::reference::test
