@@ -283,7 +283,7 @@ bool CompleteAsync(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
   // OpGroupWaitEvents: every work-item names the same events.
   Invocation* lead = members[0];
   const uint64_t n = ReadUint(regs(lead) + g.index, g.index_bytes);
-  if (n > (uint64_t{1} << 20)) {
+  if (n > (uint64_t{1} << 16)) {
     ctx.executor->Error(*lead, pc, ExecutionStatus::kUnsupported,
                         "OpGroupWaitEvents on too many events",
                         absl::StrCat(n, " events"));

@@ -19,6 +19,7 @@ std::string AsyncKernel(const std::string& body) {
 %ulong_8 = OpConstant %ulong 8
 %ulong_16 = OpConstant %ulong 16
 %ulong_9 = OpConstant %ulong 9
+%many = OpConstant %uint 100000
 %kfn = OpTypeFunction %void %ptr_g_uint %ptr_l_uint
 %k = OpFunction %void None %kfn
 %out = OpFunctionParameter %ptr_g_uint
@@ -158,6 +159,16 @@ OpGroupWaitEvents %uint_2 %uint_1 %evv
   EXPECT_NE(e.message.find("out-of-bounds"), std::string::npos) << e.message;
   EXPECT_NE(e.message.find("OpGroupWaitEvents"), std::string::npos)
       << e.message;
+}
+
+TEST(ReferenceAsyncCopy, WaitingOnTooManyEventsIsUnsupported) {
+  Execution e = RunAsync(R"(
+%ev = OpGroupAsyncCopy %event %uint_2 %loc %out %ulong_8 %ulong_1 %null_ev
+OpStore %evv %ev
+OpGroupWaitEvents %uint_2 %many %evv
+)");
+  EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << e.message;
+  EXPECT_NE(e.message.find("too many events"), std::string::npos) << e.message;
 }
 
 }  // namespace
