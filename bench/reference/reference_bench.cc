@@ -10,7 +10,12 @@
 namespace l0spv::oracles::reference {
 namespace {
 
-void RunKernel(benchmark::State& state, bench::BenchKernel kernel) {
+// Which optional checks a benchmark runs with (the default options run
+// with race detection on).
+enum class Checks { kDefault, kNone, kAll };
+
+void RunKernel(benchmark::State& state, bench::BenchKernel kernel,
+               Checks checks = Checks::kDefault) {
   auto tc = bench::KernelCase(kernel);
   if (!tc.ok()) {
     state.SkipWithError(std::string(tc.status().message()).c_str());
@@ -19,6 +24,11 @@ void RunKernel(benchmark::State& state, bench::BenchKernel kernel) {
   ReferenceOptions opts;
   opts.skip_validation = true;
   opts.step_budget = uint64_t{1} << 40;
+  if (checks == Checks::kNone) opts.check_races = false;
+  if (checks == Checks::kAll) {
+    opts.check_races = true;
+    opts.check_uninitialized = true;
+  }
   uint64_t instructions = 0;
   for (auto _ : state) {
     Execution e = RunReference(*tc, opts);
@@ -48,6 +58,33 @@ void BM_ReferenceBarrierLoop(benchmark::State& state) {
   RunKernel(state, bench::BenchKernel::kBarrier);
 }
 BENCHMARK(BM_ReferenceBarrierLoop)->Unit(benchmark::kMillisecond);
+
+// The same kernels without any optional check, and with every check on:
+// the cost of race detection and uninitialised-read shadows.
+void BM_ReferenceAluLoopNoChecks(benchmark::State& state) {
+  RunKernel(state, bench::BenchKernel::kAlu, Checks::kNone);
+}
+BENCHMARK(BM_ReferenceAluLoopNoChecks)->Unit(benchmark::kMillisecond);
+void BM_ReferenceMemoryLoopNoChecks(benchmark::State& state) {
+  RunKernel(state, bench::BenchKernel::kMemory, Checks::kNone);
+}
+BENCHMARK(BM_ReferenceMemoryLoopNoChecks)->Unit(benchmark::kMillisecond);
+void BM_ReferenceBarrierLoopNoChecks(benchmark::State& state) {
+  RunKernel(state, bench::BenchKernel::kBarrier, Checks::kNone);
+}
+BENCHMARK(BM_ReferenceBarrierLoopNoChecks)->Unit(benchmark::kMillisecond);
+void BM_ReferenceAluLoopAllChecks(benchmark::State& state) {
+  RunKernel(state, bench::BenchKernel::kAlu, Checks::kAll);
+}
+BENCHMARK(BM_ReferenceAluLoopAllChecks)->Unit(benchmark::kMillisecond);
+void BM_ReferenceMemoryLoopAllChecks(benchmark::State& state) {
+  RunKernel(state, bench::BenchKernel::kMemory, Checks::kAll);
+}
+BENCHMARK(BM_ReferenceMemoryLoopAllChecks)->Unit(benchmark::kMillisecond);
+void BM_ReferenceBarrierLoopAllChecks(benchmark::State& state) {
+  RunKernel(state, bench::BenchKernel::kBarrier, Checks::kAll);
+}
+BENCHMARK(BM_ReferenceBarrierLoopAllChecks)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace l0spv::oracles::reference

@@ -80,6 +80,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   l0spv::oracles::reference::ReferenceOptions options;
   options.step_budget = 20'000;
   options.memory_limit_bytes = 64 << 20;
+  // Every optional check on half of the inputs (races are on by default),
+  // and a schedule seed / odd subgroup size on some, chosen from the input
+  // so a reproducer replays the same run.
+  options.check_uninitialized = (size & 1) != 0;
+  if ((size & 2) != 0) options.schedule_seed = size;
+  if ((size & 4) != 0) options.subgroup_size = 3;
   auto e = l0spv::oracles::reference::RunReference(tc, options);
   if (e.status == l0spv::oracles::ExecutionStatus::kBuildFailed) {
     options.skip_validation = true;

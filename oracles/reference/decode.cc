@@ -1,6 +1,7 @@
 #include "oracles/reference/decode.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "oracles/reference/numeric.h"
 #include "oracles/reference/opencl_std.h"
 #include "spirv/grammar.h"
 #include "spirv/unified1/spirv.hpp11"
@@ -120,6 +122,13 @@ class Decoder {
   absl::Status DecodeConstant(const Instruction& inst);
   absl::Status DecodeGlobalVariable(const Instruction& inst);
   absl::Status DecodeSpecConstantOp(const Instruction& inst);
+  // Composite, float, conversion and bitcast OpSpecConstantOp operations;
+  // an empty string on success, else why the value cannot be computed.
+  std::string EvaluateSpecOp(const Instruction& inst, const Shape& rshape,
+                             ModValue* v);
+  // Byte offset and type of the member `indices` names inside `type`.
+  std::optional<std::pair<uint64_t, uint32_t>> MemberAt(
+      uint32_t type, const std::vector<uint32_t>& indices) const;
   const TypeDesc* Type(uint32_t id) const {
     auto it = types_.find(id);
     return it == types_.end() ? nullptr : &it->second;
@@ -172,6 +181,9 @@ class Decoder {
   absl::Status AccessChain(const Instruction& inst, bool ptr_chain);
   absl::Status Atomic(const Instruction& inst, Op_ op);
   absl::Status Group(const Instruction& inst, GroupOp op, bool has_mode);
+  absl::Status IntelSubgroup(const Instruction& inst, GroupOp op);
+  absl::Status AsyncCopy(const Instruction& inst);
+  absl::Status WaitEvents(const Instruction& inst);
   // The value `id` occupies at least `bytes` bytes (guards byte copies on
   // modules that skipped validation).
   absl::Status NeedBytes(uint32_t id, uint64_t bytes) const {
@@ -427,6 +439,13 @@ absl::Status Decoder::DecodeType(const Instruction& inst) {
       break;
     case Op::OpTypeForwardPointer:
       return absl::OkStatus();
+    case Op::OpTypeEvent:
+      // An event is a 64-bit handle (0: no event; else the async copy's
+      // number within the work-group).
+      t.cls = TypeDesc::kOpaque;
+      t.sized = true;
+      t.size = t.align = 8;
+      break;
     default:
       t.cls = TypeDesc::kOpaque;  // images, events, ...: no storage
       break;
@@ -551,6 +570,201 @@ absl::Status Decoder::DecodeConstant(const Instruction& inst) {
 // (a TestCase sets no specialization). Integer, logical, conversion,
 // select and composite operations are computed lane by lane; anything else
 // makes the id unsupported, reported where it is used.
+std::optional<std::pair<uint64_t, uint32_t>> Decoder::MemberAt(
+    uint32_t type, const std::vector<uint32_t>& indices) const {
+  uint64_t offset = 0;
+  for (uint32_t index : indices) {
+    const TypeDesc* t = Type(type);
+    if (t == nullptr) return std::nullopt;
+    if (t->cls == TypeDesc::kStruct) {
+      if (index >= t->members.size() || index >= t->offsets.size())
+        return std::nullopt;
+      offset += t->offsets[index];
+      type = t->members[index];
+    } else if (t->cls == TypeDesc::kVector || t->cls == TypeDesc::kArray) {
+      const TypeDesc* e = Type(t->elem);
+      const uint64_t count = t->cls == TypeDesc::kVector ? t->lanes : t->count;
+      if (e == nullptr || !e->sized || index >= count) return std::nullopt;
+      offset += uint64_t{index} * e->size;
+      type = t->elem;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::make_pair(offset, type);
+}
+
+std::string Decoder::EvaluateSpecOp(const Instruction& inst,
+                                    const Shape& rshape, ModValue* v) {
+  const auto sop = static_cast<Op>(inst.word(0));
+  auto value = [&](size_t operand) -> const ModValue* {
+    if (operand >= inst.NumOperands()) return nullptr;
+    auto it = values_.find(inst.word(operand));
+    return it == values_.end() ? nullptr : &it->second;
+  };
+  auto literals = [&](size_t from) {
+    std::vector<uint32_t> out;
+    for (size_t i = from; i < inst.NumOperands(); ++i)
+      out.push_back(inst.word(i));
+    return out;
+  };
+  std::vector<uint8_t>& out = v->bytes;
+  switch (sop) {
+    case Op::OpCompositeExtract: {
+      const ModValue* c = value(1);
+      if (c == nullptr) return "composite operand is not known";
+      auto at = MemberAt(c->type, literals(2));
+      if (!at || at->first + out.size() > c->bytes.size())
+        return "CompositeExtract indices do not fit the composite";
+      std::memcpy(out.data(), c->bytes.data() + at->first, out.size());
+      return "";
+    }
+    case Op::OpCompositeInsert: {
+      const ModValue* obj = value(1);
+      const ModValue* c = value(2);
+      if (obj == nullptr || c == nullptr) return "operand is not known";
+      if (c->bytes.size() != out.size()) return "composite type mismatch";
+      out = c->bytes;
+      auto at = MemberAt(c->type, literals(3));
+      if (!at || at->first + obj->bytes.size() > out.size())
+        return "CompositeInsert indices do not fit the composite";
+      std::memcpy(out.data() + at->first, obj->bytes.data(), obj->bytes.size());
+      return "";
+    }
+    case Op::OpVectorShuffle: {
+      const ModValue* a = value(1);
+      const ModValue* b = value(2);
+      if (a == nullptr || b == nullptr) return "operand is not known";
+      auto sa = ShapeOf(a->type);
+      if (!sa.ok() || rshape.k == kAgg) return "operand type";
+      const uint32_t lb = KindBytes(rshape.k);
+      const std::vector<uint32_t> lanes = literals(3);
+      if (lanes.size() != rshape.n) return "component count mismatch";
+      for (size_t l = 0; l < lanes.size(); ++l) {
+        const uint32_t c = lanes[l];
+        if (c == 0xFFFFFFFFu) continue;  // undefined lane: zero
+        const ModValue* src = c < sa->n ? a : b;
+        const uint64_t at = uint64_t{c < sa->n ? c : c - sa->n} * lb;
+        if (at + lb > src->bytes.size()) return "component out of range";
+        std::memcpy(out.data() + l * lb, src->bytes.data() + at, lb);
+      }
+      return "";
+    }
+    case Op::OpBitcast: {
+      const ModValue* a = value(1);
+      if (a == nullptr) return "operand is not known";
+      auto sa = ShapeOf(a->type);
+      if (!sa.ok() || sa->access != rshape.access)
+        return "Bitcast between types of different sizes";
+      std::memcpy(out.data(), a->bytes.data(), rshape.access);
+      return "";
+    }
+    case Op::OpFConvert:
+    case Op::OpConvertFToS:
+    case Op::OpConvertFToU:
+    case Op::OpConvertSToF:
+    case Op::OpConvertUToF: {
+      const ModValue* a = value(1);
+      if (a == nullptr) return "operand is not known";
+      auto sa = ShapeOf(a->type);
+      if (!sa.ok() || sa->k == kAgg || sa->n != rshape.n) return "operand type";
+      ConvertSpec spec;
+      spec.from = sa->k;
+      spec.to = rshape.k;
+      spec.from_signed = sop == Op::OpConvertSToF;
+      spec.to_signed = sop == Op::OpConvertFToS;
+      if (const Decorations* d = Deco(inst.result_id())) {
+        spec.saturate = d->saturated;
+        if (d->rounding >= 0 && d->rounding <= 3) {
+          spec.default_rounding = false;
+          spec.mode = static_cast<RoundMode>(d->rounding);
+        }
+      }
+      if (ConvertLanes(spec, a->bytes.data(), out.data(), rshape.n, false) >= 0)
+        return "float to integer conversion out of range";
+      return "";
+    }
+    case Op::OpFNegate:
+    case Op::OpFAdd:
+    case Op::OpFSub:
+    case Op::OpFMul:
+    case Op::OpFDiv:
+    case Op::OpFRem:
+    case Op::OpFMod: {
+      const ModValue* a = value(1);
+      const ModValue* b = sop == Op::OpFNegate ? a : value(2);
+      if (a == nullptr || b == nullptr) return "operand is not known";
+      if (rshape.k < kF16 || rshape.k > kF64 || a->bytes.size() < out.size() ||
+          b->bytes.size() < out.size())
+        return "operand type";
+      const uint32_t lb = KindBytes(rshape.k);
+      for (uint32_t l = 0; l < rshape.n; ++l) {
+        // Half and float lanes in float, doubles in double: one rounding to
+        // the lane format, as the executor does.
+        auto get = [&](const ModValue* m) -> double {
+          const uint8_t* p = m->bytes.data() + l * lb;
+          if (rshape.k == kF16) {
+            uint16_t h;
+            std::memcpy(&h, p, 2);
+            return HalfToFloat(h);
+          }
+          if (rshape.k == kF32) {
+            float f;
+            std::memcpy(&f, p, 4);
+            return f;
+          }
+          double d;
+          std::memcpy(&d, p, 8);
+          return d;
+        };
+        auto compute = [&](auto x, auto y) {
+          using C = decltype(x);
+          switch (sop) {
+            case Op::OpFNegate:
+              return static_cast<C>(-x);
+            case Op::OpFAdd:
+              return static_cast<C>(x + y);
+            case Op::OpFSub:
+              return static_cast<C>(x - y);
+            case Op::OpFMul:
+              return static_cast<C>(x * y);
+            case Op::OpFDiv:
+              return static_cast<C>(x / y);
+            case Op::OpFRem:
+              return static_cast<C>(std::fmod(x, y));
+            default: {
+              C r = std::fmod(x, y);
+              if (r != 0 && std::signbit(r) != std::signbit(y)) r += y;
+              return r;
+            }
+          }
+        };
+        uint8_t* p = out.data() + l * lb;
+        if (rshape.k == kF64) {
+          const double r = compute(get(a), get(b));
+          std::memcpy(p, &r, 8);
+        } else {
+          const float r =
+              compute(static_cast<float>(get(a)), static_cast<float>(get(b)));
+          if (rshape.k == kF32) {
+            std::memcpy(p, &r, 4);
+          } else {
+            uint16_t h = FloatToHalf(r);
+            if (sop == Op::OpFNegate) {
+              std::memcpy(&h, a->bytes.data() + l * lb, 2);
+              h ^= 0x8000u;
+            }
+            std::memcpy(p, &h, 2);
+          }
+        }
+      }
+      return "";
+    }
+    default:
+      return absl::StrCat(OpName(inst.word(0)), " is not evaluated");
+  }
+}
+
 absl::Status Decoder::DecodeSpecConstantOp(const Instruction& inst) {
   const uint32_t id = inst.result_id();
   auto fail = [&](std::string why) {
@@ -572,17 +786,19 @@ absl::Status Decoder::DecodeSpecConstantOp(const Instruction& inst) {
   ModValue v;
   v.type = inst.type_id();
   v.bytes.assign(rshape->bytes, 0);
-  if (sop == Op::OpCompositeExtract || sop == Op::OpCompositeInsert ||
-      sop == Op::OpVectorShuffle) {
-    return fail(absl::StrCat(OpName(inst.word(0)), " is not evaluated yet"));
-  }
   if (args.empty()) return fail("no operands");
   auto shape0 = ShapeOf(args[0]->type);
   if (!shape0.ok()) return fail("operand type");
   const Kind k = shape0->k;
   const uint32_t eb = KindBytes(k), rb = KindBytes(rshape->k);
-  if (k == kAgg || rshape->k == kAgg || k >= kF16 || rshape->k >= kF16)
-    return fail("only integer and boolean operations are evaluated");
+  if (sop == Op::OpCompositeExtract || sop == Op::OpCompositeInsert ||
+      sop == Op::OpVectorShuffle || sop == Op::OpBitcast || k == kAgg ||
+      rshape->k == kAgg || k >= kF16 || rshape->k >= kF16) {
+    std::string why = EvaluateSpecOp(inst, *rshape, &v);
+    if (!why.empty()) return fail(why);
+    values_[id] = std::move(v);
+    return absl::OkStatus();
+  }
   const int bits = static_cast<int>(eb) * 8;
   auto lane = [&](size_t a, int l, bool sign) -> uint64_t {
     if (a >= args.size()) return 0;
@@ -845,6 +1061,10 @@ absl::StatusOr<uint32_t> Decoder::TypeOfValue(uint32_t id) const {
   if (it != local_types_.end()) return it->second;
   auto v = values_.find(id);
   if (v != values_.end()) return v->second.type;
+  // A module-level value the interpreter could not compute: the
+  // instruction using it traps as unsupported.
+  if (auto u = unsupported_values_.find(id); u != unsupported_values_.end())
+    return Unimpl(u->second);
   return Bad(absl::StrCat("id %", id, " has no known type"));
 }
 
@@ -1162,7 +1382,9 @@ absl::Status Decoder::AccessChain(const Instruction& inst, bool ptr_chain) {
     if (value != values_.end() && it) {
       const TypeDesc* itd = Type(value->second.type);
       int64_t v = static_cast<int64_t>(*it);
-      if (itd && itd->width < 64) {
+      // Bool constants (width 0, possible only without validation) are
+      // used as they are.
+      if (itd && itd->width > 0 && itd->width < 64) {
         const int sh = 64 - static_cast<int>(itd->width);
         v = static_cast<int64_t>(static_cast<uint64_t>(v) << sh) >> sh;
       }
@@ -1245,11 +1467,32 @@ absl::Status Decoder::Atomic(const Instruction& inst, Op_ op) {
     return Bad("atomic on a non-pointer");
   auto vs = ShapeOf(ptd->elem);
   if (!vs.ok()) return vs.status();
-  if ((vs->k != kI32 && vs->k != kI64) || vs->n != 1)
+  const bool float_op = op == Op_::kAtomicFAdd || op == Op_::kAtomicFMin ||
+                        op == Op_::kAtomicFMax;
+  const bool bit_copy = op == Op_::kAtomicLoad || op == Op_::kAtomicStore ||
+                        op == Op_::kAtomicExchange;
+  Kind k = vs->k;
+  if (vs->n != 1) {
+    k = kAgg;
+  } else if (float_op) {
+    if (k != kF16 && k != kF32 && k != kF64) k = kAgg;
+  } else if (op == Op_::kAtomicFlagTestAndSet || op == Op_::kAtomicFlagClear) {
+    if (k != kI32) k = kAgg;
+  } else if (bit_copy && (k == kF32 || k == kF64)) {
+    // Load/store/exchange of a float move its bits.
+    k = k == kF32 ? kI32 : kI64;
+  } else if (k != kI32 && k != kI64) {
+    k = kAgg;
+  }
+  if (k == kAgg)
     return Unimpl(absl::StrCat(OpName(inst.opcode()),
-                               " on a type other than 32/64-bit integer"));
+                               float_op ? " on a type other than a float "
+                                          "scalar"
+                                        : " on a type other than 32/64-bit "
+                                          "integer (or float for "
+                                          "load/store/exchange)"));
   Inst i{op};
-  i.k = vs->k;
+  i.k = k;
   auto a = Slot(*p);
   if (!a.ok()) return a.status();
   i.a = *a;
@@ -1263,7 +1506,8 @@ absl::Status Decoder::Atomic(const Instruction& inst, Op_ op) {
     value_index = 4;
     cmp_index = 5;
   } else if (op != Op_::kAtomicLoad && op != Op_::kAtomicIIncrement &&
-             op != Op_::kAtomicIDecrement) {
+             op != Op_::kAtomicIDecrement && op != Op_::kAtomicFlagTestAndSet &&
+             op != Op_::kAtomicFlagClear) {
     value_index = 3;
   }
   if (value_index) {
@@ -1336,6 +1580,182 @@ absl::Status Decoder::Group(const Instruction& inst, GroupOp op,
   i.n = rs->n;
   i.d = static_cast<uint32_t>(prog_.groups.size());
   i.c = rs->bytes;
+  prog_.groups.push_back(g);
+  Emit(i, inst);
+  return absl::OkStatus();
+}
+
+absl::Status Decoder::IntelSubgroup(const Instruction& inst, GroupOp op) {
+  GroupCall g;
+  g.op = op;
+  g.scope = 3;
+  auto slot = [&](size_t i) -> absl::StatusOr<uint32_t> {
+    auto id = Id(inst, i);
+    if (!id.ok()) return id.status();
+    return Slot(*id);
+  };
+  // The shape the instruction moves: its result, or the written data.
+  const bool write = op == GroupOp::kBlockWrite;
+  uint32_t shape_type = inst.type_id();
+  if (write) {
+    auto data = Id(inst, 1);
+    if (!data.ok()) return data.status();
+    auto t = TypeOfValue(*data);
+    if (!t.ok()) return t.status();
+    shape_type = *t;
+  }
+  auto rs = ShapeOf(shape_type);
+  if (!rs.ok()) return rs.status();
+  if (rs->k == kAgg || rs->k == kBool)
+    return Unimpl(absl::StrCat(OpName(inst.opcode()),
+                               " on a type other than an integer or float "
+                               "scalar or vector"));
+  auto v = slot(0);
+  if (!v.ok()) return v.status();
+  g.value = *v;
+  if (op == GroupOp::kBlockRead || op == GroupOp::kBlockWrite) {
+    auto pid = Id(inst, 0);
+    if (!pid.ok()) return pid.status();
+    auto pt = TypeOfValue(*pid);
+    if (!pt.ok()) return pt.status();
+    const TypeDesc* ptd = Type(*pt);
+    if (ptd == nullptr || ptd->cls != TypeDesc::kPointer)
+      return Bad("subgroup block read/write through a non-pointer");
+    if (rs->k >= kF16)
+      return Unimpl(absl::StrCat(OpName(inst.opcode()), " of floats"));
+    if (write) {
+      auto d = slot(1);
+      if (!d.ok()) return d.status();
+      g.value2 = *d;
+    }
+  } else {
+    const bool two_values =
+        op == GroupOp::kShuffleDown || op == GroupOp::kShuffleUp;
+    if (auto st = NeedBytes(inst.word(0), rs->bytes); !st.ok()) return st;
+    if (two_values) {
+      auto v2 = slot(1);
+      if (!v2.ok()) return v2.status();
+      if (auto st = NeedBytes(inst.word(1), rs->bytes); !st.ok()) return st;
+      g.value2 = *v2;
+    }
+    const size_t index_operand = two_values ? 2 : 1;
+    auto ix = slot(index_operand);
+    if (!ix.ok()) return ix.status();
+    if (auto st = NeedBytes(inst.word(index_operand), 4); !st.ok()) return st;
+    g.index = *ix;
+  }
+  Inst i{Op_::kGroup};
+  if (!write) {
+    auto r = Slot(inst.result_id());
+    if (!r.ok()) return r.status();
+    i.r = *r;
+  }
+  i.k = rs->k;
+  i.n = rs->n;
+  i.d = static_cast<uint32_t>(prog_.groups.size());
+  i.c = rs->bytes;
+  prog_.groups.push_back(g);
+  Emit(i, inst);
+  return absl::OkStatus();
+}
+
+absl::Status Decoder::AsyncCopy(const Instruction& inst) {
+  // Operands: Execution, Destination, Source, NumElements, Stride, Event.
+  auto scope = ScopeOf(inst, 0);
+  if (!scope.ok()) return scope.status();
+  if (*scope != 2)
+    return Unimpl("OpGroupAsyncCopy with a scope other than Workgroup");
+  GroupCall g;
+  g.op = GroupOp::kAsyncCopy;
+  g.scope = 2;
+  auto int_operand = [&](size_t i, uint32_t* slot,
+                         uint32_t* bytes) -> absl::Status {
+    auto id = Id(inst, i);
+    if (!id.ok()) return id.status();
+    auto t = TypeOfValue(*id);
+    if (!t.ok()) return t.status();
+    auto sh = ShapeOf(*t);
+    if (!sh.ok()) return sh.status();
+    if (sh->k < kI8 || sh->k > kI64 || sh->n != 1)
+      return Bad("OpGroupAsyncCopy count/stride is not an integer scalar");
+    auto sl = Slot(*id);
+    if (!sl.ok()) return sl.status();
+    *slot = *sl;
+    *bytes = KindBytes(sh->k);
+    return absl::OkStatus();
+  };
+  auto dst = Id(inst, 1);
+  if (!dst.ok()) return dst.status();
+  auto dt = TypeOfValue(*dst);
+  if (!dt.ok()) return dt.status();
+  const TypeDesc* dtd = Type(*dt);
+  if (dtd == nullptr || dtd->cls != TypeDesc::kPointer)
+    return Bad("OpGroupAsyncCopy destination is not a pointer");
+  const TypeDesc* et = Type(dtd->elem);
+  if (et == nullptr || !et->sized || et->size == 0 || et->size > 256)
+    return Unimpl("OpGroupAsyncCopy of an unsized or large element type");
+  g.element_bytes = static_cast<uint32_t>(et->size);
+  g.gather = dtd->storage == kScWorkgroup;
+  auto ds = Slot(*dst);
+  if (!ds.ok()) return ds.status();
+  g.value = *ds;
+  auto src = Id(inst, 2);
+  if (!src.ok()) return src.status();
+  auto ss = Slot(*src);
+  if (!ss.ok()) return ss.status();
+  g.value2 = *ss;
+  if (auto st = int_operand(3, &g.index, &g.index_bytes); !st.ok()) return st;
+  if (auto st = int_operand(4, &g.local_id, &g.stride_bytes); !st.ok())
+    return st;
+  auto ev = Id(inst, 5);
+  if (!ev.ok()) return ev.status();
+  if (auto st = NeedBytes(*ev, 8); !st.ok()) return st;
+  auto es = Slot(*ev);
+  if (!es.ok()) return es.status();
+  g.event = *es;
+  auto r = Slot(inst.result_id());
+  if (!r.ok()) return r.status();
+  Inst i{Op_::kGroup};
+  i.r = *r;
+  i.k = kI64;
+  i.c = 8;
+  i.d = static_cast<uint32_t>(prog_.groups.size());
+  prog_.groups.push_back(g);
+  Emit(i, inst);
+  return absl::OkStatus();
+}
+
+absl::Status Decoder::WaitEvents(const Instruction& inst) {
+  // Operands: Execution, NumEvents, EventsList.
+  auto scope = ScopeOf(inst, 0);
+  if (!scope.ok()) return scope.status();
+  if (*scope != 2)
+    return Unimpl("OpGroupWaitEvents with a scope other than Workgroup");
+  GroupCall g;
+  g.op = GroupOp::kWaitEvents;
+  g.scope = 2;
+  auto n = Id(inst, 1);
+  if (!n.ok()) return n.status();
+  auto nt = TypeOfValue(*n);
+  if (!nt.ok()) return nt.status();
+  auto ns = ShapeOf(*nt);
+  if (!ns.ok()) return ns.status();
+  if (ns->k < kI8 || ns->k > kI64 || ns->n != 1)
+    return Bad("OpGroupWaitEvents: NumEvents is not an integer scalar");
+  auto nslot = Slot(*n);
+  if (!nslot.ok()) return nslot.status();
+  g.index = *nslot;
+  g.index_bytes = KindBytes(ns->k);
+  auto list = Id(inst, 2);
+  if (!list.ok()) return list.status();
+  if (auto st = NeedBytes(*list, 8); !st.ok()) return st;
+  auto ls = Slot(*list);
+  if (!ls.ok()) return ls.status();
+  g.value = *ls;
+  Inst i{Op_::kGroup};
+  i.k = kI64;
+  i.c = 0;
+  i.d = static_cast<uint32_t>(prog_.groups.size());
   prog_.groups.push_back(g);
   Emit(i, inst);
   return absl::OkStatus();
@@ -1903,6 +2323,7 @@ absl::Status Decoder::Translate(const Instruction& inst) {
       L0SPV_TRY(s, ShapeOf(ptd->elem));
       const TypeDesc* vt = Type(ptd->elem);
       Inst i{load ? Op_::kLoad : Op_::kStore};
+      i.k = s->k;  // kAgg: the uninitialised-read rule for aggregates
       L0SPV_TRY(p, Slot(*pid));
       i.a = *p;
       i.d = s->access;
@@ -2046,6 +2467,16 @@ absl::Status Decoder::Translate(const Instruction& inst) {
       return Atomic(inst, Op_::kAtomicOr);
     case Op::OpAtomicXor:
       return Atomic(inst, Op_::kAtomicXor);
+    case Op::OpAtomicFAddEXT:
+      return Atomic(inst, Op_::kAtomicFAdd);
+    case Op::OpAtomicFMinEXT:
+      return Atomic(inst, Op_::kAtomicFMin);
+    case Op::OpAtomicFMaxEXT:
+      return Atomic(inst, Op_::kAtomicFMax);
+    case Op::OpAtomicFlagTestAndSet:
+      return Atomic(inst, Op_::kAtomicFlagTestAndSet);
+    case Op::OpAtomicFlagClear:
+      return Atomic(inst, Op_::kAtomicFlagClear);
 
     case Op::OpBranch: {
       L0SPV_TRY(target, Id(inst, 0));
@@ -2157,6 +2588,13 @@ absl::Status Decoder::Translate(const Instruction& inst) {
             "Subgroup");
       Inst i{Op_::kBarrier};
       i.a = *scope;
+      // Memory semantics (which storage classes the barrier fences, for
+      // race detection); a non-constant value is taken as fencing all.
+      i.b = 0x300;
+      if (inst.NumOperands() >= 3) {
+        if (auto sem = ConstantInt(inst.word(2)))
+          i.b = static_cast<uint32_t>(*sem);
+      }
       Emit(i, inst);
       return absl::OkStatus();
     }
@@ -2182,6 +2620,22 @@ absl::Status Decoder::Translate(const Instruction& inst) {
       return Group(inst, GroupOp::kUMax, true);
     case Op::OpGroupSMax:
       return Group(inst, GroupOp::kSMax, true);
+    case Op::OpSubgroupShuffleINTEL:
+      return IntelSubgroup(inst, GroupOp::kShuffle);
+    case Op::OpSubgroupShuffleDownINTEL:
+      return IntelSubgroup(inst, GroupOp::kShuffleDown);
+    case Op::OpSubgroupShuffleUpINTEL:
+      return IntelSubgroup(inst, GroupOp::kShuffleUp);
+    case Op::OpSubgroupShuffleXorINTEL:
+      return IntelSubgroup(inst, GroupOp::kShuffleXor);
+    case Op::OpSubgroupBlockReadINTEL:
+      return IntelSubgroup(inst, GroupOp::kBlockRead);
+    case Op::OpSubgroupBlockWriteINTEL:
+      return IntelSubgroup(inst, GroupOp::kBlockWrite);
+    case Op::OpGroupAsyncCopy:
+      return AsyncCopy(inst);
+    case Op::OpGroupWaitEvents:
+      return WaitEvents(inst);
     case Op::OpExtInst:
       return TranslateExtInst(inst);
     default:

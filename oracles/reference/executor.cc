@@ -1,5 +1,6 @@
 #include "oracles/reference/executor.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "oracles/reference/numeric.h"
+#include "oracles/reference/race.h"
 #include "spirv/grammar.h"
 
 namespace l0spv::oracles::reference {
@@ -87,6 +89,7 @@ Executor::Executor(RunState& state)
   ext_.self = this;
   ext_.printf_output = &state_.printf_output;
   ext_.flush_denormals = state_.flush_denormals;
+  checks_ = state_.races != nullptr || state_.check_uninitialized;
   size_t scratch = 0;
   for (const Edge& e : prog_.edges) {
     if (!e.parallel) continue;
@@ -152,6 +155,94 @@ Executor::Stop Executor::MemoryFault(const Invocation& inv, uint32_t pc,
   return Error(inv, pc, ExecutionStatus::kUbDetected, check, detail);
 }
 
+bool Executor::ShadowAccess(const Invocation& inv, uint32_t pc,
+                            uint64_t pointer, uint64_t bytes, Access access,
+                            bool atomic, bool aggregate) {
+  Allocation& a = mem_.record(PointerId(pointer));
+  const uint32_t off = PointerOffset(pointer);
+  if (a.init != nullptr && bytes != 0) {
+    uint8_t* shadow = a.init + off;
+    if (access != Access::kWrite) {
+      const uint8_t* first =
+          static_cast<const uint8_t*>(std::memchr(shadow, 0, bytes));
+      const bool bad = first != nullptr &&
+                       (!aggregate || std::find(shadow, shadow + bytes,
+                                                uint8_t{1}) == shadow + bytes);
+      if (bad) {
+        Error(inv, pc, ExecutionStatus::kUbDetected,
+              "read of uninitialised memory",
+              absl::StrFormat("%d bytes at %s; byte %d was never written",
+                              bytes, mem_.Describe(pointer), first - shadow));
+        return false;
+      }
+    }
+    if (access != Access::kRead) std::memset(shadow, 1, bytes);
+  }
+  if (a.race != nullptr && !atomic) {
+    const RaceClass cls =
+        a.storage_class == kScWorkgroup ? kRaceLocal : kRaceGlobal;
+    RaceConflict c;
+    if (!state_.races->Check(a.race + off, bytes, cls, access != Access::kRead,
+                             inv, &c)) {
+      std::string other = c.several ? std::string("several work-items")
+                                    : state_.races->DescribeTag(c.other_tag);
+      Error(inv, pc, ExecutionStatus::kUbDetected,
+            absl::StrCat("data race (", c.kind, ")"),
+            absl::StrFormat(
+                "%d bytes at %s (conflict at byte %d); the other access is "
+                "by %s, %s",
+                bytes, mem_.Describe(pointer), c.byte, other,
+                c.other_group ? "in an earlier work-group (global memory is "
+                                "not ordered between work-groups)"
+                              : "with no barrier fencing this memory in "
+                                "between"));
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Executor::ShadowCopy(const Invocation& inv, uint32_t pc, uint64_t dst,
+                          uint64_t src, uint64_t bytes) {
+  Allocation& s = mem_.record(PointerId(src));
+  Allocation& d = mem_.record(PointerId(dst));
+  if (d.init != nullptr) {
+    uint8_t* to = d.init + PointerOffset(dst);
+    if (s.init != nullptr) {
+      std::memmove(to, s.init + PointerOffset(src), bytes);
+    } else {
+      std::memset(to, 1, bytes);
+    }
+  }
+  // Initialisation was handled above: only the race part remains.
+  uint8_t* const saved_init[2] = {s.init, d.init};
+  s.init = nullptr;
+  d.init = nullptr;
+  const bool ok =
+      ShadowAccess(inv, pc, src, bytes, Access::kRead, false, false) &&
+      ShadowAccess(inv, pc, dst, bytes, Access::kWrite, false, false);
+  s.init = saved_init[0];
+  d.init = saved_init[1];
+  return ok;
+}
+
+uint8_t* Executor::CheckedAccess(const Invocation& inv, uint32_t pc,
+                                 uint64_t pointer, uint64_t bytes,
+                                 uint32_t align, bool write, bool shadows) {
+  Fault fault = Fault::kNone;
+  uint8_t* p = mem_.Resolve(pointer, bytes, align, write, inv.tag, &fault);
+  if (p == nullptr) {
+    MemoryFault(inv, pc, fault, write ? "store" : "load", pointer, bytes,
+                align);
+    return nullptr;
+  }
+  if (shadows && checks_ &&
+      !ShadowAccess(inv, pc, pointer, bytes,
+                    write ? Access::kWrite : Access::kRead, false, false))
+    return nullptr;
+  return p;
+}
+
 bool Executor::Enter(Invocation& inv, uint32_t function) {
   const FunctionInfo& fn = prog_.functions[function];
   CallFrame f;
@@ -184,9 +275,15 @@ uint8_t* Executor::Ext::Access(uint64_t pointer, uint64_t bytes, uint32_t align,
   Fault fault = Fault::kNone;
   uint8_t* p =
       self->mem_.Resolve(pointer, bytes, align, write, inv->tag, &fault);
-  if (p == nullptr)
+  if (p == nullptr) {
     self->MemoryFault(*inv, pc, fault, write ? "store" : "load", pointer, bytes,
                       align);
+    return nullptr;
+  }
+  if (self->checks_ &&
+      !self->ShadowAccess(*inv, pc, pointer, bytes,
+                          write ? Access::kWrite : Access::kRead, false, false))
+    return nullptr;
   return p;
 }
 
@@ -256,6 +353,12 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
       L0SPV_SYNC();                                                 \
       return MemoryFault(inv, pc, fault_, what, ptr, bytes, align); \
     }                                                               \
+  }
+#define L0SPV_SHADOW(ptr, bytes, access, atomic, aggregate)            \
+  if (checks_ &&                                                       \
+      !ShadowAccess(inv, pc, ptr, bytes, access, atomic, aggregate)) { \
+    L0SPV_SYNC();                                                      \
+    return Stop::kError;                                               \
   }
 
   for (;;) {
@@ -678,7 +781,10 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
 
       // ---------------- memory ----------------
       case Op::kVariable: {
-        uint8_t* data = inv.stack.Push(I.d, mem_);
+        // Under check_uninitialized the variable's shadow bytes follow its
+        // data on the stack (zero: not written yet).
+        const bool shadow = state_.check_uninitialized;
+        uint8_t* data = inv.stack.Push(shadow ? uint64_t{I.d} * 2 : I.d, mem_);
         const uint32_t id =
             data ? mem_.Add(data, I.d, kScFunction, tag, false) : 0;
         if (id == 0)
@@ -686,6 +792,10 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
               ExecutionStatus::kUnsupported, "memory limit exceeded",
               absl::StrCat("allocating a ", I.d, "-byte private variable"));
         inv.live.push_back(id);
+        if (shadow) {
+          mem_.record(id).init = data + I.d;
+          if (I.a != kNoSlot) std::memset(data + I.d, 1, I.d);
+        }
         if (I.a != kNoSlot) std::memcpy(data, R + I.a, I.d);
         St<uint64_t>(R, I.r, 0, MakePointer(id, 0));
         ++pc;
@@ -694,6 +804,7 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
       case Op::kLoad: {
         const uint64_t p = Ld<uint64_t>(R, I.a);
         L0SPV_RESOLVE(host, p, I.d, I.c, false, "load");
+        L0SPV_SHADOW(p, I.d, Access::kRead, false, I.k == kAgg);
         std::memcpy(R + I.r, host, I.d);
         ++pc;
         break;
@@ -701,6 +812,7 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
       case Op::kStore: {
         const uint64_t p = Ld<uint64_t>(R, I.a);
         L0SPV_RESOLVE(host, p, I.d, I.c, true, "store");
+        L0SPV_SHADOW(p, I.d, Access::kWrite, false, false);
         std::memcpy(host, R + I.b, I.d);
         ++pc;
         break;
@@ -737,6 +849,10 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
           const uint64_t sp = Ld<uint64_t>(R, I.b);
           L0SPV_RESOLVE(src, sp, bytes, 1, false, "load (copy source)");
           L0SPV_RESOLVE(dst, dp, bytes, 1, true, "store (copy target)");
+          if (checks_ && !ShadowCopy(inv, pc, dp, sp, bytes)) {
+            L0SPV_SYNC();
+            return Stop::kError;
+          }
           std::memmove(dst, src, bytes);
         }
         ++pc;
@@ -797,6 +913,11 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
         const uint64_t p = Ld<uint64_t>(R, I.a);
         L0SPV_RESOLVE(host, p, bytes, bytes, I.op != Op::kAtomicLoad,
                       "atomic access");
+        L0SPV_SHADOW(p, bytes,
+                     I.op == Op::kAtomicLoad    ? Access::kRead
+                     : I.op == Op::kAtomicStore ? Access::kWrite
+                                                : Access::kReadWrite,
+                     true, false);
         auto rmw = [&](auto zero) {
           using U = decltype(zero);
           using S = Signed<U>;
@@ -856,6 +977,61 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
         } else {
           rmw(uint64_t{0});
         }
+        ++pc;
+        break;
+      }
+
+      case Op::kAtomicFAdd:
+      case Op::kAtomicFMin:
+      case Op::kAtomicFMax: {
+        // The old value is returned; the new one is rounded to the lane
+        // format (half through float: one rounding of an exact sum).
+        const uint32_t bytes = KindBytes(I.k);
+        const uint64_t p = Ld<uint64_t>(R, I.a);
+        L0SPV_RESOLVE(host, p, bytes, bytes, true, "atomic access");
+        L0SPV_SHADOW(p, bytes, Access::kReadWrite, true, false);
+        auto op = [&](auto tag) {
+          using FL = decltype(tag);
+          using S = typename FL::Storage;
+          using C = typename FL::Compute;
+          S old;
+          std::memcpy(&old, host, sizeof(S));
+          const C a = Ftz<kFtz>(FL::Load(old));
+          const C v = Ftz<kFtz>(FL::Load(Ld<S>(R, I.b)));
+          C out;
+          if (I.op == Op::kAtomicFAdd) {
+            out = Ftz<kFtz>(static_cast<C>(a + v));
+          } else if (I.op == Op::kAtomicFMin) {
+            out = std::fmin(a, v);
+          } else {
+            out = std::fmax(a, v);
+          }
+          const S stored = FL::Store(out);
+          std::memcpy(host, &stored, sizeof(S));
+          if (I.r != kNoSlot) St<S>(R, I.r, 0, old);
+        };
+        if (I.k == kF16) {
+          op(FloatLane<Half>{});
+        } else if (I.k == kF32) {
+          op(FloatLane<float>{});
+        } else {
+          op(FloatLane<double>{});
+        }
+        ++pc;
+        break;
+      }
+      case Op::kAtomicFlagTestAndSet:
+      case Op::kAtomicFlagClear: {
+        const uint64_t p = Ld<uint64_t>(R, I.a);
+        L0SPV_RESOLVE(host, p, 4, 4, true, "atomic flag access");
+        const bool set = I.op == Op::kAtomicFlagTestAndSet;
+        L0SPV_SHADOW(p, 4, set ? Access::kReadWrite : Access::kWrite, true,
+                     false);
+        uint32_t old;
+        std::memcpy(&old, host, 4);
+        const uint32_t now = set ? 1 : 0;
+        std::memcpy(host, &now, 4);
+        if (set && I.r != kNoSlot) R[I.r] = old != 0 ? 1 : 0;
         ++pc;
         break;
       }
@@ -998,6 +1174,7 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
 #undef L0SPV_FAIL
 #undef L0SPV_UB
 #undef L0SPV_RESOLVE
+#undef L0SPV_SHADOW
 }
 
 template Executor::Stop Executor::RunImpl<true>(Invocation&);

@@ -23,6 +23,8 @@
 
 namespace l0spv::oracles::reference {
 
+class RaceDetector;
+
 struct CallFrame {
   uint32_t function = 0;
   uint32_t pc = 0;  // where to continue in this frame
@@ -44,6 +46,10 @@ struct Invocation {
   std::vector<uint32_t> live;  // private allocations, innermost last
   enum class State : uint8_t { kReady, kWaiting, kDone } state = State::kReady;
   uint32_t wait_pc = 0;
+  // Race detection clocks per RaceClass (Workgroup, CrossWorkgroup): the
+  // last barrier of any scope / of work-group scope this item passed.
+  std::array<uint32_t, 2> sync{};
+  std::array<uint32_t, 2> wg_sync{};
 };
 
 // Everything one run shares between work-items.
@@ -53,6 +59,9 @@ struct RunState {
   uint64_t steps = 0;
   uint64_t step_budget = 0;
   bool flush_denormals = false;
+  // Optional checks: data races (nullptr: off) and uninitialised reads.
+  RaceDetector* races = nullptr;
+  bool check_uninitialized = false;
   std::string printf_output;
   ExecutionStatus status = ExecutionStatus::kOk;
   std::string message;
@@ -70,6 +79,13 @@ class Executor {
   bool Enter(Invocation& inv, uint32_t function);
   Stop Run(Invocation& inv);
 
+  // A checked memory access made on behalf of `inv` by the scheduler
+  // (collectives that touch memory): bounds, alignment, private ownership
+  // and (unless !shadows) the shadow checks. nullptr after reporting the
+  // fault.
+  uint8_t* CheckedAccess(const Invocation& inv, uint32_t pc, uint64_t pointer,
+                         uint64_t bytes, uint32_t align, bool write,
+                         bool shadows = true);
   // Records an error for `inv` at instruction `pc`; returns kError.
   Stop Error(const Invocation& inv, uint32_t pc, ExecutionStatus status,
              absl::string_view check, absl::string_view detail);
@@ -82,6 +98,17 @@ class Executor {
   Stop MemoryFault(const Invocation& inv, uint32_t pc, Fault fault,
                    const char* access, uint64_t pointer, uint64_t bytes,
                    uint32_t align);
+  // What an access does, for the shadow checks.
+  enum class Access : uint8_t { kRead, kWrite, kReadWrite };
+  // Shadow bookkeeping of an access Resolve() accepted: uninitialised
+  // reads (`aggregate`: only a wholly uninitialised value counts) and data
+  // races (skipped for atomics). False after reporting.
+  bool ShadowAccess(const Invocation& inv, uint32_t pc, uint64_t pointer,
+                    uint64_t bytes, Access access, bool atomic, bool aggregate);
+  // OpCopyMemory*: initialisation travels with the bytes; races as a read
+  // of the source and a write of the target.
+  bool ShadowCopy(const Invocation& inv, uint32_t pc, uint64_t dst,
+                  uint64_t src, uint64_t bytes);
   // Pops the innermost frame (killing its private allocations).
   void PopFrame(Invocation& inv);
 
@@ -100,6 +127,7 @@ class Executor {
   const Program& prog_;
   Memory& mem_;
   std::vector<uint8_t> scratch_;
+  bool checks_ = false;  // any shadow check on
   Ext ext_;
 };
 

@@ -9,6 +9,7 @@
 #include "oracles/reference/decode.h"
 #include "oracles/reference/executor.h"
 #include "oracles/reference/memory.h"
+#include "oracles/reference/race.h"
 #include "oracles/reference/workgroup.h"
 #include "spirv/binary.h"
 #include "spirv/spirv_tools.h"
@@ -51,6 +52,9 @@ class Run {
 
  private:
   bool SetUpMemory();
+  // Race cells and initialisation bytes for the static allocations the
+  // enabled checks track; false when the memory limit is spent.
+  bool SetUpShadows();
   bool StartWorkItem(Invocation& inv);
 
   const spirv::TestCase& tc_;
@@ -61,6 +65,11 @@ class Run {
   RunState state_;
   std::unique_ptr<Executor> exec_;
   std::vector<uint32_t> workgroup_allocs_;
+  std::unique_ptr<RaceDetector> races_;
+  std::vector<std::unique_ptr<uint8_t[]>> init_shadows_;
+  // Workgroup allocations whose shadow restarts uninitialised per group.
+  std::vector<uint32_t> uninit_allocs_;
+  bool races_disabled_ = false;  // the race shadow did not fit
   std::vector<std::pair<uint32_t, uint32_t>> builtin_allocs_;
   std::vector<uint64_t> param_values_;  // pointer/scalar payload per param
 };
@@ -116,6 +125,67 @@ bool Run::SetUpMemory() {
   return true;
 }
 
+// Race cells of the runs on this thread: kept between runs (up to
+// kKeptRaceCells) so that a run pays for zeroing its cells, not for fresh
+// pages.
+constexpr size_t kKeptRaceCells = size_t{4} << 20;  // 64 MiB
+thread_local std::vector<RaceCell> race_arena;
+
+bool Run::SetUpShadows() {
+  auto tracked = [this](uint32_t id) {
+    const StaticAlloc& sa = prog_.static_allocs[id - 1];
+    const Allocation& a = mem_.record(id);
+    return a.size != 0 && !a.read_only && sa.kind != AllocKind::kBuiltin;
+  };
+  if (races_) {
+    uint64_t cells = 0;
+    for (uint32_t id = 1; id <= prog_.static_allocs.size(); ++id) {
+      const Allocation& a = mem_.record(id);
+      if (tracked(id) && (a.storage_class == kScWorkgroup ||
+                          a.storage_class == kScCrossWorkgroup))
+        cells += a.size;
+    }
+    if (cells > (uint64_t{1} << 36) || !mem_.Charge(cells * sizeof(RaceCell))) {
+      // 16 bytes of shadow per byte do not fit: run without race detection
+      // rather than refuse the run, and say so in the log.
+      races_disabled_ = true;
+    } else if (cells != 0) {
+      if (race_arena.size() < cells) {
+        race_arena.clear();
+        race_arena.shrink_to_fit();
+        race_arena.resize(cells);
+      } else {
+        std::memset(static_cast<void*>(race_arena.data()), 0,
+                    cells * sizeof(RaceCell));
+      }
+      RaceCell* next = race_arena.data();
+      for (uint32_t id = 1; id <= prog_.static_allocs.size(); ++id) {
+        Allocation& a = mem_.record(id);
+        if (tracked(id) && (a.storage_class == kScWorkgroup ||
+                            a.storage_class == kScCrossWorkgroup)) {
+          a.race = next;
+          next += a.size;
+        }
+      }
+    }
+  }
+  for (uint32_t id = 1; id <= prog_.static_allocs.size(); ++id) {
+    const StaticAlloc& sa = prog_.static_allocs[id - 1];
+    Allocation& a = mem_.record(id);
+    if (!tracked(id)) continue;
+    const bool fresh_per_group =
+        sa.kind == AllocKind::kLocalArg ||
+        (sa.kind == AllocKind::kWorkgroupVariable && sa.init.empty());
+    if (opts_.check_uninitialized && fresh_per_group) {
+      if (!mem_.Charge(a.size)) return false;
+      init_shadows_.push_back(std::make_unique<uint8_t[]>(a.size));
+      a.init = init_shadows_.back().get();
+      uninit_allocs_.push_back(id);
+    }
+  }
+  return true;
+}
+
 bool Run::StartWorkItem(Invocation& inv) {
   if (!exec_->Enter(inv, prog_.entry_function)) return false;
   const FunctionInfo& fn = prog_.functions[prog_.entry_function];
@@ -155,10 +225,6 @@ bool Run::StartWorkItem(Invocation& inv) {
 }
 
 Execution Run::Go() {
-  if (opts_.check_uninitialized)
-    return Fail(ExecutionStatus::kUnsupported,
-                "check_uninitialized (shadow bits for uninitialised reads) is "
-                "not implemented by the reference interpreter yet");
   if (!opts_.skip_validation) {
     // The universal environment of the module's version: Level Zero's full
     // profile accepts capabilities (Float16, Int64Atomics, ...) that
@@ -259,8 +325,27 @@ Execution Run::Go() {
   state_.memory = &mem_;
   state_.step_budget = opts_.step_budget;
   state_.flush_denormals = opts_.flush_denormals;
+  state_.check_uninitialized = opts_.check_uninitialized;
+  if (opts_.check_races) {
+    races_ = std::make_unique<RaceDetector>(geo_);
+    state_.races = races_.get();
+  }
   exec_ = std::make_unique<Executor>(state_);
   if (!SetUpMemory()) return Fail(state_.status, state_.message);
+  const bool shadows_ok = SetUpShadows();
+  if (races_disabled_) {
+    // Partial race shadows would misreport: drop race detection entirely.
+    for (uint32_t id = 1; id <= prog_.static_allocs.size(); ++id)
+      mem_.record(id).race = nullptr;
+    state_.races = nullptr;
+    exec_ = std::make_unique<Executor>(state_);
+  }
+  if (!shadows_ok)
+    return Fail(ExecutionStatus::kUnsupported,
+                absl::StrCat("memory limit exceeded while allocating the "
+                             "shadow memory of the race/uninitialised-read "
+                             "checks (limit ",
+                             opts_.memory_limit_bytes, " bytes)"));
 
   WorkgroupContext ctx;
   ctx.state = &state_;
@@ -281,13 +366,27 @@ Execution Run::Go() {
           Allocation& a = mem_.record(id);
           if (a.size) std::memset(a.data, 0, a.size);
         }
+        for (uint32_t id : uninit_allocs_) {
+          Allocation& a = mem_.record(id);
+          std::memset(a.init, 0, a.size);
+        }
         ok = RunWorkgroup(ctx, {gx, gy, gz}, pool, &next_tag);
       }
     }
   }
   for (auto& inv : pool) inv->stack.Release(mem_);
+  if (race_arena.size() > kKeptRaceCells) {
+    race_arena.clear();
+    race_arena.shrink_to_fit();
+  }
 
   Execution e;
+  if (races_disabled_) {
+    e.log =
+        "reference: data-race detection was off for this run: its shadow "
+        "memory (16 bytes per byte of shared memory) exceeds the memory "
+        "limit\n";
+  }
   e.status = state_.status;
   e.message = state_.message;
   e.printf_output = std::move(state_.printf_output);

@@ -43,9 +43,25 @@ struct ReferenceOptions {
   // When set, the order in which work-items resume after each barrier (and
   // the initial order) is a deterministic permutation drawn from this seed.
   std::optional<uint64_t> schedule_seed;
-  // Shadow bits for reads of uninitialised memory: not implemented yet; a
-  // run that asks for it returns kUnsupported.
+  // Shadow bytes for reads of uninitialised memory: private (Function)
+  // variables without an initializer and Workgroup memory (variables and
+  // __local arguments, fresh in every work-group) start uninitialised;
+  // buffers, module-scope CrossWorkgroup/UniformConstant variables and
+  // by-value arguments are initialised. A load of a scalar, vector or
+  // pointer with any uninitialised byte is kUbDetected at the load; a load
+  // of a struct or array only when all its bytes are (padding is never
+  // written by member stores). OpCopyMemory* carries the shadow along
+  // without a check; atomics check what they read. OpUndef is a value, not
+  // memory: it is not tracked.
   bool check_uninitialized = false;
+  // Data races (kUbDetected naming both work-items, the instruction and
+  // the address): non-atomic accesses to the same byte of Workgroup or
+  // CrossWorkgroup memory by two work-items of a group with at least one
+  // write and no barrier fencing that memory (WorkgroupMemory /
+  // CrossWorkgroupMemory semantics; a subgroup barrier orders items of its
+  // subgroup) in between; and global bytes touched by two work-groups with
+  // at least one write. Atomics are not checked. See race.h.
+  bool check_races = true;
   // Flush float/half denormal inputs and results to (signed) zero.
   bool flush_denormals = false;
   // Bytes of interpreter memory (buffers, local and private allocations,

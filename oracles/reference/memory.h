@@ -23,6 +23,8 @@ namespace l0spv::oracles::reference {
 
 inline constexpr uint32_t kSharedOwner = 0xFFFFFFFFu;
 
+struct RaceCell;
+
 inline constexpr uint64_t MakePointer(uint32_t id, uint32_t offset) {
   return (uint64_t{id} << 32) | offset;
 }
@@ -40,6 +42,11 @@ struct Allocation {
   uint8_t storage_class = 0;
   bool alive = false;
   bool read_only = false;
+  // Shadow state, present only while the matching check is on: one byte
+  // per byte, non-zero once written (nullptr: everything initialised), and
+  // the data-race record per byte (nullptr: not tracked).
+  uint8_t* init = nullptr;
+  RaceCell* race = nullptr;
 };
 
 enum class Fault : uint8_t {
@@ -84,6 +91,8 @@ class Memory {
   void Kill(uint32_t id) {
     records_[id].alive = false;
     records_[id].data = nullptr;
+    records_[id].init = nullptr;
+    records_[id].race = nullptr;
   }
 
   // Host address of [p, p + bytes) or nullptr with *fault set.

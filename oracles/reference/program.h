@@ -159,6 +159,15 @@ enum class Op : uint16_t {
   kAtomicAnd,
   kAtomicOr,
   kAtomicXor,
+  // Float atomics (SPV_EXT_shader_atomic_float_add / _min_max): k is the
+  // float kind (16/32/64).
+  kAtomicFAdd,
+  kAtomicFMin,
+  kAtomicFMax,
+  // a = pointer to a 32-bit flag; TestAndSet writes the old value != 0 to
+  // the bool r.
+  kAtomicFlagTestAndSet,
+  kAtomicFlagClear,
 
   // Control. Edges index Program::edges.
   kBranch,      // a = edge
@@ -240,6 +249,21 @@ enum class GroupOp : uint8_t {
   kFMax,
   kUMax,
   kSMax,
+  // SPV_INTEL_subgroups (subgroup scope): shuffles read another active
+  // invocation's operand; block reads/writes move consecutive elements
+  // (lane j of invocation i at element j * SubgroupMaxSize + i).
+  kShuffle,      // value = Data, index = InvocationId
+  kShuffleDown,  // value = Current, value2 = Next, index = Delta
+  kShuffleUp,    // value = Previous, value2 = Current, index = Delta
+  kShuffleXor,   // value = Data, index = Value
+  kBlockRead,    // value = Ptr
+  kBlockWrite,   // value = Ptr, value2 = Data
+  // OpGroupAsyncCopy (work-group scope): value = Destination, value2 =
+  // Source, index = NumElements, local_id = Stride, event = Event; the
+  // copy is recorded and done at the OpGroupWaitEvents naming its event.
+  kAsyncCopy,
+  // OpGroupWaitEvents: index = NumEvents, value = EventsList.
+  kWaitEvents,
 };
 enum class GroupMode : uint8_t { kReduce, kInclusiveScan, kExclusiveScan };
 
@@ -251,7 +275,25 @@ struct GroupCall {
   uint32_t local_id = kNoSlot;  // Broadcast: id operand
   uint32_t local_id_lanes = 1;
   uint32_t local_id_bytes = 4;
+  uint32_t value2 = kNoSlot;
+  uint32_t index = kNoSlot;  // shuffles: the 32-bit index operand
+  // Async copies: byte sizes of the NumElements / Stride / NumEvents
+  // integers, the element size, the event operand, and whether the
+  // destination is Workgroup memory (the stride then applies to the
+  // source).
+  uint32_t index_bytes = 4;
+  uint32_t stride_bytes = 8;
+  uint32_t element_bytes = 0;
+  uint32_t event = kNoSlot;
+  bool gather = true;
 };
+
+// Shuffles may run in non-uniform control flow: only the invocations that
+// reach them take part.
+inline bool IsShuffle(GroupOp op) {
+  return op == GroupOp::kShuffle || op == GroupOp::kShuffleDown ||
+         op == GroupOp::kShuffleUp || op == GroupOp::kShuffleXor;
+}
 
 struct ExtCall;
 struct ExtContext;

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "oracles/reference/numeric.h"
+#include "oracles/reference/race.h"
 
 namespace l0spv::oracles::reference {
 namespace {
@@ -82,11 +83,250 @@ struct Scalar {
   }
 };
 
+// SPV_INTEL_subgroups: shuffles among the invocations that reached the
+// instruction (`members`, a subset of one subgroup) and block reads/writes
+// (the whole subgroup, uniform pointer).
+bool CompleteIntel(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
+                   std::span<Invocation* const> members) {
+  const GroupCall& g = ctx.state->program->groups[inst.d];
+  const uint32_t sg = std::max<uint32_t>(1, ctx.geometry->subgroup_size);
+  auto regs = [](Invocation* m) { return m->frames.back().regs; };
+  auto lane_id = [&](Invocation* m) { return m->local_index % sg; };
+  if (g.op == GroupOp::kBlockRead || g.op == GroupOp::kBlockWrite) {
+    const bool write = g.op == GroupOp::kBlockWrite;
+    uint64_t ptr = 0;
+    std::memcpy(&ptr, regs(members[0]) + g.value, 8);
+    for (Invocation* m : members) {
+      uint64_t p = 0;
+      std::memcpy(&p, regs(m) + g.value, 8);
+      if (p != ptr) {
+        ctx.executor->Error(*m, pc, ExecutionStatus::kUbDetected,
+                            "non-uniform subgroup block pointer",
+                            "work-items of the subgroup pass different "
+                            "pointers");
+        return false;
+      }
+    }
+    // Ptr must be 4-byte aligned for reads and 16-byte aligned for writes
+    // (Level Zero environment, SPV_INTEL_subgroups restrictions).
+    const uint32_t need = write ? 16 : 4;
+    if ((PointerOffset(ptr) & (need - 1)) != 0) {
+      ctx.executor->Error(
+          *members[0], pc, ExecutionStatus::kUbDetected,
+          write ? "misaligned subgroup block write"
+                : "misaligned subgroup block read",
+          absl::StrCat("the pointer must be ", need, "-byte aligned"));
+      return false;
+    }
+    const uint32_t eb = KindBytes(inst.k);
+    for (Invocation* m : members) {
+      for (uint32_t j = 0; j < inst.n; ++j) {
+        const uint64_t element = uint64_t{j} * sg + lane_id(m);
+        const uint64_t at =
+            (ptr & 0xFFFFFFFF00000000ull) |
+            static_cast<uint32_t>(PointerOffset(ptr) + element * eb);
+        uint8_t* host = ctx.executor->CheckedAccess(*m, pc, at, eb, eb, write);
+        if (host == nullptr) return false;
+        if (write) {
+          std::memcpy(host, regs(m) + g.value2 + j * eb, eb);
+        } else {
+          std::memcpy(regs(m) + inst.r + j * eb, host, eb);
+        }
+      }
+    }
+    return true;
+  }
+  std::vector<Invocation*> by_lane(sg, nullptr);
+  for (Invocation* m : members) by_lane[lane_id(m)] = m;
+  // Gather every source first: a result slot is never an operand slot of
+  // the same frame, but gather-then-scatter keeps that out of the argument.
+  std::vector<uint8_t> out(members.size() * inst.c);
+  for (size_t i = 0; i < members.size(); ++i) {
+    Invocation* m = members[i];
+    uint32_t index = 0;
+    std::memcpy(&index, regs(m) + g.index, 4);
+    const uint64_t lid = lane_id(m);
+    uint64_t src = 0;
+    uint32_t slot = g.value;
+    bool ok = true;
+    switch (g.op) {
+      case GroupOp::kShuffle:
+        src = index;
+        break;
+      case GroupOp::kShuffleXor:
+        src = lid ^ index;
+        break;
+      case GroupOp::kShuffleDown: {
+        const uint64_t j = lid + index;
+        if (j < sg) {
+          src = j;
+        } else {
+          src = j - sg;
+          slot = g.value2;
+        }
+        break;
+      }
+      case GroupOp::kShuffleUp:
+        if (index > sg) {
+          ok = false;
+        } else if (index <= lid) {
+          src = lid - index;
+          slot = g.value2;
+        } else {
+          src = lid + sg - index;
+        }
+        break;
+      default:
+        break;
+    }
+    if (!ok || src >= sg || by_lane[src] == nullptr) {
+      ctx.executor->Error(
+          *m, pc, ExecutionStatus::kUbDetected, "subgroup shuffle out of range",
+          absl::StrCat("index ", index, " names subgroup invocation ",
+                       ok ? absl::StrCat(src) : std::string("(none)"),
+                       ", which ",
+                       ok && src < sg ? "did not reach this shuffle"
+                                      : "is outside the subgroup"));
+      return false;
+    }
+    std::memcpy(out.data() + i * inst.c, regs(by_lane[src]) + slot, inst.c);
+  }
+  for (size_t i = 0; i < members.size(); ++i)
+    std::memcpy(regs(members[i]) + inst.r, out.data() + i * inst.c, inst.c);
+  return true;
+}
+
+// Reads an integer of `bytes` bytes (zero-extended).
+uint64_t ReadUint(const uint8_t* p, uint32_t bytes) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, std::min<uint32_t>(bytes, 8));
+  return v;
+}
+
+// Does one recorded async copy, element by element, through checked
+// accesses attributed to `lead`. The copy is ordered with every access by
+// the wait (a collective), so it refreshes the race records of what it
+// writes instead of checking them; the uninitialised-read shadow travels
+// with the bytes.
+bool DoCopy(WorkgroupContext& ctx, const PendingCopy& c, Invocation& lead,
+            uint32_t pc) {
+  Memory& mem = *ctx.state->memory;
+  const uint32_t eb = c.element_bytes;
+  auto step = [](uint64_t p, uint64_t bytes) {
+    return (p & 0xFFFFFFFF00000000ull) |
+           static_cast<uint32_t>(PointerOffset(p) + bytes);
+  };
+  for (uint64_t i = 0; i < c.count; ++i) {
+    const uint64_t s = step(c.src, (c.gather ? i * c.stride : i) * eb);
+    const uint64_t d = step(c.dst, (c.gather ? i : i * c.stride) * eb);
+    const uint8_t* from =
+        ctx.executor->CheckedAccess(lead, pc, s, eb, 1, false, false);
+    if (from == nullptr) return false;
+    uint8_t* to = ctx.executor->CheckedAccess(lead, pc, d, eb, 1, true, false);
+    if (to == nullptr) return false;
+    std::memmove(to, from, eb);
+    const Allocation& sa = mem.record(PointerId(s));
+    Allocation& da = mem.record(PointerId(d));
+    if (da.init != nullptr) {
+      if (sa.init != nullptr) {
+        std::memmove(da.init + PointerOffset(d), sa.init + PointerOffset(s),
+                     eb);
+      } else {
+        std::memset(da.init + PointerOffset(d), 1, eb);
+      }
+    }
+    if (da.race != nullptr) {
+      for (uint32_t b = 0; b < eb; ++b) da.race[PointerOffset(d) + b] = {};
+    }
+  }
+  return true;
+}
+
+bool CompleteAsync(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
+                   std::span<Invocation* const> members) {
+  const GroupCall& g = ctx.state->program->groups[inst.d];
+  auto regs = [](Invocation* m) { return m->frames.back().regs; };
+  auto non_uniform = [&](Invocation* m, const char* what) {
+    ctx.executor->Error(*m, pc, ExecutionStatus::kUbDetected,
+                        absl::StrCat("non-uniform ", what),
+                        "the work-items of the work-group pass different "
+                        "values");
+    return false;
+  };
+  if (g.op == GroupOp::kAsyncCopy) {
+    PendingCopy c;
+    Invocation* lead = members[0];
+    c.dst = ReadUint(regs(lead) + g.value, 8);
+    c.src = ReadUint(regs(lead) + g.value2, 8);
+    c.count = ReadUint(regs(lead) + g.index, g.index_bytes);
+    c.stride = ReadUint(regs(lead) + g.local_id, g.stride_bytes);
+    c.event = ReadUint(regs(lead) + g.event, 8);
+    c.element_bytes = g.element_bytes;
+    c.gather = g.gather;
+    c.pc = pc;
+    for (Invocation* m : members) {
+      if (ReadUint(regs(m) + g.value, 8) != c.dst ||
+          ReadUint(regs(m) + g.value2, 8) != c.src ||
+          ReadUint(regs(m) + g.index, g.index_bytes) != c.count ||
+          ReadUint(regs(m) + g.local_id, g.stride_bytes) != c.stride ||
+          ReadUint(regs(m) + g.event, 8) != c.event)
+        return non_uniform(m, "OpGroupAsyncCopy arguments");
+    }
+    // Events are 1-based copy numbers; a given event joins that copy's
+    // event (the copy completes with it).
+    if (c.event == 0 || c.event > ctx.async_copies.size())
+      c.event = ctx.async_copies.size() + 1;
+    ctx.async_copies.push_back(c);
+    for (Invocation* m : members) std::memcpy(regs(m) + inst.r, &c.event, 8);
+    return true;
+  }
+  // OpGroupWaitEvents: every work-item names the same events.
+  Invocation* lead = members[0];
+  const uint64_t n = ReadUint(regs(lead) + g.index, g.index_bytes);
+  if (n > (uint64_t{1} << 16)) {
+    ctx.executor->Error(*lead, pc, ExecutionStatus::kUnsupported,
+                        "OpGroupWaitEvents on too many events",
+                        absl::StrCat(n, " events"));
+    return false;
+  }
+  std::vector<uint64_t> events(n);
+  for (Invocation* m : members) {
+    if (ReadUint(regs(m) + g.index, g.index_bytes) != n)
+      return non_uniform(m, "OpGroupWaitEvents event count");
+    const uint64_t list = ReadUint(regs(m) + g.value, 8);
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t at = (list & 0xFFFFFFFF00000000ull) |
+                          static_cast<uint32_t>(PointerOffset(list) + i * 8);
+      const uint8_t* p = ctx.executor->CheckedAccess(*m, pc, at, 8, 8, false);
+      if (p == nullptr) return false;
+      const uint64_t e = ReadUint(p, 8);
+      if (m == lead) {
+        events[i] = e;
+      } else if (events[i] != e) {
+        return non_uniform(m, "OpGroupWaitEvents events");
+      }
+    }
+  }
+  for (PendingCopy& c : ctx.async_copies) {
+    if (c.done ||
+        std::find(events.begin(), events.end(), c.event) == events.end())
+      continue;
+    if (!DoCopy(ctx, c, *lead, pc)) return false;
+    c.done = true;
+  }
+  return true;
+}
+
 // Computes a collective for `members` (in LocalInvocationIndex order).
 bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
               std::span<Invocation* const> members, bool subgroup) {
   const Program& prog = *ctx.state->program;
-  if (inst.op == Op::kBarrier) return true;
+  if (inst.op == Op::kBarrier) {
+    if (ctx.state->races != nullptr)
+      ctx.state->races->Barrier(members.data(), members.size(), inst.b,
+                                !subgroup);
+    return true;
+  }
   const GroupCall& g = prog.groups[inst.d];
   const Scalar s{inst.k};
   const uint32_t eb = inst.k == kAgg ? inst.c : KindBytes(inst.k);
@@ -140,6 +380,11 @@ bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
     for (Invocation* m : members) std::memcpy(result(m), v.data(), inst.c);
     return true;
   }
+  if (IsShuffle(g.op) || g.op == GroupOp::kBlockRead ||
+      g.op == GroupOp::kBlockWrite)
+    return CompleteIntel(ctx, inst, pc, members);
+  if (g.op == GroupOp::kAsyncCopy || g.op == GroupOp::kWaitEvents)
+    return CompleteAsync(ctx, inst, pc, members);
   // Arithmetic reductions and scans, accumulated in member order.
   const bool is_float = g.op == GroupOp::kFAdd || g.op == GroupOp::kFMin ||
                         g.op == GroupOp::kFMax;
@@ -237,6 +482,8 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
   const uint32_t items = static_cast<uint32_t>(size[0] * size[1] * size[2]);
   while (pool.size() < items) pool.push_back(std::make_unique<Invocation>());
 
+  ctx.async_copies.clear();
+  const uint32_t first_tag = *next_tag;
   for (uint32_t i = 0; i < items; ++i) {
     Invocation& inv = *pool[i];
     inv.tag = (*next_tag)++;
@@ -245,6 +492,11 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
     inv.stack.Reset();
     inv.state = Invocation::State::kReady;
     InitWorkItem(prog, geo, group, i, inv);
+  }
+  std::vector<Invocation*> members;
+  if (state.races != nullptr) {
+    for (uint32_t i = 0; i < items; ++i) members.push_back(pool[i].get());
+    state.races->StartGroup(group, first_tag, items, members.data());
   }
   auto select = [&](Invocation& inv) {
     for (const auto& [id, off] : ctx.builtin_allocs)
@@ -263,7 +515,6 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
     Shuffle(order, rng);
   }
   const uint32_t sg = std::max<uint32_t>(1, geo.subgroup_size);
-  std::vector<Invocation*> members;
   uint32_t done = 0;
   for (;;) {
     for (uint32_t idx : order) {
@@ -286,7 +537,17 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
           return false;
       }
     }
-    if (done == items) return true;
+    if (done == items) {
+      for (const PendingCopy& c : ctx.async_copies) {
+        if (c.done) continue;
+        exec.Error(*pool[0], c.pc, ExecutionStatus::kUbDetected,
+                   "async copy never waited for",
+                   "the work-group finished without an OpGroupWaitEvents "
+                   "on this copy's event");
+        return false;
+      }
+      return true;
+    }
     // Every work-item waits or is done: complete what can be completed.
     bool progressed = false;
     for (uint32_t first = 0; first < items; first += sg) {
@@ -307,6 +568,32 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
       if (!Complete(ctx, inst, lead.wait_pc, members, true)) return false;
       for (Invocation* m : members) m->state = Invocation::State::kReady;
       progressed = true;
+    }
+    if (!progressed) {
+      // Shuffles in non-uniform control flow: when nothing else can move,
+      // the invocations of a subgroup that wait at the same shuffle
+      // complete it among themselves (the first such shuffle in
+      // LocalInvocationIndex order, so the choice is deterministic).
+      for (uint32_t first = 0; first < items && !progressed; first += sg) {
+        const uint32_t last = std::min(items, first + sg);
+        for (uint32_t i = first; i < last && !progressed; ++i) {
+          const Invocation& w = *pool[i];
+          if (w.state != Invocation::State::kWaiting) continue;
+          const Inst& inst = prog.insts[w.wait_pc];
+          if (inst.op != Op::kGroup || !IsShuffle(prog.groups[inst.d].op))
+            continue;
+          members.clear();
+          for (uint32_t j = first; j < last; ++j) {
+            if (pool[j]->state == Invocation::State::kWaiting &&
+                pool[j]->wait_pc == w.wait_pc)
+              members.push_back(pool[j].get());
+          }
+          const uint32_t at = w.wait_pc;
+          if (!Complete(ctx, inst, at, members, true)) return false;
+          for (Invocation* m : members) m->state = Invocation::State::kReady;
+          progressed = true;
+        }
+      }
     }
     if (!progressed) {
       Invocation& lead = *pool[0];

@@ -25,6 +25,19 @@
 
 namespace l0spv::oracles::reference {
 
+// An OpGroupAsyncCopy recorded until the OpGroupWaitEvents for its event.
+struct PendingCopy {
+  uint64_t dst = 0;
+  uint64_t src = 0;
+  uint64_t count = 0;
+  uint64_t stride = 1;
+  uint32_t element_bytes = 0;
+  bool gather = true;  // stride on the source (destination is local)
+  uint64_t event = 0;
+  uint32_t pc = 0;
+  bool done = false;
+};
+
 struct WorkgroupContext {
   RunState* state = nullptr;
   Executor* executor = nullptr;
@@ -35,6 +48,8 @@ struct WorkgroupContext {
   std::vector<std::pair<uint32_t, uint32_t>> builtin_allocs;
   // Sets up a fresh work-item (entry frame, arguments); false on error.
   std::function<bool(Invocation&)> start;
+  // The current work-group's async copies (cleared per group).
+  std::vector<PendingCopy> async_copies;
 };
 
 // False when the run stopped (state->status says why).

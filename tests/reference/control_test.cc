@@ -134,16 +134,18 @@ TEST(ReferenceControl, UnreachableIsUb) {
 }
 
 TEST(ReferenceControl, UnsupportedInstructionNamesTheOpcode) {
-  // OpAtomicFlagTestAndSet is not implemented yet: the run must say so,
-  // not produce a zero.
+  // OpBitFieldUExtract (BitInstructions, outside the Level Zero
+  // environment) is not implemented: the run must say so, not produce a
+  // zero.
   Execution e = RunBody("", R"(
-%v = OpAtomicFlagTestAndSet %bool %out %uint_1 %uint_0
-%s = OpSelect %uint %v %uint_1 %uint_2
-OpStore %out %s
+%v = OpBitFieldUExtract %uint %uint_7 %uint_1 %uint_2
+OpStore %out %v
 )",
-                        "uint", 4);
+                        "uint", 4, 1, {}, false,
+                        "OpCapability BitInstructions\n"
+                        "OpExtension \"SPV_KHR_bit_instructions\"\n");
   EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << e.message;
-  EXPECT_NE(e.message.find("OpAtomicFlagTestAndSet"), std::string::npos)
+  EXPECT_NE(e.message.find("OpBitFieldUExtract"), std::string::npos)
       << e.message;
 }
 
@@ -163,6 +165,21 @@ TEST(ReferenceControl, GarbageWordsNeverCrash) {
   EXPECT_NE(RunReference(tc, opts).status, ExecutionStatus::kOk);
   opts.skip_validation = true;
   EXPECT_NE(RunReference(tc, opts).status, ExecutionStatus::kOk);
+}
+
+TEST(ReferenceControl, BoolConstantAccessChainIndexIsNotShiftedBy64) {
+  // Found by the interpreter fuzzer: a bool constant as an access-chain
+  // index (invalid, reachable with skip_validation) has width 0; its sign
+  // extension shifted a 64-bit value by 64. It counts as 0/1.
+  ReferenceOptions opts;
+  opts.skip_validation = true;
+  Execution e = RunBody("", R"(
+%p = OpInBoundsPtrAccessChain %ptr_g_uint %out %true
+OpStore %p %uint_7 Aligned 4
+)",
+                        "uint", 8, 1, opts);
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  EXPECT_EQ(As<uint32_t>(e.buffers[0]), (std::vector<uint32_t>{0, 7}));
 }
 
 }  // namespace

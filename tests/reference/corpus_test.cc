@@ -2,6 +2,8 @@
 // ${L0SPV_BINARY_DIR}/corpora) on the reference interpreter. A run may be
 // unsupported (the summary lists what is missing); it must never be UB,
 // time out or fail to build, since corpus kernels are valid and UB-free.
+// Runs use every optional check (races, uninitialised reads), and their
+// results must equal a run without checks: checks observe, never change.
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -31,13 +33,23 @@ TEST(ReferenceCorpus, EveryKernelRunsWithoutUbOrTimeout) {
     SCOPED_TRACE(entry.name);
     auto tc = spirv::LoadSidecarCase(entry.spv_path, entry.json_path);
     ASSERT_TRUE(tc.ok()) << tc.status();
-    const Execution e = RunReference(*tc, {});
+    ReferenceOptions all_checks;
+    all_checks.check_races = true;
+    all_checks.check_uninitialized = true;
+    const Execution e = RunReference(*tc, all_checks);
     std::cout << "[corpus] " << entry.name << ": "
               << ExecutionStatusName(e.status)
               << (e.message.empty() ? "" : " — ") << e.message << " ("
               << e.instructions_executed << " instructions)\n";
     if (e.status == ExecutionStatus::kOk) {
       ++ok;
+      ReferenceOptions no_checks;
+      no_checks.check_races = false;
+      const Execution plain = RunReference(*tc, no_checks);
+      EXPECT_EQ(plain.status, ExecutionStatus::kOk) << plain.message;
+      EXPECT_EQ(plain.buffers, e.buffers);
+      EXPECT_EQ(plain.printf_output, e.printf_output);
+      EXPECT_EQ(plain.instructions_executed, e.instructions_executed);
       for (size_t i = 0; i < tc->args.size(); ++i) {
         if (tc->args[i].kind == spirv::KernelArg::Kind::kBuffer) {
           EXPECT_EQ(e.buffers[i].size(), tc->args[i].bytes.size());

@@ -63,12 +63,5 @@ TEST(ReferenceUbLimits, MemoryLimitStopsTheRun) {
   EXPECT_NE(e.message.find("memory limit"), std::string::npos) << e.message;
 }
 
-TEST(ReferenceUbLimits, UninitializedCheckSaysNotImplemented) {
-  ReferenceOptions opts;
-  opts.check_uninitialized = true;
-  Execution e = RunBody("", "", "uint", 4, 1, opts);
-  EXPECT_EQ(e.status, ExecutionStatus::kUnsupported);
-}
-
 }  // namespace
 }  // namespace l0spv::oracles::reference::test
