@@ -102,7 +102,11 @@ int RunGenerate(const std::vector<std::string>& positional) {
                 << report.ToText() << "\n";
       continue;
     }
+    // Every check of the reference: bounds, division, shifts, conversions,
+    // barrier divergence, data races and reads of uninitialised memory.
     oracles::reference::ReferenceOptions ref;
+    ref.check_races = true;
+    ref.check_uninitialized = true;
     const oracles::Execution e = oracles::reference::RunReference(*tc, ref);
     if (e.status == oracles::ExecutionStatus::kUbDetected) {
       ++ub;

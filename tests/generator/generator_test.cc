@@ -97,6 +97,8 @@ TEST(GeneratorTest, BaselineNeverUsesOptionalCapabilities) {
 // behaviour, and the reference is deterministic on it.
 TEST(GeneratorTest, CasesRunCleanOnReference) {
   oracles::reference::ReferenceOptions options;
+  options.check_races = true;
+  options.check_uninitialized = true;
   for (uint64_t seed = 500; seed < 700; ++seed) {
     const spirv::TestCase tc = Generate(seed);
     const oracles::Execution a = oracles::reference::RunReference(tc, options);

@@ -54,7 +54,8 @@ INSTANTIATE_TEST_SUITE_P(
                       GuardCase{kGuardShift, "shift amount out of range"},
                       GuardCase{kGuardIndex, "out"},
                       GuardCase{kGuardFloatToInt,
-                                "float to integer conversion out of range"}),
+                                "float to integer conversion out of range"},
+                      GuardCase{kGuardBarrier, "data race"}),
     [](const ::testing::TestParamInfo<GuardCase>& info) {
       switch (info.param.guard) {
         case kGuardDivision:
@@ -65,6 +66,8 @@ INSTANTIATE_TEST_SUITE_P(
           return std::string("Index");
         case kGuardFloatToInt:
           return std::string("FloatToInt");
+        case kGuardBarrier:
+          return std::string("Barrier");
         default:
           return std::string("Other");
       }
