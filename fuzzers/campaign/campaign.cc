@@ -26,6 +26,8 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 std::atomic<bool> g_stop{false};
+// Exit code of a job that could not construct its targets.
+constexpr int kJobSetupFailed = 3;
 void OnTerm(int) { g_stop = true; }
 
 absl::Status WriteJsonAtomically(const std::string& path,
@@ -100,11 +102,11 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
   oracles::TargetOptions ref_options = o.target_options;
   ref_options.ref_in_process = true;  // the job is itself a worker process
   auto ref = oracles::MakeTarget("ref", ref_options);
-  if (!ref.ok()) return 3;
+  if (!ref.ok()) return kJobSetupFailed;
   std::vector<std::unique_ptr<oracles::Target>> targets;
   for (const std::string& name : o.targets) {
     auto t = BuildTarget(o, name);
-    if (!t.ok()) return 3;
+    if (!t.ok()) return kJobSetupFailed;
     targets.push_back(std::move(*t));
   }
 
@@ -300,7 +302,17 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
       if (job == o.jobs) continue;
       pids[job] = -1;
       --running;
-      if (WIFSIGNALED(status)) {
+      // A job ends with 0 (done), kJobSetupFailed (cannot build its
+      // targets: restarting would not help), or dies: by a signal, or —
+      // under sanitizers, whose handlers turn a crash into exit(1) — with
+      // another exit code.
+      const bool died = WIFSIGNALED(status) ||
+                        (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+                         WEXITSTATUS(status) != kJobSetupFailed);
+      if (died) {
+        const std::string how =
+            WIFSIGNALED(status) ? absl::StrCat("signal-", WTERMSIG(status))
+                                : absl::StrCat("exit-", WEXITSTATUS(status));
         // In-process code crashed: record it against ref, skip the case.
         const std::string state_path = JobStatePath(o.out, job);
         JobState s = LoadJobState(state_path);
@@ -312,10 +324,10 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
             v.kind = oracles::VerdictKind::kCrash;
             v.target = "ref";
             v.explanation = absl::StrCat(
-                "the campaign job died with signal ", WTERMSIG(status),
-                " while running the case (reference interpreter or "
-                "generator)");
-            v.signature = absl::StrCat("crash:ref:signal-", WTERMSIG(status));
+                "the campaign job died (", how,
+                ") while running the case (reference interpreter, generator "
+                "or harness)");
+            v.signature = absl::StrCat("crash:ref:", how);
             oracles::Execution e;
             e.status = oracles::ExecutionStatus::kCrashed;
             e.message = v.explanation;
