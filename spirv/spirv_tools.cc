@@ -43,6 +43,25 @@ spv_target_env TargetEnvForVersion(uint32_t version_word) {
   }
 }
 
+spv_target_env UniversalEnvForVersion(uint32_t version_word) {
+  switch ((version_word >> 8) & 0xFF) {
+    case 0:
+      return SPV_ENV_UNIVERSAL_1_0;
+    case 1:
+      return SPV_ENV_UNIVERSAL_1_1;
+    case 3:
+      return SPV_ENV_UNIVERSAL_1_3;
+    case 4:
+      return SPV_ENV_UNIVERSAL_1_4;
+    case 5:
+      return SPV_ENV_UNIVERSAL_1_5;
+    case 6:
+      return SPV_ENV_UNIVERSAL_1_6;
+    default:
+      return SPV_ENV_UNIVERSAL_1_2;
+  }
+}
+
 const char* TargetEnvName(spv_target_env env) {
   switch (env) {
     case SPV_ENV_OPENCL_2_2:

@@ -24,6 +24,10 @@ namespace l0spv::spirv {
 // OpenCL environment for SPIR-V 1.3+.
 spv_target_env TargetEnvForVersion(uint32_t version_word);
 const char* TargetEnvName(spv_target_env env);
+// The universal environment of the module's version (1.0..1.6; 1.2 for a
+// header word naming no known version): what the reference interpreter
+// validates with, since capability support is the device profile's call.
+spv_target_env UniversalEnvForVersion(uint32_t version_word);
 
 absl::StatusOr<std::string> Disassemble(std::span<const uint32_t> words,
                                         bool friendly_names = true);

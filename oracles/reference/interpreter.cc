@@ -232,29 +232,7 @@ Execution Run::Go() {
     // rules are the validity oracle's business.
     const uint32_t version =
         tc_.module_words.size() > 1 ? tc_.module_words[1] : 0;
-    spv_target_env env = SPV_ENV_UNIVERSAL_1_2;
-    switch ((version >> 8) & 0xFF) {
-      case 0:
-        env = SPV_ENV_UNIVERSAL_1_0;
-        break;
-      case 1:
-        env = SPV_ENV_UNIVERSAL_1_1;
-        break;
-      case 3:
-        env = SPV_ENV_UNIVERSAL_1_3;
-        break;
-      case 4:
-        env = SPV_ENV_UNIVERSAL_1_4;
-        break;
-      case 5:
-        env = SPV_ENV_UNIVERSAL_1_5;
-        break;
-      case 6:
-        env = SPV_ENV_UNIVERSAL_1_6;
-        break;
-      default:
-        break;
-    }
+    const spv_target_env env = spirv::UniversalEnvForVersion(version);
     if (auto s = spirv::Validate(tc_.module_words, env); !s.ok())
       return Fail(ExecutionStatus::kBuildFailed,
                   absl::StrCat("spirv-val rejected the module: ", s.message()));

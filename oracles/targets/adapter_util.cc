@@ -195,31 +195,8 @@ Execution RunReferenceInWorker(const spirv::TestCase& test_case,
 }
 
 absl::Status ValidateLikeReference(const std::vector<uint32_t>& words) {
-  const uint32_t minor = words.size() > 1 ? (words[1] >> 8) & 0xFF : 2;
-  spv_target_env env = SPV_ENV_UNIVERSAL_1_2;
-  switch (minor) {
-    case 0:
-      env = SPV_ENV_UNIVERSAL_1_0;
-      break;
-    case 1:
-      env = SPV_ENV_UNIVERSAL_1_1;
-      break;
-    case 3:
-      env = SPV_ENV_UNIVERSAL_1_3;
-      break;
-    case 4:
-      env = SPV_ENV_UNIVERSAL_1_4;
-      break;
-    case 5:
-      env = SPV_ENV_UNIVERSAL_1_5;
-      break;
-    case 6:
-      env = SPV_ENV_UNIVERSAL_1_6;
-      break;
-    default:
-      break;
-  }
-  return spirv::Validate(words, env);
+  return spirv::Validate(
+      words, spirv::UniversalEnvForVersion(words.size() > 1 ? words[1] : 0));
 }
 
 Execution RunOutputOnReference(const spirv::TestCase& original,
