@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -23,7 +24,17 @@ class ModuleBuilder {
  public:
   explicit ModuleBuilder(Module& module);
 
-  uint32_t TakeNextId() { return module_.header.bound++; }
+  // A fresh id: from the id source when one is set, else the header bound
+  // (raised by one).
+  uint32_t TakeNextId() {
+    return id_source_ ? id_source_() : module_.header.bound++;
+  }
+  // Routes every new id through `source` (transformations record the ids
+  // they create so that a replay recreates the same ones). The source must
+  // keep the header bound above the ids it hands out.
+  void set_id_source(std::function<uint32_t()> source) {
+    id_source_ = std::move(source);
+  }
 
   uint32_t VoidType();
   uint32_t BoolType();
@@ -68,6 +79,7 @@ class ModuleBuilder {
   uint32_t WidthOfType(uint32_t type_id) const;
 
   Module& module_;
+  std::function<uint32_t()> id_source_;
   absl::flat_hash_map<Key, uint32_t> unique_;
   absl::flat_hash_map<uint32_t, uint32_t> scalar_widths_;
 };

@@ -11,4 +11,6 @@ Command GenerateCommand();
 Command CampaignCommand();
 Command CheckCommand();
 Command MergeCommand();
+Command TransformCommand();
+Command ReplayCommand();
 }  // namespace l0spv::cli

@@ -16,8 +16,6 @@ struct Planned {
   const char* issue;
 };
 constexpr Planned kPlanned[] = {
-    {"transform", "issue 6 (transformations)"},
-    {"replay", "issue 6 (transformations)"},
     {"reduce", "issue 7 (reduction)"},
 };
 

@@ -1,0 +1,444 @@
+#include "generators/transform/context.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::transform {
+namespace {
+
+using spv::Op;
+
+Op OpOf(const spirv::Instruction& inst) {
+  return static_cast<Op>(inst.opcode());
+}
+
+// Whether the memory behind a kernel pointer argument is only ever read:
+// every pointer derived from it (access chains, casts, copies, phis,
+// selects) is used by loads, read-only extended instructions or pointer
+// comparisons. Anything else (a store, an atomic, a call, a conversion to
+// an integer) makes it writable as far as we can tell.
+bool IsReadOnlyPointer(const spirv::Function& fn, uint32_t param) {
+  // Uses of ids in this function only: pointers to the argument cannot
+  // leave the kernel except through calls, which disqualify it.
+  absl::flat_hash_map<uint32_t, std::vector<const spirv::Instruction*>> users;
+  for (const spirv::BasicBlock& bb : fn.blocks)
+    for (const spirv::Instruction& inst : bb.instructions)
+      inst.ForEachInId([&](uint32_t id) { users[id].push_back(&inst); });
+  std::vector<uint32_t> work{param};
+  absl::flat_hash_map<uint32_t, bool> seen{{param, true}};
+  while (!work.empty()) {
+    const uint32_t ptr = work.back();
+    work.pop_back();
+    auto it = users.find(ptr);
+    if (it == users.end()) continue;
+    for (const spirv::Instruction* user : it->second) {
+      switch (OpOf(*user)) {
+        case Op::OpAccessChain:
+        case Op::OpInBoundsAccessChain:
+        case Op::OpPtrAccessChain:
+        case Op::OpInBoundsPtrAccessChain:
+        case Op::OpBitcast:
+        case Op::OpCopyObject:
+        case Op::OpPtrCastToGeneric:
+        case Op::OpGenericCastToPtr:
+        case Op::OpGenericCastToPtrExplicit:
+        case Op::OpPhi:
+        case Op::OpSelect:
+          if (seen.emplace(user->result_id(), true).second)
+            work.push_back(user->result_id());
+          break;
+        case Op::OpLoad:
+        case Op::OpPtrEqual:
+        case Op::OpPtrNotEqual:
+        case Op::OpPtrDiff:
+          break;
+        case Op::OpCopyMemory:
+        case Op::OpCopyMemorySized:
+          // Operand 0 is the target.
+          if (user->word(0) == ptr) return false;
+          break;
+        case Op::OpExtInst: {
+          // vload* read through the pointer; everything else may write.
+          const uint32_t number = user->word(1);
+          if (number != 171 && number != 173 && number != 174 &&
+              number != 175)  // vloadn, vload_half, vload_halfn, vloada_halfn
+            return false;
+          break;
+        }
+        default:
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+nlohmann::json ToJson(const InstDescriptor& d) {
+  return {{"base", d.base}, {"opcode", d.opcode}, {"skip", d.skip}};
+}
+
+absl::StatusOr<InstDescriptor> InstDescriptorFromJson(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("base") || !j.contains("opcode") ||
+      !j.contains("skip") || !j["base"].is_number_unsigned() ||
+      !j["opcode"].is_number_unsigned() || !j["skip"].is_number_unsigned()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "an instruction descriptor must be {\"base\", \"opcode\", \"skip\"} "
+        "of non-negative integers, got ",
+        j.dump()));
+  }
+  return InstDescriptor{j["base"].get<uint32_t>(), j["opcode"].get<uint32_t>(),
+                        j["skip"].get<uint32_t>()};
+}
+
+std::vector<uint32_t> SuccessorLabels(const spirv::BasicBlock& block) {
+  std::vector<uint32_t> out;
+  const spirv::Instruction* term = block.terminator();
+  if (term == nullptr) return out;
+  auto add = [&](uint32_t id) {
+    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+  };
+  switch (OpOf(*term)) {
+    case Op::OpBranch:
+      add(term->word(0));
+      break;
+    case Op::OpBranchConditional:
+      add(term->word(1));
+      add(term->word(2));
+      break;
+    case Op::OpSwitch:
+      add(term->word(1));
+      for (size_t i = 3; i < term->NumOperands(); i += 2) add(term->word(i));
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+Dominators::Dominators(const spirv::Function& fn) {
+  if (fn.blocks.empty()) return;
+  for (const spirv::BasicBlock& bb : fn.blocks) {
+    succ_[bb.id()] = SuccessorLabels(bb);
+    pred_[bb.id()];
+  }
+  for (const spirv::BasicBlock& bb : fn.blocks)
+    for (uint32_t s : succ_[bb.id()]) pred_[s].push_back(bb.id());
+  // Reverse post-order by an iterative depth-first search.
+  std::vector<uint32_t> post;
+  absl::flat_hash_map<uint32_t, bool> visited;
+  std::vector<std::pair<uint32_t, size_t>> stack{{fn.blocks[0].id(), 0}};
+  visited[fn.blocks[0].id()] = true;
+  while (!stack.empty()) {
+    auto& [label, next] = stack.back();
+    const std::vector<uint32_t>& s = succ_[label];
+    if (next < s.size()) {
+      const uint32_t child = s[next++];
+      if (succ_.contains(child) && visited.emplace(child, true).second)
+        stack.push_back({child, 0});
+    } else {
+      post.push_back(label);
+      stack.pop_back();
+    }
+  }
+  std::vector<uint32_t> rpo(post.rbegin(), post.rend());
+  for (size_t i = 0; i < rpo.size(); ++i)
+    order_[rpo[i]] = static_cast<uint32_t>(i);
+  // Cooper, Harvey and Kennedy's iterative algorithm.
+  const uint32_t entry = rpo[0];
+  idom_[entry] = entry;
+  auto intersect = [&](uint32_t a, uint32_t b) {
+    while (a != b) {
+      while (order_[a] > order_[b]) a = idom_[a];
+      while (order_[b] > order_[a]) b = idom_[b];
+    }
+    return a;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 1; i < rpo.size(); ++i) {
+      uint32_t new_idom = 0;
+      for (uint32_t p : pred_[rpo[i]]) {
+        if (!idom_.contains(p)) continue;
+        new_idom = new_idom == 0 ? p : intersect(p, new_idom);
+      }
+      if (new_idom != 0) {
+        auto it = idom_.find(rpo[i]);
+        if (it == idom_.end() || it->second != new_idom) {
+          idom_[rpo[i]] = new_idom;
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
+bool Dominators::Dominates(uint32_t a, uint32_t b) const {
+  if (!idom_.contains(a) || !idom_.contains(b)) return false;
+  for (uint32_t x = b;;) {
+    if (x == a) return true;
+    const uint32_t up = idom_.at(x);
+    if (up == x) return false;
+    x = up;
+  }
+}
+
+const std::vector<uint32_t>& Dominators::Successors(uint32_t label) const {
+  static const std::vector<uint32_t> kNone;
+  auto it = succ_.find(label);
+  return it == succ_.end() ? kNone : it->second;
+}
+
+const std::vector<uint32_t>& Dominators::Predecessors(uint32_t label) const {
+  static const std::vector<uint32_t> kNone;
+  auto it = pred_.find(label);
+  return it == pred_.end() ? kNone : it->second;
+}
+
+TransformContext::TransformContext(spirv::Module& module,
+                                   const spirv::TestCase& test_case)
+    : module_(module), test_case_(test_case) {
+  for (const spirv::Instruction& ep : module_.entry_points) {
+    if (ep.NumOperands() < 3 ||
+        ep.operand(2).AsString() != test_case.entry_point)
+      continue;
+    for (size_t i = 0; i < module_.functions.size(); ++i)
+      if (module_.functions[i].id() == ep.word(1))
+        entry_function_ = static_cast<int32_t>(i);
+  }
+  ComputeInitialFacts();
+}
+
+void TransformContext::ComputeInitialFacts() {
+  if (entry_function_ < 0) return;
+  const spirv::Function& fn = module_.functions[entry_function_];
+  const spirv::TypeTable& tt = types();
+  for (size_t i = 0; i < fn.parameters.size() && i < test_case_.args.size();
+       ++i) {
+    const spirv::Instruction& param = fn.parameters[i];
+    const spirv::KernelArg& arg = test_case_.args[i];
+    const spirv::TypeInfo* type = tt.Get(param.type_id());
+    if (type == nullptr) continue;
+    if (arg.kind == spirv::KernelArg::Kind::kScalar &&
+        type->op == Op::OpTypeInt && type->width / 8 == arg.bytes.size()) {
+      uint64_t value = 0;
+      for (size_t b = 0; b < arg.bytes.size(); ++b)
+        value |= uint64_t{arg.bytes[b]} << (8 * b);
+      facts_.known_scalars().push_back(
+          {param.result_id(), param.type_id(), type->width, value});
+    } else if (arg.kind == spirv::KernelArg::Kind::kBuffer &&
+               type->op == Op::OpTypePointer &&
+               (type->storage_class == spv::StorageClass::CrossWorkgroup ||
+                type->storage_class == spv::StorageClass::UniformConstant) &&
+               IsReadOnlyPointer(fn, param.result_id())) {
+      facts_.input_buffers().push_back(
+          {param.result_id(), i, static_cast<uint32_t>(type->storage_class),
+           &arg.bytes});
+    }
+  }
+}
+
+void TransformContext::BuildDefs() {
+  defs_.clear();
+  for (const spirv::Instruction& inst : module_.types_values)
+    if (inst.result_id() != 0)
+      defs_[inst.result_id()] = {-1, 0, 0, 0, inst.opcode(), inst.type_id()};
+  for (spirv::Section s : {spirv::Section::kExtInstImport}) {
+    for (const spirv::Instruction& inst : module_.section(s))
+      defs_[inst.result_id()] = {-1, 0, 0, 0, inst.opcode(), 0};
+  }
+  for (size_t f = 0; f < module_.functions.size(); ++f) {
+    const spirv::Function& fn = module_.functions[f];
+    const int32_t fi = static_cast<int32_t>(f);
+    defs_[fn.id()] = {-1, 0, 0, 0, fn.def.opcode(), fn.def.type_id()};
+    for (size_t p = 0; p < fn.parameters.size(); ++p)
+      defs_[fn.parameters[p].result_id()] = {
+          fi, 0, 0, p, fn.parameters[p].opcode(), fn.parameters[p].type_id()};
+    for (size_t b = 0; b < fn.blocks.size(); ++b) {
+      const spirv::BasicBlock& bb = fn.blocks[b];
+      DefSite label{fi, bb.id(), b, 0, bb.label.opcode(), 0};
+      label.is_label = true;
+      defs_[bb.id()] = label;
+      for (size_t i = 0; i < bb.instructions.size(); ++i) {
+        const spirv::Instruction& inst = bb.instructions[i];
+        if (inst.result_id() != 0)
+          defs_[inst.result_id()] = {fi, bb.id(),       b,
+                                     i,  inst.opcode(), inst.type_id()};
+      }
+    }
+  }
+  defs_built_ = true;
+}
+
+const DefSite* TransformContext::Def(uint32_t id) {
+  if (!defs_built_) BuildDefs();
+  auto it = defs_.find(id);
+  return it == defs_.end() ? nullptr : &it->second;
+}
+
+const spirv::TypeTable& TransformContext::types() {
+  if (!types_) types_ = std::make_unique<spirv::TypeTable>(module_);
+  return *types_;
+}
+
+spirv::ModuleBuilder& TransformContext::builder() {
+  if (!builder_) {
+    builder_ = std::make_unique<spirv::ModuleBuilder>(module_);
+    builder_->set_id_source([this] { return NewId(); });
+  }
+  return *builder_;
+}
+
+const Dominators& TransformContext::dominators(size_t function) {
+  auto& slot = dominators_[function];
+  if (!slot) slot = std::make_unique<Dominators>(module_.functions[function]);
+  return *slot;
+}
+
+void TransformContext::Invalidate() {
+  defs_built_ = false;
+  defs_.clear();
+  types_.reset();
+  builder_.reset();
+  dominators_.clear();
+}
+
+uint32_t TransformContext::NewId() {
+  uint32_t id;
+  if (recording_ != nullptr) {
+    id = module_.header.bound;
+    recording_->push_back(id);
+  } else if (replay_next_ < replay_ids_.size()) {
+    id = replay_ids_[replay_next_++];
+  } else if (overflow_next_ != nullptr) {
+    id = (*overflow_next_)++;
+  } else {
+    id = module_.header.bound;
+  }
+  module_.header.bound = std::max(module_.header.bound, id + 1);
+  return id;
+}
+
+void TransformContext::BeginRecording(std::vector<uint32_t>* out) {
+  recording_ = out;
+  replay_ids_ = {};
+  replay_next_ = 0;
+  overflow_next_ = nullptr;
+}
+
+void TransformContext::BeginReplaying(std::span<const uint32_t> ids,
+                                      uint32_t* overflow_next) {
+  recording_ = nullptr;
+  replay_ids_ = ids;
+  replay_next_ = 0;
+  overflow_next_ = overflow_next;
+}
+
+void TransformContext::EndIds() {
+  recording_ = nullptr;
+  replay_ids_ = {};
+  replay_next_ = 0;
+  overflow_next_ = nullptr;
+}
+
+std::optional<InstPos> TransformContext::Find(const InstDescriptor& d) {
+  const DefSite* base = Def(d.base);
+  if (base == nullptr || base->function < 0 || base->block == 0)
+    return std::nullopt;
+  const spirv::BasicBlock& bb =
+      module_.functions[base->function].blocks[base->block_index];
+  uint32_t seen = 0;
+  for (size_t i = base->is_label ? 0 : base->index; i < bb.instructions.size();
+       ++i) {
+    if (bb.instructions[i].opcode() != d.opcode) continue;
+    if (seen++ == d.skip)
+      return InstPos{static_cast<size_t>(base->function), base->block_index, i};
+  }
+  return std::nullopt;
+}
+
+InstDescriptor TransformContext::Describe(const InstPos& pos) {
+  const spirv::BasicBlock& bb = BlockAt(pos);
+  const uint32_t opcode = bb.instructions[pos.index].opcode();
+  size_t start = 0;
+  uint32_t base = bb.id();
+  for (size_t i = pos.index + 1; i-- > 0;) {
+    if (bb.instructions[i].result_id() != 0) {
+      start = i;
+      base = bb.instructions[i].result_id();
+      break;
+    }
+  }
+  uint32_t skip = 0;
+  for (size_t i = start; i < pos.index; ++i)
+    if (bb.instructions[i].opcode() == opcode) ++skip;
+  return {base, opcode, skip};
+}
+
+spirv::Instruction& TransformContext::At(const InstPos& pos) {
+  return BlockAt(pos).instructions[pos.index];
+}
+
+std::optional<InstPos> TransformContext::PosOfDef(uint32_t id) {
+  const DefSite* d = Def(id);
+  if (d == nullptr || d->function < 0 || d->block == 0 || d->is_label)
+    return std::nullopt;
+  return InstPos{static_cast<size_t>(d->function), d->block_index, d->index};
+}
+
+std::optional<std::pair<size_t, size_t>> TransformContext::FindBlock(
+    uint32_t label) {
+  const DefSite* d = Def(label);
+  if (d == nullptr || !d->is_label) return std::nullopt;
+  return std::make_pair(static_cast<size_t>(d->function), d->block_index);
+}
+
+bool TransformContext::IsAvailableAt(uint32_t id, const InstPos& pos) {
+  const DefSite* d = Def(id);
+  if (d == nullptr || d->is_label) return false;
+  const spirv::Function& fn = module_.functions[pos.function];
+  const uint32_t here = fn.blocks[pos.block].id();
+  const Dominators& dom = dominators(pos.function);
+  if (!dom.IsReachable(here)) return false;
+  if (d->function < 0)
+    return d->opcode != static_cast<uint32_t>(Op::OpFunction) &&
+           d->opcode != static_cast<uint32_t>(Op::OpExtInstImport);
+  if (static_cast<size_t>(d->function) != pos.function) return false;
+  if (d->block == 0) return true;  // a parameter
+  if (d->block == here) return d->index < pos.index;
+  return dom.Dominates(d->block, here);
+}
+
+size_t TransformContext::FirstInsertionIndex(const spirv::BasicBlock& block) {
+  size_t i = 0;
+  while (
+      i < block.instructions.size() &&
+      (block.instructions[i].opcode() == static_cast<uint32_t>(Op::OpPhi) ||
+       block.instructions[i].opcode() ==
+           static_cast<uint32_t>(Op::OpVariable) ||
+       block.instructions[i].opcode() == static_cast<uint32_t>(Op::OpLine) ||
+       block.instructions[i].opcode() == static_cast<uint32_t>(Op::OpNoLine)))
+    ++i;
+  return i;
+}
+
+size_t TransformContext::LastInsertionIndex(const spirv::BasicBlock& block) {
+  size_t i = block.instructions.empty() ? 0 : block.instructions.size() - 1;
+  if (i > 0) {
+    const uint32_t op = block.instructions[i - 1].opcode();
+    if (op == static_cast<uint32_t>(Op::OpSelectionMerge) ||
+        op == static_cast<uint32_t>(Op::OpLoopMerge))
+      --i;
+  }
+  return i;
+}
+
+uint32_t TransformContext::TypeOf(uint32_t id) {
+  const DefSite* d = Def(id);
+  return d == nullptr ? 0 : d->type_id;
+}
+
+}  // namespace l0spv::transform

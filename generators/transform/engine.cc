@@ -1,0 +1,250 @@
+#include "generators/transform/engine.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "generators/transform/context.h"
+#include "generators/transform/registry.h"
+#include "spirv/binary.h"
+#include "spirv/spirv_tools.h"
+
+namespace l0spv::transform {
+namespace {
+
+// Reads and validates the module of a case, and finds its entry point.
+absl::StatusOr<spirv::Module> ReadCaseModule(const spirv::TestCase& tc) {
+  auto module = spirv::ReadModuleWords(tc.module_words);
+  if (!module.ok())
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot transform: ", module.status().message()));
+  return module;
+}
+
+absl::Status CheckFreshIds(TransformContext& ctx, const Record& r) {
+  if (!r.contains("fresh_ids")) return absl::OkStatus();
+  const nlohmann::json& ids = r["fresh_ids"];
+  if (!ids.is_array())
+    return absl::InvalidArgumentError("\"fresh_ids\" must be an array");
+  std::vector<uint32_t> seen;
+  for (const nlohmann::json& id : ids) {
+    if (!id.is_number_unsigned() || id.get<uint64_t>() == 0 ||
+        id.get<uint64_t>() > 0x3fffff)
+      return absl::InvalidArgumentError(
+          absl::StrCat("fresh id ", id.dump(), " is not a usable id"));
+    const uint32_t v = id.get<uint32_t>();
+    if (ctx.Def(v) != nullptr)
+      return absl::FailedPreconditionError(
+          absl::StrCat("fresh id ", v, " is already defined in the module"));
+    if (std::find(seen.begin(), seen.end(), v) != seen.end())
+      return absl::InvalidArgumentError(
+          absl::StrCat("fresh id ", v, " is listed twice"));
+    seen.push_back(v);
+  }
+  return absl::OkStatus();
+}
+
+// Runs Check, turning malformed-field exceptions into InvalidArgument.
+absl::Status CheckRecord(const Transformation& t, TransformContext& ctx,
+                         const Record& r) {
+  try {
+    if (absl::Status s = CheckFreshIds(ctx, r); !s.ok()) return s;
+    return t.Check(ctx, r);
+  } catch (const nlohmann::json::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed record: ", e.what()));
+  }
+}
+
+std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
+                                                Rng& rng,
+                                                absl::Status* status) {
+  std::vector<const Transformation*> out;
+  if (o.kinds.empty()) {
+    for (const Transformation* t : AllTransformations())
+      if (rng.OneIn(2)) out.push_back(t);
+    if (out.empty()) {
+      auto all = AllTransformations();
+      out.push_back(all[rng.Below(static_cast<uint32_t>(all.size()))]);
+    }
+    return out;
+  }
+  for (const std::string& k : o.kinds) {
+    const Transformation* t = FindTransformation(k);
+    if (t == nullptr) {
+      std::vector<std::string> names;
+      for (const Transformation* x : AllTransformations())
+        names.emplace_back(x->kind());
+      *status = absl::InvalidArgumentError(
+          absl::StrCat("unknown transformation kind '", k,
+                       "'; kinds: ", absl::StrJoin(names, ", ")));
+      return {};
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ModuleHash(std::span<const uint32_t> words) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (uint32_t w : words) {
+    for (int b = 0; b < 4; ++b) {
+      h ^= (w >> (8 * b)) & 0xff;
+      h *= 0x100000001b3ULL;
+    }
+  }
+  return absl::StrFormat("%016x", h);
+}
+
+nlohmann::json MakeLog(std::span<const uint32_t> original_words,
+                       std::vector<nlohmann::json> records) {
+  return {{"format", kLogFormat},
+          {"module_hash", ModuleHash(original_words)},
+          {"records", std::move(records)}};
+}
+
+absl::StatusOr<std::vector<nlohmann::json>> LogRecords(
+    const nlohmann::json& log) {
+  if (!log.is_object() || log.value("format", "") != kLogFormat ||
+      !log.contains("records") || !log["records"].is_array()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a transformation log: expected an object with "
+                     "\"format\": \"",
+                     kLogFormat, "\" and a \"records\" array"));
+  }
+  std::vector<nlohmann::json> out;
+  for (size_t i = 0; i < log["records"].size(); ++i) {
+    const nlohmann::json& r = log["records"][i];
+    if (!r.is_object() || !r.contains("kind") || !r["kind"].is_string())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "record ", i, " of the log is not an object with a \"kind\""));
+    out.push_back(r);
+  }
+  return out;
+}
+
+absl::StatusOr<TransformResult> Transform(const spirv::TestCase& original,
+                                          const TransformOptions& options) {
+  auto module = ReadCaseModule(original);
+  if (!module.ok()) return module.status();
+  if (absl::Status s = spirv::Validate(
+          original.module_words,
+          spirv::UniversalEnvForVersion(module->header.version));
+      !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot transform an invalid module (transformations preserve "
+        "semantics, an invalid module has none): ",
+        s.message()));
+  }
+  TransformContext ctx(*module, original);
+  if (ctx.entry_function() < 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat("the module has no kernel named '", original.entry_point,
+                     "' (the test case's entry point)"));
+  Rng rng(options.seed ^ 0x7472616e73666f72ULL);
+  absl::Status kinds_status;
+  TransformResult result;
+  std::vector<const Transformation*> enabled =
+      EnabledKinds(options, rng, &kinds_status);
+  if (!kinds_status.ok()) return kinds_status;
+  for (const Transformation* t : enabled)
+    result.enabled_kinds.emplace_back(t->kind());
+  const uint32_t count = options.count != 0 ? options.count : rng.Range(1, 200);
+  std::vector<nlohmann::json> records;
+  for (uint32_t attempts = 0;
+       records.size() < count && attempts < count * 10 + 20; ++attempts) {
+    const Transformation& t =
+        *enabled[rng.Below(static_cast<uint32_t>(enabled.size()))];
+    std::optional<Record> r = t.Propose(ctx, rng);
+    if (!r) continue;
+    (*r)["kind"] = std::string(t.kind());
+    if (!CheckRecord(t, ctx, *r).ok()) continue;
+    std::vector<uint32_t> ids;
+    ctx.BeginRecording(&ids);
+    t.Apply(ctx, *r);
+    ctx.EndIds();
+    ctx.Invalidate();
+    (*r)["fresh_ids"] = ids;
+    ++result.applied[std::string(t.kind())];
+    records.push_back(std::move(*r));
+  }
+  result.log = MakeLog(original.module_words, std::move(records));
+  result.log["seed"] = options.seed;
+  result.test_case = original;
+  result.test_case.module_words = spirv::EncodeModule(*module);
+  result.test_case.transformation_log = result.log;
+  return result;
+}
+
+absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
+                                    const nlohmann::json& log,
+                                    const ReplayOptions& options) {
+  auto records = LogRecords(log);
+  if (!records.ok()) return records.status();
+  if (options.check_module_hash && log.contains("module_hash") &&
+      log["module_hash"] != ModuleHash(original.module_words)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the log was recorded on another module (module hash ",
+                     log["module_hash"].dump(), ", this module ",
+                     ModuleHash(original.module_words),
+                     "): replay it on the original case it came from"));
+  }
+  auto module = ReadCaseModule(original);
+  if (!module.ok()) return module.status();
+  TransformContext ctx(*module, original);
+  if (ctx.entry_function() < 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat("the module has no kernel named '", original.entry_point,
+                     "' (the test case's entry point)"));
+  // Overflow ids sit above every id any record names, so a record whose
+  // predecessors were dropped never collides with a later record's ids.
+  uint32_t overflow = module->header.bound;
+  for (const nlohmann::json& r : *records) {
+    if (!r.contains("fresh_ids") || !r["fresh_ids"].is_array()) continue;
+    for (const nlohmann::json& id : r["fresh_ids"])
+      if (id.is_number_unsigned() && id.get<uint64_t>() <= 0x3fffff)
+        overflow = std::max(overflow, id.get<uint32_t>() + 1);
+  }
+  ReplayResult result;
+  for (size_t i = 0; i < records->size(); ++i) {
+    const Record& r = (*records)[i];
+    const std::string kind = r["kind"].get<std::string>();
+    const Transformation* t = FindTransformation(kind);
+    if (t == nullptr)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "record ", i, ": unknown transformation kind '", kind, "'"));
+    if (absl::Status s = CheckRecord(*t, ctx, r); !s.ok()) {
+      if (options.skip_inapplicable) {
+        result.skipped.push_back(i);
+        continue;
+      }
+      return absl::FailedPreconditionError(absl::StrCat(
+          "record ", i, " (", kind, ") does not apply: ", s.message()));
+    }
+    std::vector<uint32_t> ids;
+    if (r.contains("fresh_ids"))
+      ids = r["fresh_ids"].get<std::vector<uint32_t>>();
+    ctx.BeginReplaying(ids, &overflow);
+    try {
+      t->Apply(ctx, r);
+    } catch (const nlohmann::json::exception& e) {
+      ctx.EndIds();
+      return absl::InternalError(
+          absl::StrCat("record ", i, " (", kind,
+                       ") passed its check but its apply "
+                       "failed: ",
+                       e.what()));
+    }
+    ctx.EndIds();
+    ctx.Invalidate();
+  }
+  result.test_case = original;
+  result.test_case.module_words = spirv::EncodeModule(*module);
+  result.test_case.transformation_log = log;
+  return result;
+}
+
+}  // namespace l0spv::transform

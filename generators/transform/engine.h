@@ -1,0 +1,76 @@
+// generators/transform/engine.h — applies random transformations to a test
+// case and replays logs.
+//
+// Contract:
+//  - Transform(case, options) is deterministic in (case, options): it
+//    applies up to `count` transformations drawn from the enabled kinds and
+//    returns the transformed case, whose `transformation_log` is the log.
+//    A module that is not valid, or that has no entry point named by the
+//    case, is an InvalidArgument error (nothing to preserve).
+//  - Replay(original, log) re-applies the log: with the default options it
+//    returns a case byte-identical to the one Transform returned, or an
+//    error naming the record that does not apply (wrong module, edited log,
+//    unknown kind). With skip_inapplicable (the reducer shrinking a log),
+//    records whose precondition fails are skipped and listed instead.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+#include "spirv/test_case.h"
+
+namespace l0spv::transform {
+
+inline constexpr char kLogFormat[] = "l0spv-transform-log/1";
+
+struct TransformOptions {
+  uint64_t seed = 0;
+  // Transformations to apply; 0 = draw 1..200 from the seed.
+  uint32_t count = 0;
+  // Kinds that may be used; empty = a random non-empty subset of all kinds
+  // (swarm testing: each case exercises a different mix).
+  std::vector<std::string> kinds;
+};
+
+struct TransformResult {
+  spirv::TestCase test_case;  // transformed, with transformation_log set
+  nlohmann::json log;
+  std::map<std::string, uint32_t> applied;  // per kind
+  std::vector<std::string> enabled_kinds;
+};
+
+absl::StatusOr<TransformResult> Transform(const spirv::TestCase& original,
+                                          const TransformOptions& options);
+
+struct ReplayOptions {
+  bool skip_inapplicable = false;
+  // Refuse a log recorded on a module with another hash.
+  bool check_module_hash = true;
+};
+
+struct ReplayResult {
+  spirv::TestCase test_case;
+  std::vector<size_t> skipped;  // record indices, skip_inapplicable only
+};
+
+absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
+                                    const nlohmann::json& log,
+                                    const ReplayOptions& options = {});
+
+// The records of a log (InvalidArgument when it is not a log).
+absl::StatusOr<std::vector<nlohmann::json>> LogRecords(
+    const nlohmann::json& log);
+// A log with these records, for `original`.
+nlohmann::json MakeLog(std::span<const uint32_t> original_words,
+                       std::vector<nlohmann::json> records);
+
+// FNV-1a over the module words, as 16 hex digits: identifies the module a
+// log was recorded on.
+std::string ModuleHash(std::span<const uint32_t> words);
+
+}  // namespace l0spv::transform

@@ -1,0 +1,62 @@
+// generators/transform/ir_util.h — small IR queries and edits that many
+// transformation kinds share.
+//
+// Contract: positions are InstPos values of the context's module and are
+// invalidated by the edits here like by any other edit.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "generators/transform/context.h"
+#include "generators/transform/transformation.h"
+#include "spirv/instruction.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::transform {
+
+inline spv::Op OpOf(const spirv::Instruction& inst) {
+  return static_cast<spv::Op>(inst.opcode());
+}
+inline uint32_t U(spv::Op op) { return static_cast<uint32_t>(op); }
+
+// Opcodes without side effects or undefined behaviour whatever their
+// operands (grammar classes Arithmetic, Bit, Relational_and_Logical,
+// Conversion, Composite minus division/remainder and float→int
+// conversions, which can trap or be undefined), so they may be moved,
+// duplicated or evaluated where they were not before.
+bool IsPureAnywhere(uint32_t opcode);
+// Opcodes with no side effects (loads excluded); may still be undefined on
+// some operands (division), so only move them within a block.
+bool IsSideEffectFree(uint32_t opcode);
+
+// Every reachable-block instruction position matching `pred`, in module
+// order. Unreachable blocks are skipped.
+std::vector<InstPos> FindPositions(
+    TransformContext& ctx,
+    const std::function<bool(const spirv::Instruction&, const InstPos&)>& pred);
+// A uniformly chosen element of `positions`, or nullopt when empty.
+std::optional<InstPos> PickPosition(const std::vector<InstPos>& positions,
+                                    Rng& rng);
+
+// Reachable blocks as (function, block) pairs, in module order.
+std::vector<std::pair<size_t, size_t>> ReachableBlocks(TransformContext& ctx);
+
+// Inserts `inst` before `pos` and returns the position it now has.
+InstPos InsertBefore(TransformContext& ctx, const InstPos& pos,
+                     spirv::Instruction inst);
+
+// Replaces every use of label `from` as a phi predecessor in `block` with
+// `to`.
+void RetargetPhiPredecessor(spirv::BasicBlock& block, uint32_t from,
+                            uint32_t to);
+
+// Reads a record field holding an instruction descriptor and resolves it;
+// FailedPrecondition when the instruction is gone, InvalidArgument when the
+// field is malformed.
+absl::StatusOr<InstPos> ResolveField(TransformContext& ctx, const Record& r,
+                                     const char* field);
+
+}  // namespace l0spv::transform

@@ -1,0 +1,23 @@
+// generators/transform/kinds/kinds.h — constructors of every transformation
+// kind (one responsibility per file under kinds/).
+#pragma once
+
+#include <vector>
+
+#include "generators/transform/transformation.h"
+
+namespace l0spv::transform {
+
+// Every kind; the registry sorts them by name.
+std::vector<const Transformation*> AllKinds();
+
+// kinds/identity_synonyms.cc: x op identity → a synonym of x (one kind per
+// identity).
+std::vector<const Transformation*> IdentitySynonymKinds();
+const Transformation* SwapCommutativeOperands();
+const Transformation* ReplaceIdWithSynonym();
+const Transformation* AddDeadBlock();
+const Transformation* SplitBlock();
+const Transformation* PermutePhiOperands();
+
+}  // namespace l0spv::transform

@@ -1,0 +1,76 @@
+// a op b → b op a for operations that commute exactly (integer and logical
+// arithmetic, equality comparisons). Float add/multiply are left out: with
+// two NaN operands, which payload survives depends on the operand order.
+#include "absl/strings/str_cat.h"
+#include "generators/transform/ir_util.h"
+#include "generators/transform/kinds/kinds.h"
+
+namespace l0spv::transform {
+namespace {
+
+using spv::Op;
+
+bool IsCommutative(uint32_t opcode) {
+  switch (static_cast<Op>(opcode)) {
+    case Op::OpIAdd:
+    case Op::OpIMul:
+    case Op::OpBitwiseAnd:
+    case Op::OpBitwiseOr:
+    case Op::OpBitwiseXor:
+    case Op::OpLogicalAnd:
+    case Op::OpLogicalOr:
+    case Op::OpLogicalEqual:
+    case Op::OpLogicalNotEqual:
+    case Op::OpIEqual:
+    case Op::OpINotEqual:
+    case Op::OpFOrdEqual:
+    case Op::OpFUnordEqual:
+    case Op::OpFOrdNotEqual:
+    case Op::OpFUnordNotEqual:
+    case Op::OpIAddCarry:
+    case Op::OpUMulExtended:
+    case Op::OpSMulExtended:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class SwapCommutative : public Transformation {
+ public:
+  std::string_view kind() const override { return "swap_commutative_operands"; }
+  std::optional<Record> Propose(TransformContext& ctx,
+                                Rng& rng) const override {
+    auto pos = PickPosition(
+        FindPositions(ctx,
+                      [](const spirv::Instruction& inst, const InstPos&) {
+                        return IsCommutative(inst.opcode()) &&
+                               inst.NumOperands() == 2;
+                      }),
+        rng);
+    if (!pos) return std::nullopt;
+    return Record{{"instruction", ToJson(ctx.Describe(*pos))}};
+  }
+  absl::Status Check(TransformContext& ctx, const Record& r) const override {
+    auto pos = ResolveField(ctx, r, "instruction");
+    if (!pos.ok()) return pos.status();
+    const spirv::Instruction& inst = ctx.At(*pos);
+    if (!IsCommutative(inst.opcode()) || inst.NumOperands() != 2)
+      return absl::FailedPreconditionError(absl::StrCat(
+          std::string(inst.name()), " is not a commutative binary operation"));
+    return absl::OkStatus();
+  }
+  void Apply(TransformContext& ctx, const Record& r) const override {
+    spirv::Instruction& inst = ctx.At(*ResolveField(ctx, r, "instruction"));
+    std::swap(inst.mutable_operands()[0], inst.mutable_operands()[1]);
+  }
+};
+
+}  // namespace
+
+const Transformation* SwapCommutativeOperands() {
+  static const SwapCommutative* t = new SwapCommutative;
+  return t;
+}
+
+}  // namespace l0spv::transform

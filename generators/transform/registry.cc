@@ -1,0 +1,28 @@
+#include "generators/transform/registry.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "generators/transform/kinds/kinds.h"
+
+namespace l0spv::transform {
+
+std::span<const Transformation* const> AllTransformations() {
+  static const std::vector<const Transformation*>* all = [] {
+    auto* v = new std::vector<const Transformation*>(AllKinds());
+    std::sort(v->begin(), v->end(),
+              [](const Transformation* a, const Transformation* b) {
+                return a->kind() < b->kind();
+              });
+    return v;
+  }();
+  return *all;
+}
+
+const Transformation* FindTransformation(std::string_view kind) {
+  for (const Transformation* t : AllTransformations())
+    if (t->kind() == kind) return t;
+  return nullptr;
+}
+
+}  // namespace l0spv::transform
