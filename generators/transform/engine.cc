@@ -62,12 +62,13 @@ std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
                                                 absl::Status* status) {
   std::vector<const Transformation*> out;
   if (o.kinds.empty()) {
+    std::vector<const Transformation*> usable;
     for (const Transformation* t : AllTransformations())
+      if ((t->known_bugs() & o.avoid_known_bugs) == 0) usable.push_back(t);
+    for (const Transformation* t : usable)
       if (rng.OneIn(2)) out.push_back(t);
-    if (out.empty()) {
-      auto all = AllTransformations();
-      out.push_back(all[rng.Below(static_cast<uint32_t>(all.size()))]);
-    }
+    if (out.empty() && !usable.empty())
+      out.push_back(usable[rng.Below(static_cast<uint32_t>(usable.size()))]);
     return out;
   }
   for (const std::string& k : o.kinds) {
@@ -79,6 +80,13 @@ std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
       *status = absl::InvalidArgumentError(
           absl::StrCat("unknown transformation kind '", k,
                        "'; kinds: ", absl::StrJoin(names, ", ")));
+      return {};
+    }
+    if ((t->known_bugs() & o.avoid_known_bugs) != 0) {
+      *status = absl::InvalidArgumentError(absl::StrCat(
+          "transformation kind '", k,
+          "' triggers a known bug of a chosen target (see "
+          "corpora/known-consumer-bugs/)"));
       return {};
     }
     out.push_back(t);
@@ -150,6 +158,8 @@ absl::StatusOr<TransformResult> Transform(const spirv::TestCase& original,
   std::vector<const Transformation*> enabled =
       EnabledKinds(options, rng, &kinds_status);
   if (!kinds_status.ok()) return kinds_status;
+  if (enabled.empty())
+    return absl::InvalidArgumentError("no transformation kind is usable");
   for (const Transformation* t : enabled)
     result.enabled_kinds.emplace_back(t->kind());
   const uint32_t count = options.count != 0 ? options.count : rng.Range(1, 200);

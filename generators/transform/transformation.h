@@ -39,6 +39,10 @@ class Transformation {
                                         Rng& rng) const = 0;
   virtual absl::Status Check(TransformContext& ctx, const Record& r) const = 0;
   virtual void Apply(TransformContext& ctx, const Record& r) const = 0;
+  // Consumers (generators::KnownBugs bits) with a filed bug this kind's
+  // output triggers (corpora/known-consumer-bugs/); campaigns against them
+  // leave the kind out.
+  virtual uint32_t known_bugs() const { return 0; }
 };
 
 }  // namespace l0spv::transform
