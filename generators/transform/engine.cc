@@ -29,8 +29,8 @@ absl::Status CheckFreshIds(TransformContext& ctx, const Record& r) {
     return absl::InvalidArgumentError("\"fresh_ids\" must be an array");
   std::vector<uint32_t> seen;
   for (const nlohmann::json& id : ids) {
-    if (!id.is_number_unsigned() || id.get<uint64_t>() == 0 ||
-        id.get<uint64_t>() > 0x3fffff)
+    if (!id.is_number_integer() || id.get<int64_t>() <= 0 ||
+        id.get<int64_t>() > 0x3fffff)
       return absl::InvalidArgumentError(
           absl::StrCat("fresh id ", id.dump(), " is not a usable id"));
     const uint32_t v = id.get<uint32_t>();
@@ -83,10 +83,10 @@ std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
       return {};
     }
     if ((t->known_bugs() & o.avoid_known_bugs) != 0) {
-      *status = absl::InvalidArgumentError(absl::StrCat(
-          "transformation kind '", k,
-          "' triggers a known bug of a chosen target (see "
-          "corpora/known-consumer-bugs/)"));
+      *status = absl::InvalidArgumentError(
+          absl::StrCat("transformation kind '", k,
+                       "' triggers a known bug of a chosen target (see "
+                       "corpora/known-consumer-bugs/)"));
       return {};
     }
     out.push_back(t);
@@ -215,7 +215,8 @@ absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
   for (const nlohmann::json& r : *records) {
     if (!r.contains("fresh_ids") || !r["fresh_ids"].is_array()) continue;
     for (const nlohmann::json& id : r["fresh_ids"])
-      if (id.is_number_unsigned() && id.get<uint64_t>() <= 0x3fffff)
+      if (id.is_number_integer() && id.get<int64_t>() > 0 &&
+          id.get<int64_t>() <= 0x3fffff)
         overflow = std::max(overflow, id.get<uint32_t>() + 1);
   }
   ReplayResult result;

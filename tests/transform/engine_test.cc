@@ -1,0 +1,182 @@
+// The transformation engine: determinism, replay, and every error path
+// (invalid input, unknown kinds, logs for another module, tampered or
+// shrunken logs).
+#include "generators/transform/engine.h"
+
+#include "generators/kernel/generator.h"
+#include "generators/kernel/random.h"
+#include "generators/transform/semantics_check.h"
+#include "gtest/gtest.h"
+
+namespace l0spv::transform {
+namespace {
+
+spirv::TestCase Generated(uint64_t seed) {
+  generators::GeneratorOptions g;
+  g.seed = seed;
+  auto tc = generators::GenerateTestCase(g);
+  EXPECT_TRUE(tc.ok()) << tc.status();
+  return *tc;
+}
+
+TransformResult Transformed(const spirv::TestCase& tc, uint64_t seed,
+                            uint32_t count = 100) {
+  TransformOptions o;
+  o.seed = seed;
+  o.count = count;
+  auto r = Transform(tc, o);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return *r;
+}
+
+TEST(TransformEngine, SameSeedSameResult) {
+  const spirv::TestCase tc = Generated(1);
+  EXPECT_EQ(Transformed(tc, 7).test_case.module_words,
+            Transformed(tc, 7).test_case.module_words);
+  EXPECT_NE(Transformed(tc, 7).test_case.module_words,
+            Transformed(tc, 8).test_case.module_words);
+}
+
+TEST(TransformEngine, ReplayIsByteIdenticalAndLogIsInTheCase) {
+  const spirv::TestCase tc = Generated(2);
+  const TransformResult r = Transformed(tc, 3);
+  ASSERT_TRUE(r.test_case.transformation_log.has_value());
+  EXPECT_GT(r.log["records"].size(), 0u);
+  auto again = Replay(tc, *r.test_case.transformation_log);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->test_case.module_words, r.test_case.module_words);
+  EXPECT_TRUE(again->skipped.empty());
+}
+
+TEST(TransformEngine, RejectsInvalidModule) {
+  spirv::TestCase tc = Generated(3);
+  tc.module_words.resize(tc.module_words.size() - 3);
+  auto r = Transform(tc, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << r.status();
+}
+
+TEST(TransformEngine, RejectsMissingEntryPoint) {
+  spirv::TestCase tc = Generated(3);
+  tc.entry_point = "no_such_kernel";
+  auto r = Transform(tc, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("no_such_kernel"), std::string::npos);
+}
+
+TEST(TransformEngine, RejectsUnknownKind) {
+  TransformOptions o;
+  o.kinds = {"frobnicate"};
+  auto r = Transform(Generated(4), o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("frobnicate"), std::string::npos);
+  EXPECT_NE(r.status().message().find("split_block"), std::string::npos)
+      << "the error lists the kinds";
+}
+
+TEST(TransformEngine, RefusesLogOfAnotherModule) {
+  const spirv::TestCase a = Generated(5), b = Generated(6);
+  const TransformResult r = Transformed(a, 1);
+  auto replay = Replay(b, r.log);
+  ASSERT_FALSE(replay.ok());
+  EXPECT_NE(replay.status().message().find("another module"),
+            std::string::npos);
+}
+
+TEST(TransformEngine, RejectsNonLogs) {
+  const spirv::TestCase tc = Generated(5);
+  for (const char* text :
+       {"[]", "{}", R"({"format":"l0spv-transform-log/1"})",
+        R"({"format":"l0spv-transform-log/1","records":[3]})",
+        R"({"format":"other","records":[]})"}) {
+    auto replay = Replay(tc, nlohmann::json::parse(text));
+    EXPECT_FALSE(replay.ok()) << text;
+    EXPECT_TRUE(absl::IsInvalidArgument(replay.status())) << replay.status();
+  }
+}
+
+TEST(TransformEngine, UnknownKindInLogIsAnError) {
+  const spirv::TestCase tc = Generated(5);
+  nlohmann::json log = MakeLog(tc.module_words, {{{"kind", "frobnicate"}}});
+  auto replay = Replay(tc, log);
+  ASSERT_FALSE(replay.ok());
+  EXPECT_NE(replay.status().message().find("frobnicate"), std::string::npos);
+}
+
+TEST(TransformEngine, TamperedRecordsAreErrorsNotCrashes) {
+  const spirv::TestCase tc = Generated(7);
+  const TransformResult r = Transformed(tc, 2, 60);
+  auto records = LogRecords(r.log);
+  ASSERT_TRUE(records.ok());
+  // Damage every field of every record in turn: a wrong type, an id the
+  // module does not define, a huge number. None may crash; each either
+  // fails cleanly or (when the field does not matter) still applies.
+  for (size_t i = 0; i < records->size(); ++i) {
+    for (auto& [field, value] : (*records)[i].items()) {
+      if (field == "kind") continue;
+      for (const nlohmann::json& bad :
+           {nlohmann::json("text"), nlohmann::json(999999u),
+            nlohmann::json::array(), nlohmann::json(-1)}) {
+        std::vector<nlohmann::json> damaged = *records;
+        damaged[i][field] = bad;
+        auto replay = Replay(tc, MakeLog(tc.module_words, damaged));
+        if (replay.ok()) {
+          EXPECT_TRUE(CheckTransformed(tc, replay->test_case).ok())
+              << "record " << i << " field " << field;
+        }
+        auto lenient = Replay(tc, MakeLog(tc.module_words, damaged),
+                              {.skip_inapplicable = true});
+        if (lenient.ok()) {
+          EXPECT_TRUE(CheckTransformed(tc, lenient->test_case).ok())
+              << "record " << i << " field " << field;
+        }
+      }
+      break;  // one field per record keeps the test fast
+    }
+  }
+}
+
+TEST(TransformEngine, FreshIdAlreadyDefinedIsRefused) {
+  const spirv::TestCase tc = Generated(8);
+  const TransformResult r = Transformed(tc, 4, 30);
+  auto records = LogRecords(r.log);
+  ASSERT_TRUE(records.ok());
+  for (size_t i = 0; i < records->size(); ++i) {
+    if ((*records)[i]["fresh_ids"].empty()) continue;
+    (*records)[i]["fresh_ids"][0] = 1;  // id 1 is always defined
+    auto replay = Replay(tc, MakeLog(tc.module_words, *records));
+    ASSERT_FALSE(replay.ok());
+    EXPECT_NE(replay.status().message().find("already defined"),
+              std::string::npos)
+        << replay.status();
+    return;
+  }
+  GTEST_SKIP() << "no record with fresh ids";
+}
+
+// The reducer shrinks logs: any subset of a log, replayed leniently, must
+// still give a valid module with the original's results.
+TEST(TransformEngine, SubsetsOfALogStillPreserveSemantics) {
+  for (uint64_t seed = 0; seed < 12; ++seed) {
+    SCOPED_TRACE(seed);
+    const spirv::TestCase tc = Generated(100 + seed);
+    const TransformResult r = Transformed(tc, seed, 120);
+    auto records = LogRecords(r.log);
+    ASSERT_TRUE(records.ok());
+    generators::Rng rng(seed);
+    for (int round = 0; round < 3; ++round) {
+      std::vector<nlohmann::json> kept;
+      for (const nlohmann::json& rec : *records)
+        if (rng.OneIn(2)) kept.push_back(rec);
+      auto replay = Replay(tc, MakeLog(tc.module_words, kept),
+                           {.skip_inapplicable = true});
+      ASSERT_TRUE(replay.ok()) << replay.status();
+      const absl::Status s = CheckTransformed(tc, replay->test_case);
+      EXPECT_TRUE(s.ok()) << s << " (round " << round << ", "
+                          << replay->skipped.size() << " skipped)";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace l0spv::transform
