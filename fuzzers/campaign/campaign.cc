@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "fuzzers/campaign/findings.h"
+#include "generators/transform/engine.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
 
@@ -128,10 +129,12 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
     if (!tc.ok()) {
       ++state.stats.generator_errors;
     } else {
-      auto record = [&](const oracles::Verdict& v,
-                        std::map<std::string, oracles::Execution> outputs) {
-        FindingRecord r{v, *tc, seed, std::move(outputs),
-                        ReproduceCommand(o, v)};
+      auto record_case = [&](const oracles::Verdict& v,
+                             const spirv::TestCase& test_case,
+                             std::map<std::string, oracles::Execution> outputs,
+                             std::string reproduce) {
+        FindingRecord r{v, test_case, seed, std::move(outputs),
+                        std::move(reproduce)};
         auto is_new = RecordFinding(o.out, r);
         if (is_new.ok() && *is_new) {
           ++state.stats.new_findings;
@@ -139,6 +142,11 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
           ++state.stats.duplicate_hits;
         }
       };
+      auto record = [&](const oracles::Verdict& v,
+                        std::map<std::string, oracles::Execution> outputs) {
+        record_case(v, *tc, std::move(outputs), ReproduceCommand(o, v));
+      };
+      std::map<std::string, std::string> original_signatures;
       auto t0 = Clock::now();
       const oracles::Execution reference = (*ref)->Run(*tc, o.limits);
       uint64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -161,6 +169,66 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
           state.stats.targets[target->name()].Count(v.kind, ns);
           if (v.IsFinding())
             record(v, {{"ref", reference}, {target->name(), e}});
+          original_signatures[target->name()] = v.signature;
+        }
+      }
+      if (rv.kind == oracles::VerdictKind::kOk && o.mutate) {
+        // Metamorphic testing: the same case after semantics-preserving
+        // transformations must give every target the same results.
+        transform::TransformOptions to;
+        to.seed = seed;
+        to.avoid_known_bugs = o.generator.avoid_known_bugs;
+        auto mutated = transform::Transform(*tc, to);
+        if (!mutated.ok()) {
+          ++state.stats.generator_errors;
+        } else {
+          const spirv::TestCase& mt = mutated->test_case;
+          t0 = Clock::now();
+          const oracles::Execution mref = (*ref)->Run(mt, o.limits);
+          ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                   Clock::now() - t0)
+                   .count();
+          inside_targets += ns;
+          oracles::Verdict mrv = oracles::JudgeReference(mref);
+          if (mrv.kind == oracles::VerdictKind::kOk) {
+            // ref must agree with itself across the transformation;
+            // otherwise a transformation kind is wrong (our bug).
+            const oracles::Verdict self =
+                oracles::Judge(mt, reference, "ref", true, mref);
+            if (self.IsFinding()) {
+              mrv = self;
+              mrv.explanation = absl::StrCat(
+                  "the transformations changed ref's results (a bug in a "
+                  "transformation kind): ",
+                  self.explanation);
+              mrv.signature = "mismatch:ref:transformation changed results";
+            }
+          }
+          state.stats.targets["ref~mutated"].Count(mrv.kind, ns);
+          if (mrv.IsFinding()) {
+            record_case(mrv, mt, {{"ref", reference}, {"ref~mutated", mref}},
+                        absl::StrCat(o.self_command, " generate --seed=", seed,
+                                     " --out=original && ", o.self_command,
+                                     " replay original {case} --check"));
+          } else if (mrv.kind == oracles::VerdictKind::kOk) {
+            for (auto& target : targets) {
+              t0 = Clock::now();
+              const oracles::Execution e = target->Run(mt, o.limits);
+              ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       Clock::now() - t0)
+                       .count();
+              inside_targets += ns;
+              const oracles::Verdict v = oracles::Judge(
+                  mt, mref, target->name(), target->executes(), e);
+              state.stats.targets[target->name() + "~mutated"].Count(v.kind,
+                                                                     ns);
+              // A finding the original already showed is not new here.
+              if (v.IsFinding() &&
+                  v.signature != original_signatures[target->name()])
+                record_case(v, mt, {{"ref", mref}, {target->name(), e}},
+                            ReproduceCommand(o, v));
+            }
+          }
         }
       }
     }

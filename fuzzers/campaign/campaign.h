@@ -53,6 +53,10 @@ struct CampaignOptions {
   std::function<absl::StatusOr<std::unique_ptr<oracles::Target>>(
       const std::string&)>
       make_target;
+  // Metamorphic testing: every case is also transformed (seeded by the
+  // case) and run again on ref and every target; a target whose results
+  // change is a finding reported with the transformation log.
+  bool mutate = false;
   bool live_progress = false;  // rewrite one progress line (a terminal)
   std::string self_command = "l0spv-fuzz";  // for reproduce commands
 };

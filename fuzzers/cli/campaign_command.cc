@@ -109,12 +109,8 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     return UsageError("campaign",
                       "unexpected argument '" + positional[0] + "'");
   }
-  if (absl::GetFlag(FLAGS_mutate)) {
-    return UsageError("campaign",
-                      "--mutate needs the transformations of issue 6, which "
-                      "are not in this build yet");
-  }
   campaign::CampaignOptions o;
+  o.mutate = absl::GetFlag(FLAGS_mutate);
   // --target: explicit list, or every available target.
   const std::string list = absl::GetFlag(FLAGS_target);
   std::vector<std::string> requested;
