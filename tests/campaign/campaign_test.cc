@@ -98,6 +98,27 @@ TEST(CampaignTest, WrongResultsAreOneDeduplicatedMismatch) {
   EXPECT_TRUE(spirv::ReadTestCase(dir + "/case").ok());
 }
 
+TEST(CampaignTest, MutateFindsBugsOnlyTransformationsReach) {
+  const std::string out = FreshDir("mutate");
+  CampaignOptions o = Options(out, {"fault:wrong-if-transformed"}, 4);
+  const CampaignResult plain = RunCampaignOk(o);
+  EXPECT_EQ(plain.unique_findings, 0u) << "originals are computed right";
+  const std::string out2 = FreshDir("mutate2");
+  o = Options(out2, {"fault:wrong-if-transformed"}, 4);
+  o.mutate = true;
+  const CampaignResult r = RunCampaignOk(o);
+  EXPECT_EQ(r.stats.targets.at("ref~mutated").verdicts.at("ok"), 4u)
+      << "ref agrees with itself across transformations";
+  ASSERT_EQ(r.unique_findings, 1u);
+  const std::string dir = FindingDirs(out2)[0];
+  EXPECT_EQ(ReadJson(dir + "/verdict.json")["kind"], "mismatch");
+  // The finding is the transformed case, with the log that made it.
+  auto tc = spirv::ReadTestCase(dir + "/case");
+  ASSERT_TRUE(tc.ok()) << tc.status();
+  ASSERT_TRUE(tc->transformation_log.has_value());
+  EXPECT_FALSE((*tc->transformation_log)["records"].empty());
+}
+
 TEST(CampaignTest, CrashHangAndRejectionVerdicts) {
   const std::string out = FreshDir("faults");
   const CampaignResult r = RunCampaignOk(

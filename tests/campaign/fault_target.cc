@@ -28,7 +28,9 @@ class FaultTarget : public oracles::Target {
     oracles::Execution e = oracles::reference::RunReference(
         tc, oracles::reference::ReferenceOptions{});
     if (mode_ == "kill-job" && runs_ == kill_at_) ::raise(SIGSEGV);
-    if (mode_ == "wrong") {
+    // "wrong-if-transformed": a consumer bug only transformations reach.
+    if (mode_ == "wrong" ||
+        (mode_ == "wrong-if-transformed" && tc.transformation_log)) {
       for (size_t i = 0; i < tc.args.size(); ++i) {
         if (tc.args[i].is_result && !e.buffers[i].empty()) {
           e.buffers[i][0] ^= 0x5a;
@@ -91,8 +93,8 @@ absl::StatusOr<std::unique_ptr<oracles::Target>> MakeFaultTarget(
       return absl::InvalidArgumentError("bad kill-job-at-N");
     mode = "kill-job";
   }
-  for (const char* m :
-       {"ok", "crash", "hang", "leak", "wrong", "reject", "kill-job"}) {
+  for (const char* m : {"ok", "crash", "hang", "leak", "wrong",
+                        "wrong-if-transformed", "reject", "kill-job"}) {
     if (mode == m) return std::make_unique<FaultTarget>(name, mode, kill_at);
   }
   return absl::InvalidArgumentError("unknown fault mode " + mode);

@@ -4,8 +4,9 @@
 // Names: "fault:ok" (the reference's result), "fault:crash" (the worker
 // dies of SIGSEGV), "fault:hang" (the worker sleeps past the limit),
 // "fault:leak" (the worker allocates until the memory limit stops it),
-// "fault:wrong" (first result byte flipped), "fault:reject" (a build
-// failure with a fixed log), "fault:kill-job-at-N" (the calling process
+// "fault:wrong" (first result byte flipped), "fault:wrong-if-transformed"
+// (the same, only on cases that carry a transformation log), "fault:reject" (a
+// build failure with a fixed log), "fault:kill-job-at-N" (the calling process
 // itself dies of SIGSEGV on its N-th run: a crash outside any worker).
 #pragma once
 
