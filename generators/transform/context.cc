@@ -120,36 +120,56 @@ std::vector<uint32_t> SuccessorLabels(const spirv::BasicBlock& block) {
 }
 
 Dominators::Dominators(const spirv::Function& fn) {
-  if (fn.blocks.empty()) return;
-  for (const spirv::BasicBlock& bb : fn.blocks) {
-    succ_[bb.id()] = SuccessorLabels(bb);
-    pred_[bb.id()];
+  const size_t n = fn.blocks.size();
+  if (n == 0) return;
+  index_.reserve(n);
+  labels_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    labels_[i] = fn.blocks[i].id();
+    index_[labels_[i]] = static_cast<uint32_t>(i);
   }
-  for (const spirv::BasicBlock& bb : fn.blocks)
-    for (uint32_t s : succ_[bb.id()]) pred_[s].push_back(bb.id());
+  succ_.resize(n);
+  pred_.resize(n);
+  std::vector<std::vector<uint32_t>> succ_index(n);
+  for (size_t i = 0; i < n; ++i) {
+    succ_[i] = SuccessorLabels(fn.blocks[i]);
+    for (uint32_t s : succ_[i]) {
+      auto it = index_.find(s);
+      if (it == index_.end()) continue;
+      succ_index[i].push_back(it->second);
+      pred_[it->second].push_back(labels_[i]);
+    }
+  }
   // Reverse post-order by an iterative depth-first search.
   std::vector<uint32_t> post;
-  absl::flat_hash_map<uint32_t, bool> visited;
-  std::vector<std::pair<uint32_t, size_t>> stack{{fn.blocks[0].id(), 0}};
-  visited[fn.blocks[0].id()] = true;
+  post.reserve(n);
+  std::vector<bool> visited(n, false);
+  std::vector<std::pair<uint32_t, size_t>> stack{{0, 0}};
+  visited[0] = true;
   while (!stack.empty()) {
-    auto& [label, next] = stack.back();
-    const std::vector<uint32_t>& s = succ_[label];
-    if (next < s.size()) {
-      const uint32_t child = s[next++];
-      if (succ_.contains(child) && visited.emplace(child, true).second)
+    auto& [b, next] = stack.back();
+    if (next < succ_index[b].size()) {
+      const uint32_t child = succ_index[b][next++];
+      if (!visited[child]) {
+        visited[child] = true;
         stack.push_back({child, 0});
+      }
     } else {
-      post.push_back(label);
+      post.push_back(b);
       stack.pop_back();
     }
   }
+  order_.assign(n, kNone);
+  idom_.assign(n, kNone);
   std::vector<uint32_t> rpo(post.rbegin(), post.rend());
   for (size_t i = 0; i < rpo.size(); ++i)
     order_[rpo[i]] = static_cast<uint32_t>(i);
+  std::vector<std::vector<uint32_t>> pred_index(n);
+  for (size_t i = 0; i < n; ++i)
+    for (uint32_t s : succ_index[i])
+      pred_index[s].push_back(static_cast<uint32_t>(i));
   // Cooper, Harvey and Kennedy's iterative algorithm.
-  const uint32_t entry = rpo[0];
-  idom_[entry] = entry;
+  idom_[0] = 0;
   auto intersect = [&](uint32_t a, uint32_t b) {
     while (a != b) {
       while (order_[a] > order_[b]) a = idom_[a];
@@ -160,42 +180,42 @@ Dominators::Dominators(const spirv::Function& fn) {
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 1; i < rpo.size(); ++i) {
-      uint32_t new_idom = 0;
-      for (uint32_t p : pred_[rpo[i]]) {
-        if (!idom_.contains(p)) continue;
-        new_idom = new_idom == 0 ? p : intersect(p, new_idom);
+      uint32_t new_idom = kNone;
+      for (uint32_t p : pred_index[rpo[i]]) {
+        if (idom_[p] == kNone) continue;
+        new_idom = new_idom == kNone ? p : intersect(p, new_idom);
       }
-      if (new_idom != 0) {
-        auto it = idom_.find(rpo[i]);
-        if (it == idom_.end() || it->second != new_idom) {
-          idom_[rpo[i]] = new_idom;
-          changed = true;
-        }
+      if (new_idom != kNone && idom_[rpo[i]] != new_idom) {
+        idom_[rpo[i]] = new_idom;
+        changed = true;
       }
     }
   }
 }
 
 bool Dominators::Dominates(uint32_t a, uint32_t b) const {
-  if (!idom_.contains(a) || !idom_.contains(b)) return false;
-  for (uint32_t x = b;;) {
-    if (x == a) return true;
-    const uint32_t up = idom_.at(x);
-    if (up == x) return false;
-    x = up;
+  auto ia = index_.find(a), ib = index_.find(b);
+  if (ia == index_.end() || ib == index_.end()) return false;
+  const uint32_t x = ia->second;
+  uint32_t y = ib->second;
+  if (idom_[x] == kNone || idom_[y] == kNone) return false;
+  for (;;) {
+    if (y == x) return true;
+    if (idom_[y] == y) return false;
+    y = idom_[y];
   }
 }
 
 const std::vector<uint32_t>& Dominators::Successors(uint32_t label) const {
-  static const std::vector<uint32_t> kNone;
-  auto it = succ_.find(label);
-  return it == succ_.end() ? kNone : it->second;
+  static const std::vector<uint32_t> kEmpty;
+  auto it = index_.find(label);
+  return it == index_.end() ? kEmpty : succ_[it->second];
 }
 
 const std::vector<uint32_t>& Dominators::Predecessors(uint32_t label) const {
-  static const std::vector<uint32_t> kNone;
-  auto it = pred_.find(label);
-  return it == pred_.end() ? kNone : it->second;
+  static const std::vector<uint32_t> kEmpty;
+  auto it = index_.find(label);
+  return it == index_.end() ? kEmpty : pred_[it->second];
 }
 
 TransformContext::TransformContext(spirv::Module& module,
@@ -242,31 +262,33 @@ void TransformContext::ComputeInitialFacts() {
 }
 
 void TransformContext::BuildDefs() {
-  defs_.clear();
+  defs_.assign(module_.header.bound, DefSite{});
+  auto put = [&](uint32_t id, const DefSite& site) {
+    if (id >= defs_.size()) defs_.resize(id + 1);
+    defs_[id] = site;
+  };
   for (const spirv::Instruction& inst : module_.types_values)
     if (inst.result_id() != 0)
-      defs_[inst.result_id()] = {-1, 0, 0, 0, inst.opcode(), inst.type_id()};
-  for (spirv::Section s : {spirv::Section::kExtInstImport}) {
-    for (const spirv::Instruction& inst : module_.section(s))
-      defs_[inst.result_id()] = {-1, 0, 0, 0, inst.opcode(), 0};
-  }
+      put(inst.result_id(), {-1, 0, 0, 0, inst.opcode(), inst.type_id()});
+  for (const spirv::Instruction& inst : module_.ext_inst_imports)
+    put(inst.result_id(), {-1, 0, 0, 0, inst.opcode(), 0});
   for (size_t f = 0; f < module_.functions.size(); ++f) {
     const spirv::Function& fn = module_.functions[f];
     const int32_t fi = static_cast<int32_t>(f);
-    defs_[fn.id()] = {-1, 0, 0, 0, fn.def.opcode(), fn.def.type_id()};
+    put(fn.id(), {-1, 0, 0, 0, fn.def.opcode(), fn.def.type_id()});
     for (size_t p = 0; p < fn.parameters.size(); ++p)
-      defs_[fn.parameters[p].result_id()] = {
-          fi, 0, 0, p, fn.parameters[p].opcode(), fn.parameters[p].type_id()};
+      put(fn.parameters[p].result_id(),
+          {fi, 0, 0, p, fn.parameters[p].opcode(), fn.parameters[p].type_id()});
     for (size_t b = 0; b < fn.blocks.size(); ++b) {
       const spirv::BasicBlock& bb = fn.blocks[b];
       DefSite label{fi, bb.id(), b, 0, bb.label.opcode(), 0};
       label.is_label = true;
-      defs_[bb.id()] = label;
+      put(bb.id(), label);
       for (size_t i = 0; i < bb.instructions.size(); ++i) {
         const spirv::Instruction& inst = bb.instructions[i];
         if (inst.result_id() != 0)
-          defs_[inst.result_id()] = {fi, bb.id(),       b,
-                                     i,  inst.opcode(), inst.type_id()};
+          put(inst.result_id(),
+              {fi, bb.id(), b, i, inst.opcode(), inst.type_id()});
       }
     }
   }
@@ -275,12 +297,20 @@ void TransformContext::BuildDefs() {
 
 const DefSite* TransformContext::Def(uint32_t id) {
   if (!defs_built_) BuildDefs();
-  auto it = defs_.find(id);
-  return it == defs_.end() ? nullptr : &it->second;
+  if (id >= defs_.size() || defs_[id].opcode == 0) return nullptr;
+  return &defs_[id];
 }
 
 const spirv::TypeTable& TransformContext::types() {
-  if (!types_) types_ = std::make_unique<spirv::TypeTable>(module_);
+  // Types and constants are only ever appended (through the builder), so
+  // the table is current while the section and the decorations keep their
+  // sizes.
+  if (!types_ || types_size_ != module_.types_values.size() ||
+      annotations_size_ != module_.annotations.size()) {
+    types_ = std::make_unique<spirv::TypeTable>(module_);
+    types_size_ = module_.types_values.size();
+    annotations_size_ = module_.annotations.size();
+  }
   return *types_;
 }
 
@@ -292,19 +322,40 @@ spirv::ModuleBuilder& TransformContext::builder() {
   return *builder_;
 }
 
+// A cheap summary of a function's CFG: block labels and terminator
+// targets. The dominator tree is rebuilt only when it changes.
+static uint64_t CfgFingerprint(const spirv::Function& fn) {
+  uint64_t h = 0xcbf29ce484222325ULL ^ fn.blocks.size();
+  auto mix = [&h](uint64_t v) { h = (h ^ v) * 0x100000001b3ULL; };
+  for (const spirv::BasicBlock& bb : fn.blocks) {
+    mix(bb.id());
+    const spirv::Instruction* term = bb.terminator();
+    if (term == nullptr) continue;
+    mix(term->opcode());
+    for (const spirv::Operand& op : term->operands())
+      if (!op.words.empty()) mix(op.words[0]);
+  }
+  return h;
+}
+
 const Dominators& TransformContext::dominators(size_t function) {
   auto& slot = dominators_[function];
-  if (!slot) slot = std::make_unique<Dominators>(module_.functions[function]);
-  return *slot;
+  const uint64_t fp = CfgFingerprint(module_.functions[function]);
+  if (!slot.tree || slot.fingerprint != fp) {
+    slot.tree = std::make_unique<Dominators>(module_.functions[function]);
+    slot.fingerprint = fp;
+  }
+  return *slot.tree;
 }
 
 void TransformContext::Invalidate() {
   defs_built_ = false;
-  defs_.clear();
-  types_.reset();
-  builder_.reset();
-  dominators_.clear();
+  // The builder, the type table and the dominator trees check themselves
+  // for staleness (see above); the builder stays valid because kinds add
+  // types and constants only through it.
 }
+
+void TransformContext::ResetBuilder() { builder_.reset(); }
 
 uint32_t TransformContext::NewId() {
   uint32_t id;

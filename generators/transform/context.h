@@ -71,16 +71,24 @@ struct DefSite {
 class Dominators {
  public:
   explicit Dominators(const spirv::Function& function);
-  bool IsReachable(uint32_t label) const { return idom_.contains(label); }
+  bool IsReachable(uint32_t label) const {
+    auto it = index_.find(label);
+    return it != index_.end() && idom_[it->second] != kNone;
+  }
   // a dominates b (reflexive); false when either is unreachable.
   bool Dominates(uint32_t a, uint32_t b) const;
   const std::vector<uint32_t>& Successors(uint32_t label) const;
   const std::vector<uint32_t>& Predecessors(uint32_t label) const;
 
  private:
-  absl::flat_hash_map<uint32_t, uint32_t> idom_;   // entry → itself
-  absl::flat_hash_map<uint32_t, uint32_t> order_;  // reverse post-order
-  absl::flat_hash_map<uint32_t, std::vector<uint32_t>> succ_, pred_;
+  static constexpr uint32_t kNone = ~0u;
+  // Per block index (function order): idom_ and order_ are block indices /
+  // reverse post-order numbers, kNone when unreachable.
+  absl::flat_hash_map<uint32_t, uint32_t> index_;  // label → block index
+  std::vector<uint32_t> labels_;
+  std::vector<uint32_t> idom_;
+  std::vector<uint32_t> order_;
+  std::vector<std::vector<uint32_t>> succ_, pred_;  // labels
 };
 
 // The successors named by a block terminator (OpBranch, OpBranchConditional,
@@ -104,6 +112,9 @@ class TransformContext {
   spirv::ModuleBuilder& builder();
   const Dominators& dominators(size_t function);
   void Invalidate();
+  // Kinds add types and constants only through builder(); one that edits
+  // the types/values section by hand (e.g. a spec constant) calls this.
+  void ResetBuilder();
 
   // Fresh ids.
   uint32_t NewId();
@@ -147,10 +158,17 @@ class TransformContext {
   int32_t entry_function_ = -1;
 
   bool defs_built_ = false;
-  absl::flat_hash_map<uint32_t, DefSite> defs_;
+  // Indexed by id (ids are below the header bound, which replay caps);
+  // opcode 0 = not defined.
+  std::vector<DefSite> defs_;
   std::unique_ptr<spirv::TypeTable> types_;
   std::unique_ptr<spirv::ModuleBuilder> builder_;
-  absl::flat_hash_map<size_t, std::unique_ptr<Dominators>> dominators_;
+  size_t types_size_ = 0, annotations_size_ = 0;
+  struct CachedDominators {
+    std::unique_ptr<Dominators> tree;
+    uint64_t fingerprint = 0;
+  };
+  absl::flat_hash_map<size_t, CachedDominators> dominators_;
 
   std::vector<uint32_t>* recording_ = nullptr;
   std::span<const uint32_t> replay_ids_;

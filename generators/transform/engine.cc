@@ -13,12 +13,22 @@
 namespace l0spv::transform {
 namespace {
 
+// Ids stay below this (the analyses index by id; logs cannot make a
+// replay allocate without bound).
+constexpr uint32_t kMaxIdBound = 0x400000;
+
 // Reads and validates the module of a case, and finds its entry point.
 absl::StatusOr<spirv::Module> ReadCaseModule(const spirv::TestCase& tc) {
   auto module = spirv::ReadModuleWords(tc.module_words);
   if (!module.ok())
     return absl::InvalidArgumentError(
         absl::StrCat("cannot transform: ", module.status().message()));
+  if (module->header.bound > kMaxIdBound)
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot transform: the module's id bound ",
+                     module->header.bound, " is above ", kMaxIdBound,
+                     " (compact its ids, e.g. spirv-opt "
+                     "--compact-ids)"));
   return module;
 }
 
@@ -30,7 +40,7 @@ absl::Status CheckFreshIds(TransformContext& ctx, const Record& r) {
   std::vector<uint32_t> seen;
   for (const nlohmann::json& id : ids) {
     if (!id.is_number_integer() || id.get<int64_t>() <= 0 ||
-        id.get<int64_t>() > 0x3fffff)
+        id.get<int64_t>() >= kMaxIdBound)
       return absl::InvalidArgumentError(
           absl::StrCat("fresh id ", id.dump(), " is not a usable id"));
     const uint32_t v = id.get<uint32_t>();
@@ -138,9 +148,11 @@ absl::StatusOr<TransformResult> Transform(const spirv::TestCase& original,
                                           const TransformOptions& options) {
   auto module = ReadCaseModule(original);
   if (!module.ok()) return module.status();
-  if (absl::Status s = spirv::Validate(
-          original.module_words,
-          spirv::UniversalEnvForVersion(module->header.version));
+  if (absl::Status s = !options.validate_input
+                           ? absl::OkStatus()
+                           : spirv::Validate(original.module_words,
+                                             spirv::UniversalEnvForVersion(
+                                                 module->header.version));
       !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "cannot transform an invalid module (transformations preserve "
@@ -216,7 +228,7 @@ absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
     if (!r.contains("fresh_ids") || !r["fresh_ids"].is_array()) continue;
     for (const nlohmann::json& id : r["fresh_ids"])
       if (id.is_number_integer() && id.get<int64_t>() > 0 &&
-          id.get<int64_t>() <= 0x3fffff)
+          id.get<int64_t>() < kMaxIdBound)
         overflow = std::max(overflow, id.get<uint32_t>() + 1);
   }
   ReplayResult result;

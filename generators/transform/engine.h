@@ -38,6 +38,9 @@ struct TransformOptions {
   // generators::KnownBugs mask: kinds whose known_bugs() intersect it are
   // never used (swarm) or rejected (explicit --kinds).
   uint32_t avoid_known_bugs = 0;
+  // Validate the input module with spirv-val first (benchmarks turn it off
+  // to time the transformations alone).
+  bool validate_input = true;
 };
 
 struct TransformResult {

@@ -70,28 +70,6 @@ bool IsPureAnywhere(uint32_t opcode) {
   }
 }
 
-std::vector<InstPos> FindPositions(
-    TransformContext& ctx,
-    const std::function<bool(const spirv::Instruction&, const InstPos&)>&
-        pred) {
-  std::vector<InstPos> out;
-  spirv::Module& m = ctx.module();
-  for (size_t f = 0; f < m.functions.size(); ++f) {
-    const spirv::Function& fn = m.functions[f];
-    if (fn.blocks.empty()) continue;
-    const Dominators& dom = ctx.dominators(f);
-    for (size_t b = 0; b < fn.blocks.size(); ++b) {
-      if (!dom.IsReachable(fn.blocks[b].id())) continue;
-      const auto& insts = fn.blocks[b].instructions;
-      for (size_t i = 0; i < insts.size(); ++i) {
-        InstPos pos{f, b, i};
-        if (pred(insts[i], pos)) out.push_back(pos);
-      }
-    }
-  }
-  return out;
-}
-
 std::optional<InstPos> PickPosition(const std::vector<InstPos>& positions,
                                     Rng& rng) {
   if (positions.empty()) return std::nullopt;

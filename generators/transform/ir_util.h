@@ -32,11 +32,28 @@ bool IsPureAnywhere(uint32_t opcode);
 // some operands (division), so only move them within a block.
 bool IsSideEffectFree(uint32_t opcode);
 
-// Every reachable-block instruction position matching `pred`, in module
-// order. Unreachable blocks are skipped.
-std::vector<InstPos> FindPositions(
-    TransformContext& ctx,
-    const std::function<bool(const spirv::Instruction&, const InstPos&)>& pred);
+// Every reachable-block instruction position matching `pred(inst, pos)`, in
+// module order. Unreachable blocks are skipped.
+template <typename Pred>
+std::vector<InstPos> FindPositions(TransformContext& ctx, Pred&& pred) {
+  std::vector<InstPos> out;
+  spirv::Module& m = ctx.module();
+  for (size_t f = 0; f < m.functions.size(); ++f) {
+    const spirv::Function& fn = m.functions[f];
+    if (fn.blocks.empty()) continue;
+    const Dominators& dom = ctx.dominators(f);
+    for (size_t b = 0; b < fn.blocks.size(); ++b) {
+      if (!dom.IsReachable(fn.blocks[b].id())) continue;
+      const auto& insts = fn.blocks[b].instructions;
+      for (size_t i = 0; i < insts.size(); ++i) {
+        const InstPos pos{f, b, i};
+        if (pred(insts[i], pos)) out.push_back(pos);
+      }
+    }
+  }
+  return out;
+}
+
 // A uniformly chosen element of `positions`, or nullopt when empty.
 std::optional<InstPos> PickPosition(const std::vector<InstPos>& positions,
                                     Rng& rng);
