@@ -1,6 +1,7 @@
 #include "oracles/verdict/verdict.h"
 
 #include <cctype>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -161,7 +162,15 @@ std::string NormalizeMessage(std::string_view message) {
       const bool word_ends =
           end == message.size() ||
           !std::isalnum(static_cast<unsigned char>(message[end]));
-      if (end - i <= 3 && word_ends) {
+      // ...except positions, which move with every module.
+      bool positional = false;
+      for (const char* word :
+           {"word ", "line ", "column ", "offset ", "byte ", "instruction "}) {
+        const size_t n = std::strlen(word);
+        if (out.size() >= n && out.compare(out.size() - n, n, word) == 0)
+          positional = true;
+      }
+      if (end - i <= 3 && word_ends && !positional) {
         out.append(message.substr(i, end - i));
         i = end;
         continue;

@@ -144,6 +144,12 @@ TEST(VerdictTest, NormalizeMessage) {
   EXPECT_EQ(NormalizeMessage("Unimplemented opcode 149"),
             "Unimplemented opcode 149");
   EXPECT_EQ(NormalizeMessage("index 123456 of 4x"), "index N of N");
+  // Positions move with every module: never part of a signature.
+  EXPECT_EQ(NormalizeMessage("Invalid instruction OpConstant starting at "
+                             "word 446: stated word count is 5"),
+            NormalizeMessage("Invalid instruction OpConstant starting at "
+                             "word 387: stated word count is 5"));
+  EXPECT_EQ(NormalizeMessage("error at line 12"), "error at line N");
 }
 
 }  // namespace
