@@ -69,5 +69,35 @@ TEST(ReferenceCorpus, EveryKernelRunsWithoutUbOrTimeout) {
     std::cout << "[corpus] missing (" << count << "x): " << what << "\n";
 }
 
+// The self-checking conformance kernels (corpora/opencl/conformance_*.cl)
+// compare every result with a hand-computed value and print "PASS <name>";
+// a "FAIL n" line names the check that the interpreter got wrong.
+TEST(ReferenceCorpus, ConformanceKernelsPass) {
+  const std::string manifest =
+      std::string(L0SPV_BINARY_DIR) + "/corpora/corpus_manifest.txt";
+  if (!std::filesystem::exists(manifest))
+    GTEST_SKIP() << "corpus not built (" << manifest << ")";
+  auto entries = spirv::ReadCorpusManifest(manifest);
+  ASSERT_TRUE(entries.ok()) << entries.status();
+  int kernels = 0;
+  for (const spirv::CorpusEntry& entry : *entries) {
+    if (entry.name.rfind("conformance_", 0) != 0) continue;
+    if (!std::filesystem::exists(entry.spv_path))
+      GTEST_SKIP() << "corpus module " << entry.spv_path << " not built";
+    SCOPED_TRACE(entry.name);
+    auto tc = spirv::LoadSidecarCase(entry.spv_path, entry.json_path);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    ReferenceOptions all_checks;
+    all_checks.check_races = true;
+    all_checks.check_uninitialized = true;
+    const Execution e = RunReference(*tc, all_checks);
+    ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+    EXPECT_EQ(e.printf_output, "PASS " + entry.name + "\n");
+    EXPECT_EQ(e.buffers[1], std::vector<uint8_t>(4, 0)) << "failed checks";
+    ++kernels;
+  }
+  EXPECT_GE(kernels, 3);
+}
+
 }  // namespace
 }  // namespace l0spv::oracles::reference::test
