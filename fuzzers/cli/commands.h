@@ -13,4 +13,5 @@ Command CheckCommand();
 Command MergeCommand();
 Command TransformCommand();
 Command ReplayCommand();
+Command ReduceCommand();
 }  // namespace l0spv::cli

@@ -9,16 +9,6 @@
 namespace l0spv::cli {
 namespace {
 
-// Subcommands of the design that later issues deliver; named here so a user
-// gets a precise answer instead of "unknown command".
-struct Planned {
-  const char* name;
-  const char* issue;
-};
-constexpr Planned kPlanned[] = {
-    {"reduce", "issue 7 (reduction)"},
-};
-
 void PrintOverview(std::ostream& out) {
   out << "usage: l0spv-fuzz <command> [flags] [args]\n\n"
          "Fuzzing and differential testing for Level Zero SPIR-V consumers.\n\n"
@@ -27,9 +17,7 @@ void PrintOverview(std::ostream& out) {
     out << absl::StrFormat("  %-10s %s\n", c.name, c.summary);
   out << "\n`l0spv-fuzz <command> --help` describes a command and its flags.\n"
          "`l0spv-fuzz [--target=LIST] [--time=..]` (no command) runs the "
-         "campaign.\nNot in this build yet:";
-  for (const Planned& p : kPlanned) out << " " << p.name;
-  out << ".\n";
+         "campaign.\n";
 }
 
 }  // namespace
@@ -59,14 +47,6 @@ int main(int argc, char** argv) {
   const std::string name = args[0];
   const Command* command = FindCommand(name);
   if (command == nullptr) {
-    for (const Planned& p : kPlanned) {
-      if (name == p.name) {
-        return UsageError(
-            name, absl::StrFormat("not implemented in this build yet; it "
-                                  "lands with %s",
-                                  p.issue));
-      }
-    }
     PrintOverview(std::cerr);
     return UsageError("", "unknown command '" + name + "'");
   }

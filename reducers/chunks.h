@@ -1,0 +1,29 @@
+// reducers/chunks.h — delta debugging over the reduction sites of a case.
+//
+// Contract: ReduceInChunks asks `enumerate` for the sites of the current
+// case (stable keys: ids or ordinals), offers chunks of them to `apply`
+// (which builds the candidate with every site of the chunk reduced, or
+// nullopt when it cannot), and keeps a candidate only through ctx.Try().
+// Chunks start at all sites and halve down to single sites; after a kept
+// chunk the sites are enumerated again. Returns whether anything was kept.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "reducers/stage.h"
+
+namespace l0spv::reducers {
+
+using EnumerateSites =
+    std::function<std::vector<uint64_t>(const spirv::TestCase&)>;
+using ApplySites = std::function<std::optional<spirv::TestCase>(
+    const spirv::TestCase&, std::span<const uint64_t>)>;
+
+bool ReduceInChunks(ReductionContext& ctx, const EnumerateSites& enumerate,
+                    const ApplySites& apply);
+
+}  // namespace l0spv::reducers

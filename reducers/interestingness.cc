@@ -1,0 +1,114 @@
+#include "reducers/interestingness.h"
+
+#include "absl/strings/str_cat.h"
+#include "oracles/validity/device_profile.h"
+#include "oracles/validity/lint.h"
+#include "spirv/binary.h"
+
+namespace l0spv::reducers {
+namespace {
+
+// "mismatch:ocloc-tgllp:values" -> "mismatch:ocloc-tgllp:".
+std::string KindAndTarget(const std::string& signature) {
+  const size_t first = signature.find(':');
+  if (first == std::string::npos) return signature;
+  const size_t second = signature.find(':', first + 1);
+  if (second == std::string::npos) return signature + ":";
+  return signature.substr(0, second + 1);
+}
+
+}  // namespace
+
+bool SignatureMatches(const std::string& want, const oracles::Verdict& v) {
+  if (want.empty()) return v.IsFinding();
+  if (v.signature == want) return true;
+  if (v.kind != oracles::VerdictKind::kMismatch) return false;
+  return want.rfind("mismatch:", 0) == 0 &&
+         KindAndTarget(want) == KindAndTarget(v.signature);
+}
+
+int64_t CountUndefs(const std::vector<uint32_t>& words) {
+  auto module = spirv::ReadModuleWords(words);
+  if (!module.ok()) return 0;
+  int64_t n = 0;
+  module->ForEachInstruction([&](const spirv::Instruction& inst) {
+    if (inst.opcode() == static_cast<uint32_t>(spv::Op::OpUndef)) ++n;
+  });
+  return n;
+}
+
+absl::StatusOr<std::unique_ptr<Interestingness>> Interestingness::Make(
+    const InterestingnessOptions& options) {
+  std::unique_ptr<Interestingness> self(new Interestingness());
+  self->options_ = options;
+  oracles::TargetOptions ref_options = options.target_options;
+  if (options.strict_reference) {
+    ref_options.reference.check_races = true;
+    ref_options.reference.check_uninitialized = true;
+  }
+  self->options_.target_options = ref_options;
+  auto make = [&](const std::string& name)
+      -> absl::StatusOr<std::unique_ptr<oracles::Target>> {
+    if (options.make_target) return options.make_target(name, ref_options);
+    return oracles::MakeTarget(name, ref_options);
+  };
+  auto ref = oracles::MakeTarget("ref", ref_options);
+  if (!ref.ok()) return ref.status();
+  self->ref_ = std::move(*ref);
+  for (const std::string& name : options.targets) {
+    if (name == "ref") continue;
+    auto t = make(name);
+    if (!t.ok()) {
+      return absl::Status(t.status().code(),
+                          absl::StrCat("target ", name, ": ",
+                                       t.status().message()));
+    }
+    self->targets_.push_back(std::move(*t));
+  }
+  return self;
+}
+
+CheckOutcome Interestingness::Check(const spirv::TestCase& candidate) {
+  ++runs_;
+  CheckOutcome out;
+  if (options_.max_undefs >= 0 &&
+      CountUndefs(candidate.module_words) > options_.max_undefs) {
+    out.rejected = "more OpUndef than the original";
+    return out;
+  }
+  if (options_.require_valid) {
+    auto module = spirv::ReadModuleWords(candidate.module_words);
+    if (!module.ok()) {
+      out.rejected = absl::StrCat("unreadable: ", module.status().message());
+      return out;
+    }
+    auto profile = oracles::FindDeviceProfile(candidate.profile);
+    if (!profile.ok()) {
+      out.rejected = absl::StrCat("profile: ", profile.status().message());
+      return out;
+    }
+    const oracles::LintReport report = oracles::LintModule(*module, *profile);
+    if (!report.ok()) {
+      out.rejected = absl::StrCat("invalid: ", report.ToText());
+      return out;
+    }
+  }
+  const oracles::Execution reference = ref_->Run(candidate, options_.limits);
+  out.verdicts.push_back(oracles::JudgeReference(reference));
+  out.executions["ref"] = reference;
+  if (reference.status == oracles::ExecutionStatus::kOk) {
+    for (auto& target : targets_) {
+      const oracles::Execution e = target->Run(candidate, options_.limits);
+      out.executions[target->name()] = e;
+      out.verdicts.push_back(oracles::Judge(candidate, reference,
+                                            target->name(), target->executes(),
+                                            e));
+    }
+  }
+  for (const oracles::Verdict& v : out.verdicts) {
+    if (SignatureMatches(options_.signature, v)) out.interesting = true;
+  }
+  return out;
+}
+
+}  // namespace l0spv::reducers

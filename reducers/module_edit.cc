@@ -1,0 +1,217 @@
+#include "reducers/module_edit.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "spirv/binary.h"
+#include "spirv/grammar.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::reducers {
+namespace {
+
+using spirv::Instruction;
+using spv::Op;
+
+bool Is(const Instruction& inst, Op op) {
+  return inst.opcode() == static_cast<uint32_t>(op);
+}
+
+// Removing this instruction removes nothing but its result value.
+bool IsPure(const Instruction& inst, const spirv::Module& module,
+            uint32_t void_type) {
+  if (inst.result_id() == 0) return false;
+  const std::string_view name = inst.name();
+  if (name.rfind("OpAtomic", 0) == 0) return false;
+  if (Is(inst, Op::OpFunctionCall) || Is(inst, Op::OpGroupAsyncCopy) ||
+      Is(inst, Op::OpLabel))
+    return false;
+  if (Is(inst, Op::OpExtInst)) {
+    if (inst.type_id() == void_type) return false;  // vstore*, prefetch
+    if (inst.NumOperands() < 2 ||
+        inst.word(0) != module.OpenClStdImportId())
+      return false;
+    const spirv::ExtInstInfo* info = spirv::FindOpenClStd(inst.word(1));
+    if (info == nullptr || std::string_view(info->name) == "printf")
+      return false;
+  }
+  return true;
+}
+
+uint32_t VoidTypeId(const spirv::Module& module) {
+  for (const Instruction& inst : module.types_values)
+    if (Is(inst, Op::OpTypeVoid)) return inst.result_id();
+  return 0;
+}
+
+}  // namespace
+
+size_t FunctionBodyInstructionCount(const spirv::Module& module) {
+  size_t n = 0;
+  for (const spirv::Function& f : module.functions)
+    for (const spirv::BasicBlock& b : f.blocks) n += 1 + b.instructions.size();
+  return n;
+}
+
+size_t FunctionBodyInstructionCount(const std::vector<uint32_t>& words) {
+  auto module = spirv::ReadModuleWords(words);
+  return module.ok() ? FunctionBodyInstructionCount(*module) : 0;
+}
+
+absl::flat_hash_map<uint32_t, uint32_t> CountUses(const spirv::Module& module) {
+  absl::flat_hash_map<uint32_t, uint32_t> uses;
+  auto count = [&](const Instruction& inst) {
+    inst.ForEachInId([&](uint32_t id) { ++uses[id]; });
+  };
+  for (const Instruction& inst : module.entry_points) count(inst);
+  for (const Instruction& inst : module.execution_modes) count(inst);
+  for (const Instruction& inst : module.types_values) count(inst);
+  for (const spirv::Function& f : module.functions) {
+    count(f.def);
+    for (const Instruction& p : f.parameters) count(p);
+    for (const spirv::BasicBlock& b : f.blocks)
+      for (const Instruction& inst : b.instructions) count(inst);
+  }
+  return uses;
+}
+
+void ReplaceUsesInBodies(spirv::Module& module,
+                         const absl::flat_hash_map<uint32_t, uint32_t>& map) {
+  for (spirv::Function& f : module.functions) {
+    for (spirv::BasicBlock& b : f.blocks) {
+      for (Instruction& inst : b.instructions) {
+        // The type of a result is never a value being replaced, but a phi's
+        // parent label or a branch target is not either: ids are unique.
+        inst.ForEachInId([&](uint32_t& id) {
+          auto it = map.find(id);
+          if (it != map.end()) id = it->second;
+        });
+      }
+    }
+  }
+}
+
+void ForgetIds(spirv::Module& module,
+               const absl::flat_hash_set<uint32_t>& ids) {
+  if (ids.empty()) return;
+  auto targets_removed = [&](const Instruction& inst) {
+    return inst.NumOperands() > 0 && ids.contains(inst.word(0));
+  };
+  std::erase_if(module.debug_names, targets_removed);
+  std::erase_if(module.annotations, [&](const Instruction& inst) {
+    if (Is(inst, Op::OpGroupDecorate) || Is(inst, Op::OpGroupMemberDecorate))
+      return false;
+    return targets_removed(inst);
+  });
+  for (Instruction& inst : module.annotations) {
+    if (!Is(inst, Op::OpGroupDecorate)) continue;
+    auto& ops = inst.mutable_operands();
+    ops.erase(std::remove_if(ops.begin() + 1, ops.end(),
+                             [&](const spirv::Operand& o) {
+                               return ids.contains(o.AsId());
+                             }),
+              ops.end());
+  }
+}
+
+void RemoveDeadCode(spirv::Module& module) {
+  const uint32_t void_type = VoidTypeId(module);
+  for (;;) {
+    const auto uses = CountUses(module);
+    absl::flat_hash_set<uint32_t> removed;
+    for (spirv::Function& f : module.functions) {
+      for (spirv::BasicBlock& b : f.blocks) {
+        std::erase_if(b.instructions, [&](const Instruction& inst) {
+          if (!IsPure(inst, module, void_type) ||
+              uses.contains(inst.result_id()))
+            return false;
+          removed.insert(inst.result_id());
+          return true;
+        });
+      }
+    }
+    if (removed.empty()) return;
+    ForgetIds(module, removed);
+  }
+}
+
+void RemoveUnreachableBlocks(spirv::Module& module) {
+  absl::flat_hash_set<uint32_t> removed_ids;
+  for (spirv::Function& f : module.functions) {
+    if (f.blocks.empty()) continue;
+    absl::flat_hash_map<uint32_t, size_t> index;
+    for (size_t i = 0; i < f.blocks.size(); ++i) index[f.blocks[i].id()] = i;
+    std::vector<bool> reached(f.blocks.size(), false);
+    std::vector<size_t> work{0};
+    reached[0] = true;
+    while (!work.empty()) {
+      const spirv::BasicBlock& b = f.blocks[work.back()];
+      work.pop_back();
+      const Instruction* term = b.terminator();
+      if (term == nullptr) continue;
+      term->ForEachInId([&](uint32_t id) {
+        auto it = index.find(id);
+        if (it != index.end() && !reached[it->second]) {
+          reached[it->second] = true;
+          work.push_back(it->second);
+        }
+      });
+    }
+    absl::flat_hash_set<uint32_t> gone;
+    for (size_t i = 0; i < f.blocks.size(); ++i) {
+      if (reached[i]) continue;
+      gone.insert(f.blocks[i].id());
+      removed_ids.insert(f.blocks[i].id());
+      for (const Instruction& inst : f.blocks[i].instructions)
+        if (inst.result_id() != 0) removed_ids.insert(inst.result_id());
+    }
+    if (gone.empty()) continue;
+    std::vector<spirv::BasicBlock> kept;
+    for (size_t i = 0; i < f.blocks.size(); ++i)
+      if (reached[i]) kept.push_back(std::move(f.blocks[i]));
+    f.blocks = std::move(kept);
+    for (spirv::BasicBlock& b : f.blocks) {
+      std::erase_if(b.instructions, [&](const Instruction& inst) {
+        if (Is(inst, Op::OpSelectionMerge)) return gone.contains(inst.word(0));
+        if (Is(inst, Op::OpLoopMerge))
+          return gone.contains(inst.word(0)) || gone.contains(inst.word(1));
+        return false;
+      });
+      for (Instruction& inst : b.instructions) {
+        if (!Is(inst, Op::OpPhi)) continue;
+        auto& ops = inst.mutable_operands();
+        std::vector<spirv::Operand> kept_ops;
+        for (size_t i = 0; i + 1 < ops.size(); i += 2) {
+          if (gone.contains(ops[i + 1].AsId())) continue;
+          kept_ops.push_back(ops[i]);
+          kept_ops.push_back(ops[i + 1]);
+        }
+        ops = std::move(kept_ops);
+      }
+    }
+  }
+  ForgetIds(module, removed_ids);
+}
+
+spirv::TestCase WithModule(const spirv::TestCase& base,
+                           const spirv::Module& module) {
+  spirv::TestCase c = base;
+  c.module_words = spirv::EncodeModule(module);
+  return c;
+}
+
+bool SameCase(const spirv::TestCase& a, const spirv::TestCase& b) {
+  if (a.module_words != b.module_words) return false;
+  if (a.args.size() != b.args.size()) return false;
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    if (a.args[i].bytes != b.args[i].bytes ||
+        a.args[i].local_bytes != b.args[i].local_bytes)
+      return false;
+  }
+  const auto& x = a.nd_range;
+  const auto& y = b.nd_range;
+  return x.dims == y.dims && x.global == y.global && x.local == y.local &&
+         x.offset == y.offset;
+}
+
+}  // namespace l0spv::reducers

@@ -1,0 +1,51 @@
+// reducers/module_edit.h — small edits on a spirv::Module used by the
+// kernel-level reduction passes.
+//
+// Contract: every function keeps the module self-consistent as far as ids
+// go (a removed definition also loses its OpName/OpDecorate lines); whether
+// the result is valid SPIR-V is for the interestingness test (which lints
+// every candidate) to decide.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "spirv/module.h"
+#include "spirv/test_case.h"
+
+namespace l0spv::reducers {
+
+// Instructions inside function bodies (labels and block instructions), the
+// figure a reduced kernel is judged by.
+size_t FunctionBodyInstructionCount(const spirv::Module& module);
+size_t FunctionBodyInstructionCount(const std::vector<uint32_t>& words);
+
+// Uses of each id in function bodies, types/values and entry points (debug
+// names and decorations do not keep a value alive).
+absl::flat_hash_map<uint32_t, uint32_t> CountUses(const spirv::Module& module);
+
+// Rewrites every use of a key id in function bodies to its mapped id.
+void ReplaceUsesInBodies(spirv::Module& module,
+                         const absl::flat_hash_map<uint32_t, uint32_t>& map);
+
+// Drops OpName/OpMemberName/decorations that target a removed id.
+void ForgetIds(spirv::Module& module, const absl::flat_hash_set<uint32_t>& ids);
+
+// Removes body instructions whose result is unused and whose only effect is
+// that result (arithmetic, loads, access chains, pure OpenCL.std calls,
+// unused function variables and phis), to a fixed point.
+void RemoveDeadCode(spirv::Module& module);
+
+// Removes blocks unreachable from each function's entry, the phi entries and
+// merge instructions that named them.
+void RemoveUnreachableBlocks(spirv::Module& module);
+
+// The candidate case with `module` as its module.
+spirv::TestCase WithModule(const spirv::TestCase& base,
+                           const spirv::Module& module);
+
+bool SameCase(const spirv::TestCase& a, const spirv::TestCase& b);
+
+}  // namespace l0spv::reducers

@@ -1,0 +1,201 @@
+#include "reducers/pipeline.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "reducers/bundle.h"
+#include "reducers/finding.h"
+#include "reducers/kernel_passes.h"
+#include "reducers/module_edit.h"
+
+namespace l0spv::reducers {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+}  // namespace
+
+nlohmann::json ReductionReport::ToJson() const {
+  nlohmann::json stages_json = nlohmann::json::array();
+  for (const StageReport& s : stages) {
+    nlohmann::json j = {{"name", s.name},
+                        {"rounds", s.rounds},
+                        {"kept", s.kept},
+                        {"interestingness_runs", s.runs},
+                        {"seconds", s.seconds},
+                        {"instructions_removed", s.instructions_removed}};
+    if (!s.unsupported.empty()) j["unsupported"] = s.unsupported;
+    stages_json.push_back(std::move(j));
+  }
+  return {{"signature", signature},
+          {"final_signature", final_signature},
+          {"instructions_before", instructions_before},
+          {"instructions_after", instructions_after},
+          {"words_before", words_before},
+          {"words_after", words_after},
+          {"work_items_before", work_items_before},
+          {"work_items_after", work_items_after},
+          {"interestingness_runs", interestingness_runs},
+          {"rounds", rounds},
+          {"seconds", seconds},
+          {"budget_spent", budget_spent},
+          {"transformation_log",
+           "not shrunk: transformation-log shrinking needs issue 6's replay "
+           "API (generators/transform/), not in this build"},
+          {"stages", stages_json}};
+}
+
+std::vector<std::unique_ptr<Stage>> DefaultStages(
+    const SpirvReduceOptions& spirv_reduce) {
+  std::vector<std::unique_ptr<Stage>> stages;
+  // Hook: a transformation-log shrinking stage (ddmin over
+  // TestCase::transformation_log, replaying the log on the original module
+  // through generators/transform/) goes first here once issue 6 lands.
+  stages.push_back(MakeNdRangeStage());
+  stages.push_back(MakeBufferStage());
+  stages.push_back(MakeExtInstToConstantStage());
+  stages.push_back(MakeRemoveStatementsStage());
+  stages.push_back(MakeValueToConstantStage());
+  stages.push_back(MakeSimplifyBranchesStage());
+  stages.push_back(std::make_unique<SpirvReduceStage>(spirv_reduce));
+  stages.push_back(MakeShrinkConstantsStage());
+  stages.push_back(MakeDropUnusedArgsStage());
+  return stages;
+}
+
+absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
+                                              const ReduceOptions& options) {
+  const Clock::time_point start = Clock::now();
+  auto finding = ReadFinding(finding_dir);
+  if (!finding.ok()) return finding.status();
+
+  InterestingnessOptions io;
+  if (finding->target != "ref") io.targets.push_back(finding->target);
+  io.signature = finding->signature;
+  io.limits.wall_time = options.target_timeout;
+  io.make_target = options.make_target;
+  io.max_undefs = CountUndefs(finding->test_case.module_words);
+  auto oracle = Interestingness::Make(io);
+  if (!oracle.ok()) {
+    return absl::Status(
+        oracle.status().code(),
+        absl::StrCat(finding_dir, ": cannot rebuild the finding's oracle: ",
+                     oracle.status().message()));
+  }
+  const CheckOutcome first = (*oracle)->Check(finding->test_case);
+  if (!first.interesting) {
+    std::string seen;
+    for (const oracles::Verdict& v : first.verdicts)
+      if (!v.signature.empty()) absl::StrAppend(&seen, " ", v.signature);
+    return absl::FailedPreconditionError(absl::StrCat(
+        finding_dir, ": the finding does not reproduce here (wanted ",
+        finding->signature, "; got",
+        first.rejected.empty() ? (seen.empty() ? " no finding" : seen)
+                               : " rejected: " + first.rejected.substr(0, 300),
+        "), so there is nothing to reduce against"));
+  }
+
+  ReductionReport report;
+  report.signature = finding->signature;
+  report.instructions_before =
+      FunctionBodyInstructionCount(finding->test_case.module_words);
+  report.words_before = finding->test_case.module_words.size();
+  report.work_items_before = spirv::GlobalWorkItems(finding->test_case.nd_range);
+
+  SpirvReduceOptions so;
+  so.program = options.spirv_reduce;
+  so.check_command = options.check_command;
+  so.targets = io.targets;
+  so.signature = finding->signature;
+  so.target_timeout_seconds =
+      static_cast<uint32_t>(options.target_timeout.count());
+  so.scratch_parent = options.scratch_dir;
+  std::vector<std::unique_ptr<Stage>> stages = DefaultStages(so);
+  report.stages.resize(stages.size());
+  for (size_t i = 0; i < stages.size(); ++i) {
+    report.stages[i].name = stages[i]->name();
+    if (auto* s = dynamic_cast<SpirvReduceStage*>(stages[i].get()))
+      report.stages[i].unsupported = s->unsupported();
+  }
+
+  ReductionContext ctx(finding->test_case, oracle->get(),
+                       start + options.budget);
+  for (bool progress = true; progress && !ctx.Expired();) {
+    progress = false;
+    ++report.rounds;
+    for (size_t i = 0; i < stages.size() && !ctx.Expired(); ++i) {
+      StageReport& sr = report.stages[i];
+      if (!sr.unsupported.empty()) continue;
+      const uint64_t runs0 = (*oracle)->runs();
+      auto* spirv_reduce = dynamic_cast<SpirvReduceStage*>(stages[i].get());
+      const uint64_t script0 = spirv_reduce ? spirv_reduce->script_runs() : 0;
+      const size_t before =
+          FunctionBodyInstructionCount(ctx.current().module_words);
+      const Clock::time_point t0 = Clock::now();
+      const bool kept = stages[i]->Run(ctx);
+      sr.seconds += Seconds(Clock::now() - t0);
+      ++sr.rounds;
+      sr.runs += (*oracle)->runs() - runs0;
+      if (spirv_reduce) sr.runs += spirv_reduce->script_runs() - script0;
+      const size_t after =
+          FunctionBodyInstructionCount(ctx.current().module_words);
+      if (after < before) sr.instructions_removed += before - after;
+      if (kept) {
+        ++sr.kept;
+        progress = true;
+      }
+      if (options.log != nullptr) {
+        *options.log << absl::StrFormat(
+            "reduce: round %d %-22s %s  %4d -> %4d instructions, %.1f s\n",
+            report.rounds, sr.name, kept ? "kept" : "    ", before, after,
+            sr.seconds);
+      }
+    }
+  }
+  report.budget_spent = ctx.Expired();
+
+  // The reduced case's own verdicts, for the bundle.
+  const CheckOutcome last = (*oracle)->Check(ctx.current());
+  oracles::Verdict matched;
+  for (const oracles::Verdict& v : last.verdicts)
+    if (SignatureMatches(finding->signature, v)) matched = v;
+  if (!last.interesting) {
+    // A flaky consumer: keep the campaign's verdict text, say so.
+    matched.target = finding->target;
+    matched.signature = finding->signature;
+    matched.explanation =
+        "(the final re-check did not reproduce: the consumer may be flaky)";
+  }
+  report.final_signature = matched.signature;
+  report.instructions_after =
+      FunctionBodyInstructionCount(ctx.current().module_words);
+  report.words_after = ctx.current().module_words.size();
+  report.work_items_after = spirv::GlobalWorkItems(ctx.current().nd_range);
+  uint64_t runs = (*oracle)->runs();
+  for (const StageReport& s : report.stages)
+    if (s.name == "spirv-reduce") runs += s.runs;
+  report.interestingness_runs = runs;
+  report.seconds = Seconds(Clock::now() - start);
+
+  ReducedBundle bundle;
+  bundle.test_case = ctx.current();
+  bundle.verdict = matched;
+  bundle.executions = last.executions;
+  bundle.report = report.ToJson();
+  bundle.instructions_before = report.instructions_before;
+  bundle.instructions_after = report.instructions_after;
+  std::vector<std::string> repro = {
+      ShellQuote(options.self_command), "check", "\"$(dirname \"$0\")\"",
+      "--target=" + (io.targets.empty() ? std::string("ref")
+                                        : absl::StrJoin(io.targets, ",")),
+      "--signature=" + finding->signature, "--strict"};
+  bundle.repro_command = absl::StrJoin(repro, " ");
+  if (auto s = WriteReducedBundle(*finding, bundle); !s.ok()) return s;
+  return report;
+}
+
+}  // namespace l0spv::reducers

@@ -1,0 +1,140 @@
+#include "reducers/spirv_reduce_stage.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "oracles/process/subprocess.h"
+#include "reducers/module_edit.h"
+#include "spirv/binary.h"
+
+namespace l0spv::reducers {
+
+namespace fs = std::filesystem;
+
+std::string ShellQuote(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+SpirvReduceStage::SpirvReduceStage(SpirvReduceOptions options)
+    : options_(std::move(options)) {
+  if (options_.program.empty()) {
+    if (auto p = oracles::FindProgram("spirv-reduce")) {
+      options_.program = *p;
+    } else {
+      unsupported_ =
+          "spirv-reduce not found in PATH (install Debian's spirv-tools)";
+    }
+  } else if (::access(options_.program.c_str(), X_OK) != 0) {
+    unsupported_ = absl::StrCat(options_.program, " is not executable");
+  }
+  if (unsupported_.empty() && options_.check_command.empty())
+    unsupported_ = "no interestingness command to give spirv-reduce";
+  if (unsupported_.empty() && !oracles::FindProgram("timeout"))
+    unsupported_ = "coreutils `timeout` not found (needed to bound each check)";
+}
+
+bool SpirvReduceStage::Run(ReductionContext& ctx) {
+  if (!unsupported_.empty() || ctx.Expired()) return false;
+  std::error_code ec;
+  const fs::path parent = options_.scratch_parent.empty()
+                              ? fs::temp_directory_path(ec)
+                              : fs::path(options_.scratch_parent);
+  std::string templ = (parent / "l0spv-reduce-XXXXXX").string();
+  if (::mkdtemp(templ.data()) == nullptr) return false;
+  const fs::path dir = templ;
+  struct Cleanup {
+    fs::path d;
+    ~Cleanup() {
+      std::error_code e;
+      fs::remove_all(d, e);
+    }
+  } cleanup{dir};
+
+  const spirv::TestCase start = ctx.current();
+  if (!spirv::WriteTestCase(start, (dir / "case").string()).ok()) return false;
+  const std::string in = (dir / "in.spv").string();
+  if (!spirv::WriteFileBytes(in, spirv::WordsToBytes(start.module_words, spirv::Endianness::kLittle)).ok())
+    return false;
+
+  std::vector<std::string> check = options_.check_command;
+  check.push_back((dir / "case").string());
+  check.push_back("--target=" + absl::StrJoin(options_.targets, ","));
+  check.push_back("--signature=" + options_.signature);
+  check.push_back(absl::StrCat("--timeout=", options_.target_timeout_seconds));
+  check.push_back("--strict");
+  std::vector<std::string> quoted;
+  for (const std::string& w : check) quoted.push_back(ShellQuote(w));
+  // ref + every target, each under the per-target limit, plus start-up.
+  const uint32_t script_limit =
+      options_.target_timeout_seconds * (options_.targets.size() + 1) + 5;
+  const std::string best = (dir / "best.spv").string();
+  const std::string runs = (dir / "runs").string();
+  const std::string script = absl::StrCat(
+      "#!/bin/sh\n"
+      "# spirv-reduce interestingness: exit 0 iff `check` says interesting "
+      "(exit 1).\n"
+      "echo >> ",
+      ShellQuote(runs), "\n", "timeout -k 2 ", script_limit, " ",
+      absl::StrJoin(quoted, " "), " --module=\"$1\" >/dev/null 2>&1\n",
+      "[ $? -eq 1 ] || exit 1\n", "cp \"$1\" ", ShellQuote(best), "\n");
+  const std::string script_path = (dir / "interesting.sh").string();
+  {
+    std::ofstream f(script_path);
+    f << script;
+    if (!f) return false;
+  }
+  ::chmod(script_path.c_str(), 0755);
+
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      ctx.deadline() - ReductionContext::Clock::now());
+  if (left.count() <= 0) return false;
+  oracles::ChildLimits limits;
+  limits.wall_time = left;
+  limits.memory_bytes = 0;
+  const std::string out = (dir / "out.spv").string();
+  auto result = oracles::RunCommand(
+      {options_.program, absl::StrCat("--step-limit=", options_.step_limit),
+       "--temp-file-prefix=" + (dir / "temp_").string(), in, "-o", out, "--",
+       script_path},
+      limits, dir.string());
+  {
+    std::ifstream f(runs);
+    std::string line;
+    while (std::getline(f, line)) ++script_runs_;
+  }
+  ctx.external_runs = script_runs_;
+  std::string chosen;
+  if (result.ok() && result->Succeeded() && fs::exists(out, ec)) {
+    chosen = out;
+  } else if (fs::exists(best, ec)) {
+    chosen = best;  // cut short by the budget: keep what it had reached
+  } else {
+    return false;
+  }
+  auto bytes = spirv::ReadFileBytes(chosen);
+  if (!bytes.ok() || bytes->size() % 4 != 0) return false;
+  auto module = spirv::ReadModule(*bytes);
+  if (!module.ok()) return false;
+  spirv::TestCase candidate = WithModule(start, *module);
+  if (FunctionBodyInstructionCount(candidate.module_words) >=
+          FunctionBodyInstructionCount(start.module_words) &&
+      candidate.module_words.size() >= start.module_words.size())
+    return false;
+  if (SameCase(candidate, ctx.current())) return false;
+  return ctx.Try(candidate);
+}
+
+}  // namespace l0spv::reducers

@@ -1,0 +1,42 @@
+#include "reducers/stage.h"
+
+#include <algorithm>
+
+#include "reducers/chunks.h"
+#include "reducers/module_edit.h"
+
+namespace l0spv::reducers {
+
+bool ReductionContext::Try(const spirv::TestCase& candidate) {
+  if (!oracle_->IsInteresting(candidate)) return false;
+  current_ = candidate;
+  return true;
+}
+
+bool ReduceInChunks(ReductionContext& ctx, const EnumerateSites& enumerate,
+                    const ApplySites& apply) {
+  std::vector<uint64_t> keys = enumerate(ctx.current());
+  bool progress = false;
+  size_t size = keys.size();
+  while (size > 0 && !ctx.Expired()) {
+    size_t i = 0;
+    while (i < keys.size() && !ctx.Expired()) {
+      const size_t end = std::min(keys.size(), i + size);
+      const std::span<const uint64_t> chunk(keys.data() + i, end - i);
+      std::optional<spirv::TestCase> candidate = apply(ctx.current(), chunk);
+      if (candidate && !SameCase(*candidate, ctx.current()) &&
+          ctx.Try(*candidate)) {
+        progress = true;
+        // The sites after the kept chunk moved down to position i.
+        keys = enumerate(ctx.current());
+      } else {
+        i += size;
+      }
+    }
+    if (size == 1) break;
+    size = (size + 1) / 2;
+  }
+  return progress;
+}
+
+}  // namespace l0spv::reducers
