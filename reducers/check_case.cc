@@ -14,6 +14,7 @@ absl::StatusOr<CheckOutcome> CheckCaseDir(const CheckRequest& r) {
   o.limits.wall_time = r.timeout;
   o.make_target = r.make_target;
   o.strict_reference = r.strict;
+  o.reference_steps = r.reference_steps;
   o.require_valid = r.strict;
   o.max_undefs = r.strict ? CountUndefs(tc->module_words) : -1;
   if (!r.module_file.empty()) {

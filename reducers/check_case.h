@@ -26,6 +26,7 @@ struct CheckRequest {
   std::vector<std::string> targets;
   std::string signature;
   bool strict = false;
+  uint64_t reference_steps = 0;  // 0 = the interpreter's default
   std::chrono::milliseconds timeout{60000};
   MakeTargetFn make_target;
 };

@@ -52,6 +52,9 @@ absl::StatusOr<std::unique_ptr<Interestingness>> Interestingness::Make(
     if (options.make_target) return options.make_target(name, ref_options);
     return oracles::MakeTarget(name, ref_options);
   };
+  if (options.reference_steps != 0)
+    ref_options.reference.step_budget = options.reference_steps;
+  self->options_.target_options = ref_options;
   auto ref = oracles::MakeTarget("ref", ref_options);
   if (!ref.ok()) return ref.status();
   self->ref_ = std::move(*ref);
@@ -66,6 +69,15 @@ absl::StatusOr<std::unique_ptr<Interestingness>> Interestingness::Make(
     self->targets_.push_back(std::move(*t));
   }
   return self;
+}
+
+absl::Status Interestingness::LimitReferenceSteps(uint64_t steps) {
+  if (steps == 0) return absl::OkStatus();
+  options_.target_options.reference.step_budget = steps;
+  auto ref = oracles::MakeTarget("ref", options_.target_options);
+  if (!ref.ok()) return ref.status();
+  ref_ = std::move(*ref);
+  return absl::OkStatus();
 }
 
 CheckOutcome Interestingness::Check(const spirv::TestCase& candidate) {

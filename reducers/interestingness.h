@@ -50,6 +50,8 @@ struct InterestingnessOptions {
   bool require_valid = true;
   // Reject candidates with more OpUndef than this (-1 = no limit).
   int64_t max_undefs = -1;
+  // The reference's step budget (0 = its default).
+  uint64_t reference_steps = 0;
   // null = oracles::MakeTarget; tests inject fault targets here.
   MakeTargetFn make_target;
 };
@@ -78,6 +80,9 @@ class Interestingness {
     return Check(candidate).interesting;
   }
   uint64_t runs() const { return runs_; }
+  // Caps the reference's executed instructions from now on (a reduced loop
+  // bound must not cost a full step budget per candidate). 0 = no change.
+  absl::Status LimitReferenceSteps(uint64_t steps);
 
  private:
   Interestingness() = default;

@@ -103,8 +103,9 @@ std::optional<TestCase> ValuesToNull(const TestCase& tc,
     map[it->first] = builder.NullConstant(it->second);
   }
   if (map.empty()) return std::nullopt;
+  // The replaced instructions stay (dead) for remove-unused: a crash may
+  // hinge on an instruction whose result nobody reads.
   ReplaceUsesInBodies(*m, map);
-  RemoveDeadCode(*m);
   return WithModule(tc, *m);
 }
 
@@ -167,7 +168,68 @@ std::optional<TestCase> RemoveStatements(const TestCase& tc,
     }
   }
   ForgetIds(*m, removed);
-  RemoveDeadCode(*m);
+  return WithModule(tc, *m);
+}
+
+// --- unused instructions and functions ---------------------------------------
+
+std::vector<uint64_t> UnusedSites(const TestCase& tc) {
+  std::vector<uint64_t> sites;
+  auto m = spirv::ReadModuleWords(tc.module_words);
+  if (!m.ok()) return sites;
+  const auto uses = CountUses(*m);
+  ForEachBodyInstruction(*m, [&](const Instruction& inst) {
+    if (inst.result_id() != 0 && !uses.contains(inst.result_id()) &&
+        IsRemovableWhenUnused(inst, *m))
+      sites.push_back(inst.result_id());
+  });
+  return sites;
+}
+
+std::optional<TestCase> RemoveUnused(const TestCase& tc,
+                                     std::span<const uint64_t> sites) {
+  auto m = spirv::ReadModuleWords(tc.module_words);
+  if (!m.ok()) return std::nullopt;
+  const absl::flat_hash_set<uint32_t> drop(sites.begin(), sites.end());
+  for (spirv::Function& f : m->functions)
+    for (spirv::BasicBlock& b : f.blocks)
+      std::erase_if(b.instructions, [&](const Instruction& inst) {
+        return drop.contains(inst.result_id());
+      });
+  ForgetIds(*m, drop);
+  RemoveUnusedGlobals(*m);
+  return WithModule(tc, *m);
+}
+
+std::vector<uint64_t> FunctionSites(const TestCase& tc) {
+  std::vector<uint64_t> sites;
+  auto m = spirv::ReadModuleWords(tc.module_words);
+  if (!m.ok()) return sites;
+  const auto uses = CountUses(*m);  // calls and entry points use the id
+  for (const spirv::Function& f : m->functions)
+    if (!uses.contains(f.id())) sites.push_back(f.id());
+  return sites;
+}
+
+std::optional<TestCase> RemoveFunctions(const TestCase& tc,
+                                        std::span<const uint64_t> sites) {
+  auto m = spirv::ReadModuleWords(tc.module_words);
+  if (!m.ok()) return std::nullopt;
+  const absl::flat_hash_set<uint64_t> drop(sites.begin(), sites.end());
+  absl::flat_hash_set<uint32_t> removed;
+  std::erase_if(m->functions, [&](const spirv::Function& f) {
+    if (!drop.contains(f.id())) return false;
+    removed.insert(f.id());
+    for (const Instruction& p : f.parameters) removed.insert(p.result_id());
+    for (const spirv::BasicBlock& b : f.blocks) {
+      removed.insert(b.id());
+      for (const Instruction& i : b.instructions)
+        if (i.result_id() != 0) removed.insert(i.result_id());
+    }
+    return true;
+  });
+  ForgetIds(*m, removed);
+  RemoveUnusedGlobals(*m);
   return WithModule(tc, *m);
 }
 
@@ -240,7 +302,6 @@ std::optional<TestCase> SimplifyBranches(const TestCase& tc,
     }
   }
   RemoveUnreachableBlocks(*m);
-  RemoveDeadCode(*m);
   return WithModule(tc, *m);
 }
 
@@ -307,6 +368,9 @@ uint64_t FloatBits(double value, uint32_t width) {
 std::optional<uint64_t> ShrunkBits(const ScalarType& t, uint64_t bits,
                                    int mode) {
   uint64_t out = 0;
+  // Only ever toward 0 < 1 < anything else, so no two steps can undo each
+  // other (each kept step must strictly shrink the constant).
+  if ((bits & Mask(t.width)) == 0) return std::nullopt;
   if (mode == 0) {
     out = 0;
   } else if (mode == 1) {
@@ -338,9 +402,12 @@ std::vector<uint64_t> ConstantSites(const TestCase& tc) {
   auto m = spirv::ReadModuleWords(tc.module_words);
   if (!m.ok()) return sites;
   const auto types = TypeMap(*m);
+  const auto uses = CountUses(*m);
   for (int mode = 0; mode < 3; ++mode) {
     for (const Instruction& c : m->types_values) {
-      if (!Is(c, Op::OpConstant) || c.NumOperands() < 1) continue;
+      if (!Is(c, Op::OpConstant) || c.NumOperands() < 1 ||
+          !uses.contains(c.result_id()))
+        continue;
       auto t = ScalarOf(types, c.type_id());
       if (!t) continue;
       if (ShrunkBits(*t, ConstantBits(c), mode))
@@ -372,8 +439,14 @@ std::optional<TestCase> ShrinkConstants(const TestCase& tc,
     auto it = new_bits.find(c.result_id());
     if (it == new_bits.end()) continue;
     auto& words = c.mutable_operands()[0].words;
-    words[0] = static_cast<uint32_t>(it->second);
-    if (words.size() > 1) words[1] = static_cast<uint32_t>(it->second >> 32);
+    uint64_t value = it->second;
+    // Narrow signed integers are stored sign-extended to 32 bits.
+    if (auto t = ScalarOf(types, c.type_id());
+        t && !t->is_float && t->is_signed && t->width < 32 &&
+        (value >> (t->width - 1)) & 1)
+      value |= ~Mask(t->width);
+    words[0] = static_cast<uint32_t>(value);
+    if (words.size() > 1) words[1] = static_cast<uint32_t>(value >> 32);
   }
   return WithModule(tc, *m);
 }
@@ -573,6 +646,14 @@ std::unique_ptr<Stage> MakeValueToConstantStage() {
 std::unique_ptr<Stage> MakeRemoveStatementsStage() {
   return std::make_unique<ChunkStage>("remove-statements", StatementSites,
                                       RemoveStatements);
+}
+std::unique_ptr<Stage> MakeRemoveUnusedStage() {
+  return std::make_unique<ChunkStage>("remove-unused", UnusedSites,
+                                      RemoveUnused);
+}
+std::unique_ptr<Stage> MakeRemoveFunctionsStage() {
+  return std::make_unique<ChunkStage>("remove-functions", FunctionSites,
+                                      RemoveFunctions);
 }
 std::unique_ptr<Stage> MakeSimplifyBranchesStage() {
   return std::make_unique<ChunkStage>("simplify-branches", BranchSites,

@@ -12,9 +12,14 @@
 //  - buffers: buffer, local and by-value argument bytes zeroed, buffers
 //    halved.
 //  - ext-inst-to-constant: results of OpenCL.std calls replaced by null
-//    constants (then dead code removed).
+//    constants.
 //  - value-to-constant: the same for every scalar/vector value in a body.
 //  - remove-statements: stores, calls, atomics, barriers and copies removed.
+//  - remove-unused: body instructions whose result nobody reads (and whose
+//    only effect is that result), then unused module-scope declarations.
+//    The other passes leave dead code for this one, so a crash that needs
+//    an unread instruction keeps it.
+//  - remove-functions: functions nobody calls (entry points stay).
 //  - simplify-branches: a conditional branch or switch becomes an
 //    unconditional branch to one of its targets; unreachable blocks go.
 //  - shrink-constants: scalar constants toward 0, 1, then halved.
@@ -33,6 +38,8 @@ std::unique_ptr<Stage> MakeBufferStage();
 std::unique_ptr<Stage> MakeExtInstToConstantStage();
 std::unique_ptr<Stage> MakeValueToConstantStage();
 std::unique_ptr<Stage> MakeRemoveStatementsStage();
+std::unique_ptr<Stage> MakeRemoveUnusedStage();
+std::unique_ptr<Stage> MakeRemoveFunctionsStage();
 std::unique_ptr<Stage> MakeSimplifyBranchesStage();
 std::unique_ptr<Stage> MakeShrinkConstantsStage();
 std::unique_ptr<Stage> MakeDropUnusedArgsStage();

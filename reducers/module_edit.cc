@@ -46,6 +46,11 @@ uint32_t VoidTypeId(const spirv::Module& module) {
 
 }  // namespace
 
+bool IsRemovableWhenUnused(const spirv::Instruction& inst,
+                           const spirv::Module& module) {
+  return IsPure(inst, module, VoidTypeId(module));
+}
+
 size_t FunctionBodyInstructionCount(const spirv::Module& module) {
   size_t n = 0;
   for (const spirv::Function& f : module.functions)
@@ -130,6 +135,22 @@ void RemoveDeadCode(spirv::Module& module) {
         });
       }
     }
+    if (removed.empty()) break;
+    ForgetIds(module, removed);
+  }
+  RemoveUnusedGlobals(module);
+}
+
+void RemoveUnusedGlobals(spirv::Module& module) {
+  for (;;) {
+    const auto uses = CountUses(module);
+    absl::flat_hash_set<uint32_t> removed;
+    std::erase_if(module.types_values, [&](const Instruction& inst) {
+      if (inst.result_id() == 0 || uses.contains(inst.result_id()))
+        return false;
+      removed.insert(inst.result_id());
+      return true;
+    });
     if (removed.empty()) return;
     ForgetIds(module, removed);
   }

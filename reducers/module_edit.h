@@ -35,8 +35,19 @@ void ForgetIds(spirv::Module& module, const absl::flat_hash_set<uint32_t>& ids);
 
 // Removes body instructions whose result is unused and whose only effect is
 // that result (arithmetic, loads, access chains, pure OpenCL.std calls,
-// unused function variables and phis), to a fixed point.
+// unused function variables and phis), to a fixed point; then the types,
+// constants and module-scope variables nothing uses any more.
 void RemoveDeadCode(spirv::Module& module);
+
+// Whether removing this body instruction, when its result is unused,
+// removes nothing else (arithmetic, loads, access chains, pure OpenCL.std
+// calls, function variables, phis — not calls, atomics, printf, vstore).
+bool IsRemovableWhenUnused(const spirv::Instruction& inst,
+                           const spirv::Module& module);
+
+// Removes unused types, constants and module-scope variables, to a fixed
+// point.
+void RemoveUnusedGlobals(spirv::Module& module);
 
 // Removes blocks unreachable from each function's entry, the phi entries and
 // merge instructions that named them.

@@ -1,5 +1,7 @@
 #include "reducers/pipeline.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -60,7 +62,10 @@ std::vector<std::unique_ptr<Stage>> DefaultStages(
   stages.push_back(MakeExtInstToConstantStage());
   stages.push_back(MakeRemoveStatementsStage());
   stages.push_back(MakeValueToConstantStage());
+  stages.push_back(MakeRemoveUnusedStage());
   stages.push_back(MakeSimplifyBranchesStage());
+  stages.push_back(MakeRemoveUnusedStage());
+  stages.push_back(MakeRemoveFunctionsStage());
   stages.push_back(std::make_unique<SpirvReduceStage>(spirv_reduce));
   stages.push_back(MakeShrinkConstantsStage());
   stages.push_back(MakeDropUnusedArgsStage());
@@ -99,6 +104,18 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
         "), so there is nothing to reduce against"));
   }
 
+  // Candidates may loop far longer than the finding did (a loop bound
+  // shrunk to 0 that counts down): cap the reference at 20x the original's
+  // steps, so such a candidate is rejected in milliseconds, not seconds.
+  uint64_t reference_steps = 0;
+  if (auto it = first.executions.find("ref"); it != first.executions.end())
+    reference_steps = std::max<uint64_t>(
+        it->second.instructions_executed * 20, 1'000'000);
+  if (reference_steps != 0) {
+    if (auto s = (*oracle)->LimitReferenceSteps(reference_steps); !s.ok())
+      return s;
+  }
+
   ReductionReport report;
   report.signature = finding->signature;
   report.instructions_before =
@@ -114,6 +131,7 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   so.target_timeout_seconds =
       static_cast<uint32_t>(options.target_timeout.count());
   so.scratch_parent = options.scratch_dir;
+  so.reference_steps = reference_steps;
   std::vector<std::unique_ptr<Stage>> stages = DefaultStages(so);
   report.stages.resize(stages.size());
   for (size_t i = 0; i < stages.size(); ++i) {
@@ -193,6 +211,8 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
       "--target=" + (io.targets.empty() ? std::string("ref")
                                         : absl::StrJoin(io.targets, ",")),
       "--signature=" + finding->signature, "--strict"};
+  if (reference_steps != 0)
+    repro.push_back(absl::StrCat("--ref_steps=", reference_steps));
   bundle.repro_command = absl::StrJoin(repro, " ");
   if (auto s = WriteReducedBundle(*finding, bundle); !s.ok()) return s;
   return report;

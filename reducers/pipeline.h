@@ -12,7 +12,8 @@
 //    not in this build — plugged in ahead of the rest once
 //    generators/transform/ has a replay API], nd-range, buffers,
 //    ext-inst-to-constant, remove-statements, value-to-constant,
-//    simplify-branches, spirv-reduce, shrink-constants, drop-unused-args.
+//    remove-unused, simplify-branches, remove-unused, remove-functions,
+//    spirv-reduce, shrink-constants, drop-unused-args.
 //  - Output: FINDING_DIR/reduced/ (module.spv, module.spvasm, case.json and
 //    argN.bin, outputs/<target>.json, differences.json for mismatches — only
 //    the differing elements —, repro.sh, reduction.json) built in a

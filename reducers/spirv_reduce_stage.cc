@@ -75,6 +75,8 @@ bool SpirvReduceStage::Run(ReductionContext& ctx) {
   check.push_back("--signature=" + options_.signature);
   check.push_back(absl::StrCat("--timeout=", options_.target_timeout_seconds));
   check.push_back("--strict");
+  if (options_.reference_steps != 0)
+    check.push_back(absl::StrCat("--ref_steps=", options_.reference_steps));
   std::vector<std::string> quoted;
   for (const std::string& w : check) quoted.push_back(ShellQuote(w));
   // ref + every target, each under the per-target limit, plus start-up.

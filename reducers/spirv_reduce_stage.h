@@ -42,6 +42,7 @@ struct SpirvReduceOptions {
   uint32_t target_timeout_seconds = 10;
   std::string scratch_parent;  // empty = the system temp directory
   uint32_t step_limit = 2500;
+  uint64_t reference_steps = 0;  // passed on as --ref_steps when set
 };
 
 class SpirvReduceStage : public Stage {

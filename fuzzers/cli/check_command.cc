@@ -24,6 +24,10 @@ ABSL_FLAG(std::string, module, "",
           "take the module from this .spv file instead of CASE_DIR "
           "(spirv-reduce's candidate)");
 
+ABSL_FLAG(uint64_t, ref_steps, 0,
+          "step budget of the reference interpreter (0 = its default); "
+          "reduction caps it near the finding's own cost");
+
 namespace l0spv::cli {
 namespace {
 
@@ -40,6 +44,7 @@ int RunCheck(const std::vector<std::string>& positional) {
   request.targets = *names;
   request.signature = absl::GetFlag(FLAGS_signature);
   request.strict = absl::GetFlag(FLAGS_strict);
+  request.reference_steps = absl::GetFlag(FLAGS_ref_steps);
   request.timeout = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
   auto outcome = reducers::CheckCaseDir(request);
   if (!outcome.ok())
@@ -75,7 +80,7 @@ Command CheckCommand() {
   return {"check",
           "re-run a case on the reference and targets; exit 1 if interesting",
           "check CASE_DIR --target=LIST [--signature=SIG] [--strict] "
-          "[--module=FILE.spv] [--timeout=S] [--json]\n\n"
+          "[--module=FILE.spv] [--ref_steps=N] [--timeout=S] [--json]\n\n"
           "Runs the case on the reference interpreter and on each target (in "
           "worker processes with limits) and judges each target as the "
           "campaign does. Interesting = some verdict has signature SIG (a "
@@ -84,7 +89,8 @@ Command CheckCommand() {
           "oracle (see the flag). Exit 1 interesting, 0 not, 2 on bad input "
           "— a finding's README gives its check command; spirv-reduce wants "
           "the opposite convention, `reduce` wraps it.",
-          {"target", "signature", "timeout", "json", "strict", "module"},
+          {"target", "signature", "timeout", "json", "strict", "module",
+           "ref_steps"},
           RunCheck};
 }
 
