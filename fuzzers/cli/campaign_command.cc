@@ -2,6 +2,8 @@
 // campaign (also reachable as `l0spv-fuzz campaign ...`).
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include "absl/flags/declare.h"
@@ -12,6 +14,9 @@
 #include "absl/strings/str_split.h"
 #include "fuzzers/campaign/campaign.h"
 #include "fuzzers/cli/commands.h"
+#include "fuzzers/cli/reduce_support.h"
+#include "reducers/dedup.h"
+#include "reducers/pipeline.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/validity/device_profile.h"
 
@@ -23,6 +28,8 @@ ABSL_DECLARE_FLAG(int, timeout);
 ABSL_DECLARE_FLAG(uint32_t, max_statements);
 ABSL_DECLARE_FLAG(bool, allow_known_bugs);
 ABSL_DECLARE_FLAG(bool, non_uniform);
+ABSL_DECLARE_FLAG(std::string, reduce_time);
+ABSL_DECLARE_FLAG(std::string, spirv_reduce);
 ABSL_FLAG(std::string, time, "60s",
           "how long to run: 90, 90s, 10m, 2h (ignored with --iterations)");
 ABSL_FLAG(uint64_t, iterations, 0, "number of test cases (0 = use --time)");
@@ -31,7 +38,8 @@ ABSL_FLAG(std::string, shard, "0/1",
           "K/N: run only shard K of N of the seed space (batch schedulers)");
 ABSL_FLAG(bool, mutate, false,
           "also transform each case (semantics-preserving transformations)");
-ABSL_FLAG(bool, no_reduce, false, "do not reduce findings");
+ABSL_FLAG(bool, no_reduce, false,
+          "do not reduce findings after the campaign (see `reduce`)");
 
 namespace l0spv::cli {
 namespace {
@@ -102,6 +110,47 @@ std::string AutoProfile(const std::vector<std::string>& targets) {
     }
   }
   return chosen;
+}
+
+// Reduces every finding of OUT without a reduced/ bundle (one --reduce_time
+// budget each), then re-buckets findings whose reduced cases share a
+// signature. A finding that does not reproduce is reported and left as is.
+void ReduceNewFindings(const std::string& out) {
+  auto options = ReduceOptionsFromFlags();
+  if (!options.ok()) {
+    std::cerr << "campaign: not reducing: " << options.status().message()
+              << "\n";
+    return;
+  }
+  options->log = nullptr;
+  std::error_code ec;
+  std::vector<std::string> dirs;
+  for (const auto& e :
+       std::filesystem::directory_iterator(out + "/findings", ec)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_directory() || name.empty() || name[0] == '.') continue;
+    if (std::filesystem::exists(e.path() / "reduced", ec)) continue;
+    dirs.push_back(e.path().string());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  for (const std::string& dir : dirs) {
+    std::cerr << "campaign: reducing " << dir << "\n";
+    auto report = reducers::ReduceFinding(dir, *options);
+    if (!report.ok()) {
+      std::cerr << "campaign: not reduced: " << report.status().message()
+                << "\n";
+      continue;
+    }
+    std::cerr << "campaign: reduced " << report->instructions_before << " -> "
+              << report->instructions_after << " instructions in "
+              << static_cast<uint64_t>(report->seconds) << " s\n";
+  }
+  auto dedup = reducers::DedupFindings(out);
+  if (dedup.ok() && dedup->merged > 0) {
+    std::cerr << "campaign: " << dedup->merged
+              << " finding(s) are duplicates after reduction (moved under "
+                 "their bucket's duplicates/)\n";
+  }
 }
 
 int RunCampaignCommand(const std::vector<std::string>& positional) {
@@ -183,6 +232,8 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (!result.ok()) {
     return UsageError("campaign", std::string(result.status().message()));
   }
+  if (!absl::GetFlag(FLAGS_no_reduce) && result->unique_findings > 0)
+    ReduceNewFindings(o.out);
   std::cout << "campaign done: " << result->stats.cases << " cases in "
             << static_cast<uint64_t>(result->elapsed_seconds) << " s, "
             << result->unique_findings << " unique finding(s) in " << o.out
@@ -198,7 +249,8 @@ Command CampaignCommand() {
       "the campaign: generate, run every target, compare, keep findings",
       "[campaign] [--target=LIST] [--time=60s|--iterations=N] [--seed=N]\n"
       "           [--jobs=N] [--out=DIR] [--profile=NAME] [--shard=K/N]\n"
-      "           [--timeout=SECONDS] [--allow_known_bugs] [--non_uniform]\n\n"
+      "           [--timeout=SECONDS] [--allow_known_bugs] [--non_uniform]\n"
+      "           [--no_reduce] [--reduce_time=5m] [--spirv_reduce=PATH]\n\n"
       "Generates test cases, runs each on the reference interpreter and on "
       "every target, and judges every target against the reference "
       "(crash, timeout, rejected-valid, mismatch, target-ub; ub in the "
@@ -208,10 +260,13 @@ Command CampaignCommand() {
       "with the same --out, a campaign resumes. --shard=K/N splits the "
       "seed space for batch schedulers; `l0spv-fuzz merge` combines the "
       "shards. Without --target: every available target (`l0spv-fuzz "
-      "targets`). Exit 1 when DIR holds findings.",
+      "targets`). After the campaign every new finding is reduced "
+      "(`reduce`, --reduce_time each; --no_reduce skips it) and findings "
+      "whose reduced cases share a signature are re-bucketed. Exit 1 when "
+      "DIR holds findings.",
       {"target", "time", "iterations", "seed", "jobs", "out", "profile",
        "shard", "timeout", "max_statements", "allow_known_bugs", "non_uniform",
-       "mutate", "no_reduce"},
+       "mutate", "no_reduce", "reduce_time", "spirv_reduce"},
       RunCampaignCommand};
 }
 
