@@ -105,12 +105,12 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   }
 
   // Candidates may loop far longer than the finding did (a loop bound
-  // shrunk to 0 that counts down): cap the reference at 20x the original's
+  // shrunk to 0 that counts down): cap the reference at 4x the original's
   // steps, so such a candidate is rejected in milliseconds, not seconds.
   uint64_t reference_steps = 0;
   if (auto it = first.executions.find("ref"); it != first.executions.end())
     reference_steps = std::max<uint64_t>(
-        it->second.instructions_executed * 20, 1'000'000);
+        it->second.instructions_executed * 4, 1'000'000);
   if (reference_steps != 0) {
     if (auto s = (*oracle)->LimitReferenceSteps(reference_steps); !s.ok())
       return s;
