@@ -31,12 +31,11 @@ absl::Status WriteText(const std::string& path, const std::string& text) {
 
 // "u32 results" -> 4, "f64 results" -> 8; 1 when the type names no width.
 size_t ElementBytes(const std::string& type) {
-  const std::string first =
-      std::string(*absl::StrSplit(type, ' ').begin());
+  const std::string first = std::string(*absl::StrSplit(type, ' ').begin());
   if (first.size() < 2) return 1;
   uint32_t bits = 0;
-  if (!absl::SimpleAtoi(first.substr(1), &bits) || bits % 8 != 0 ||
-      bits == 0 || bits > 64)
+  if (!absl::SimpleAtoi(first.substr(1), &bits) || bits % 8 != 0 || bits == 0 ||
+      bits > 64)
     return 1;
   return bits / 8;
 }
@@ -54,8 +53,8 @@ absl::Status RenameInto(const std::string& tmp, const std::string& final_dir) {
   if (fs::exists(final_dir, ec)) {
     fs::remove_all(old, ec);
     if (::rename(final_dir.c_str(), old.c_str()) != 0) {
-      return absl::InternalError(absl::StrCat("rename ", final_dir, ": ",
-                                              std::strerror(errno)));
+      return absl::InternalError(
+          absl::StrCat("rename ", final_dir, ": ", std::strerror(errno)));
     }
   }
   if (::rename(tmp.c_str(), final_dir.c_str()) != 0) {
@@ -144,9 +143,8 @@ absl::Status WriteReducedBundle(const Finding& finding,
   if (auto s = WriteText(tmp + "/reduction.json", b.report.dump(2) + "\n");
       !s.ok())
     return s;
-  const std::string repro =
-      absl::StrCat("#!/bin/sh\n# exit 1 = the finding reproduces\n",
-                   b.repro_command, "\n");
+  const std::string repro = absl::StrCat(
+      "#!/bin/sh\n# exit 1 = the finding reproduces\n", b.repro_command, "\n");
   if (auto s = WriteText(tmp + "/repro.sh", repro); !s.ok()) return s;
   ::chmod((tmp + "/repro.sh").c_str(), 0755);
   if (auto s = RenameInto(tmp, final_dir); !s.ok()) return s;
@@ -185,8 +183,8 @@ absl::Status WriteReducedBundle(const Finding& finding,
       absl::StrCat(finding.dir, "/.README.md.tmp-", ::getpid());
   if (auto s = WriteText(readme_tmp, text); !s.ok()) return s;
   if (::rename(readme_tmp.c_str(), (finding.dir + "/README.md").c_str()) != 0)
-    return absl::InternalError(absl::StrCat("rename ", readme_tmp, ": ",
-                                            std::strerror(errno)));
+    return absl::InternalError(
+        absl::StrCat("rename ", readme_tmp, ": ", std::strerror(errno)));
   return absl::OkStatus();
 }
 

@@ -24,8 +24,8 @@ struct ReducedBundle {
   spirv::TestCase test_case;
   oracles::Verdict verdict;  // the reduced case's matching verdict
   std::map<std::string, oracles::Execution> executions;
-  nlohmann::json report;          // reduction.json
-  std::string repro_command;      // one line, run from reduced/
+  nlohmann::json report;      // reduction.json
+  std::string repro_command;  // one line, run from reduced/
   uint64_t instructions_before = 0;
   uint64_t instructions_after = 0;
 };

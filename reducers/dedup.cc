@@ -19,7 +19,8 @@ namespace {
 
 // The bucket key of a reduced finding, or "" when it has none.
 std::string BucketKey(const fs::path& finding) {
-  auto bytes = spirv::ReadFileBytes((finding / "reduced/reduction.json").string());
+  auto bytes =
+      spirv::ReadFileBytes((finding / "reduced/reduction.json").string());
   if (!bytes.ok()) return "";
   const nlohmann::json j =
       nlohmann::json::parse(bytes->begin(), bytes->end(), nullptr, false);

@@ -15,8 +15,9 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     return absl::NotFoundError(
-        absl::StrCat(dir, ": no such directory (pass a finding directory, "
-                          "e.g. OUT/findings/<name>)"));
+        absl::StrCat(dir,
+                     ": no such directory (pass a finding directory, "
+                     "e.g. OUT/findings/<name>)"));
   }
   const std::string verdict_path = dir + "/verdict.json";
   if (!fs::exists(verdict_path, ec) || !fs::is_directory(dir + "/case", ec)) {
@@ -31,8 +32,9 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
       nlohmann::json::parse(bytes->begin(), bytes->end(), nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(verdict_path, ": not valid JSON (rewrite it or re-run "
-                                   "the campaign)"));
+        absl::StrCat(verdict_path,
+                     ": not valid JSON (rewrite it or re-run "
+                     "the campaign)"));
   }
   Finding f;
   f.dir = dir;
@@ -53,9 +55,10 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
   if (j.contains("explanation") && j["explanation"].is_string())
     f.explanation = j["explanation"].get<std::string>();
   if (f.signature.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        verdict_path, ": empty signature (an ok/skipped verdict is not a "
-                      "finding; nothing to reduce)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(verdict_path,
+                     ": empty signature (an ok/skipped verdict is not a "
+                     "finding; nothing to reduce)"));
   }
   auto tc = spirv::ReadTestCase(dir + "/case");
   if (!tc.ok()) {

@@ -62,9 +62,9 @@ absl::StatusOr<std::unique_ptr<Interestingness>> Interestingness::Make(
     if (name == "ref") continue;
     auto t = make(name);
     if (!t.ok()) {
-      return absl::Status(t.status().code(),
-                          absl::StrCat("target ", name, ": ",
-                                       t.status().message()));
+      return absl::Status(
+          t.status().code(),
+          absl::StrCat("target ", name, ": ", t.status().message()));
     }
     self->targets_.push_back(std::move(*t));
   }
@@ -112,9 +112,8 @@ CheckOutcome Interestingness::Check(const spirv::TestCase& candidate) {
     for (auto& target : targets_) {
       const oracles::Execution e = target->Run(candidate, options_.limits);
       out.executions[target->name()] = e;
-      out.verdicts.push_back(oracles::Judge(candidate, reference,
-                                            target->name(), target->executes(),
-                                            e));
+      out.verdicts.push_back(oracles::Judge(
+          candidate, reference, target->name(), target->executes(), e));
     }
   }
   for (const oracles::Verdict& v : out.verdicts) {

@@ -55,7 +55,9 @@ void ForEachBodyInstruction(const Module& m, F&& f) {
 class ChunkStage : public Stage {
  public:
   ChunkStage(std::string name, EnumerateSites e, ApplySites a)
-      : name_(std::move(name)), enumerate_(std::move(e)), apply_(std::move(a)) {}
+      : name_(std::move(name)),
+        enumerate_(std::move(e)),
+        apply_(std::move(a)) {}
   std::string name() const override { return name_; }
   bool Run(ReductionContext& ctx) override {
     return ReduceInChunks(ctx, enumerate_, apply_);
@@ -67,7 +69,8 @@ class ChunkStage : public Stage {
   ApplySites apply_;
 };
 
-// --- values to constants -------------------------------------------------------
+// --- values to constants
+// -------------------------------------------------------
 
 std::vector<uint64_t> ValueSites(const TestCase& tc, bool ext_inst_only) {
   std::vector<uint64_t> sites;
@@ -109,7 +112,8 @@ std::optional<TestCase> ValuesToNull(const TestCase& tc,
   return WithModule(tc, *m);
 }
 
-// --- statements ------------------------------------------------------------------
+// --- statements
+// ------------------------------------------------------------------
 
 bool IsStatement(const Instruction& inst, const Module& m,
                  const absl::flat_hash_map<uint32_t, uint32_t>& uses) {
@@ -233,7 +237,8 @@ std::optional<TestCase> RemoveFunctions(const TestCase& tc,
   return WithModule(tc, *m);
 }
 
-// --- branches --------------------------------------------------------------------
+// --- branches
+// --------------------------------------------------------------------
 
 // Successor labels of a conditional terminator, in choice order.
 std::vector<uint32_t> Choices(const Instruction& term) {
@@ -305,7 +310,8 @@ std::optional<TestCase> SimplifyBranches(const TestCase& tc,
   return WithModule(tc, *m);
 }
 
-// --- constants -------------------------------------------------------------------
+// --- constants
+// -------------------------------------------------------------------
 
 struct ScalarType {
   bool is_float = false;
@@ -441,9 +447,9 @@ std::optional<TestCase> ShrinkConstants(const TestCase& tc,
     auto& words = c.mutable_operands()[0].words;
     uint64_t value = it->second;
     // Narrow signed integers are stored sign-extended to 32 bits.
-    if (auto t = ScalarOf(types, c.type_id());
-        t && !t->is_float && t->is_signed && t->width < 32 &&
-        (value >> (t->width - 1)) & 1)
+    if (auto t = ScalarOf(types, c.type_id()); t && !t->is_float &&
+                                               t->is_signed && t->width < 32 &&
+                                               (value >> (t->width - 1)) & 1)
       value |= ~Mask(t->width);
     words[0] = static_cast<uint32_t>(value);
     if (words.size() > 1) words[1] = static_cast<uint32_t>(value >> 32);
@@ -451,7 +457,8 @@ std::optional<TestCase> ShrinkConstants(const TestCase& tc,
   return WithModule(tc, *m);
 }
 
-// --- kernel arguments ------------------------------------------------------------
+// --- kernel arguments
+// ------------------------------------------------------------
 
 spirv::Function* EntryFunction(Module& m, const std::string& name) {
   for (const Instruction& ep : m.entry_points) {
@@ -519,7 +526,8 @@ std::optional<TestCase> DropArgs(const TestCase& tc,
   return out;
 }
 
-// --- ND-range and buffers ----------------------------------------------------------
+// --- ND-range and buffers
+// ----------------------------------------------------------
 
 void FixLocal(spirv::NdRange& r) {
   if (!r.local) return;

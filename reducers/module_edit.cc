@@ -28,8 +28,7 @@ bool IsPure(const Instruction& inst, const spirv::Module& module,
     return false;
   if (Is(inst, Op::OpExtInst)) {
     if (inst.type_id() == void_type) return false;  // vstore*, prefetch
-    if (inst.NumOperands() < 2 ||
-        inst.word(0) != module.OpenClStdImportId())
+    if (inst.NumOperands() < 2 || inst.word(0) != module.OpenClStdImportId())
       return false;
     const spirv::ExtInstInfo* info = spirv::FindOpenClStd(inst.word(1));
     if (info == nullptr || std::string_view(info->name) == "printf")

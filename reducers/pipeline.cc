@@ -109,8 +109,8 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   // steps, so such a candidate is rejected in milliseconds, not seconds.
   uint64_t reference_steps = 0;
   if (auto it = first.executions.find("ref"); it != first.executions.end())
-    reference_steps = std::max<uint64_t>(
-        it->second.instructions_executed * 4, 1'000'000);
+    reference_steps =
+        std::max<uint64_t>(it->second.instructions_executed * 4, 1'000'000);
   if (reference_steps != 0) {
     if (auto s = (*oracle)->LimitReferenceSteps(reference_steps); !s.ok())
       return s;
@@ -121,7 +121,8 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   report.instructions_before =
       FunctionBodyInstructionCount(finding->test_case.module_words);
   report.words_before = finding->test_case.module_words.size();
-  report.work_items_before = spirv::GlobalWorkItems(finding->test_case.nd_range);
+  report.work_items_before =
+      spirv::GlobalWorkItems(finding->test_case.nd_range);
 
   SpirvReduceOptions so;
   so.program = options.spirv_reduce;
@@ -207,10 +208,13 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   bundle.instructions_before = report.instructions_before;
   bundle.instructions_after = report.instructions_after;
   std::vector<std::string> repro = {
-      ShellQuote(options.self_command), "check", "\"$(dirname \"$0\")\"",
+      ShellQuote(options.self_command),
+      "check",
+      "\"$(dirname \"$0\")\"",
       "--target=" + (io.targets.empty() ? std::string("ref")
                                         : absl::StrJoin(io.targets, ",")),
-      "--signature=" + finding->signature, "--strict"};
+      "--signature=" + finding->signature,
+      "--strict"};
   if (reference_steps != 0)
     repro.push_back(absl::StrCat("--ref_steps=", reference_steps));
   bundle.repro_command = absl::StrJoin(repro, " ");

@@ -64,8 +64,8 @@ struct StageReport {
 };
 
 struct ReductionReport {
-  std::string signature;       // the finding's
-  std::string final_signature;  // the reduced case's verdict
+  std::string signature;             // the finding's
+  std::string final_signature;       // the reduced case's verdict
   uint64_t instructions_before = 0;  // function-body instructions
   uint64_t instructions_after = 0;
   uint64_t words_before = 0;

@@ -66,7 +66,10 @@ bool SpirvReduceStage::Run(ReductionContext& ctx) {
   const spirv::TestCase start = ctx.current();
   if (!spirv::WriteTestCase(start, (dir / "case").string()).ok()) return false;
   const std::string in = (dir / "in.spv").string();
-  if (!spirv::WriteFileBytes(in, spirv::WordsToBytes(start.module_words, spirv::Endianness::kLittle)).ok())
+  if (!spirv::WriteFileBytes(
+           in,
+           spirv::WordsToBytes(start.module_words, spirv::Endianness::kLittle))
+           .ok())
     return false;
 
   std::vector<std::string> check = options_.check_command;

@@ -15,10 +15,10 @@
 #include "fuzzers/campaign/campaign.h"
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/reduce_support.h"
-#include "reducers/dedup.h"
-#include "reducers/pipeline.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/validity/device_profile.h"
+#include "reducers/dedup.h"
+#include "reducers/pipeline.h"
 
 ABSL_DECLARE_FLAG(std::string, target);
 ABSL_DECLARE_FLAG(std::string, profile);

@@ -14,9 +14,9 @@ namespace l0spv::cli {
 
 const std::vector<Command>& AllCommands() {
   static const auto* commands = new std::vector<Command>{
-      LintCommand(),     TargetsCommand(), RunCommand(),  GenerateCommand(),
-      CampaignCommand(), CheckCommand(),   MergeCommand(), TransformCommand(), ReplayCommand(),
-      ReduceCommand()};
+      LintCommand(),     TargetsCommand(), RunCommand(),   GenerateCommand(),
+      CampaignCommand(), CheckCommand(),   MergeCommand(), TransformCommand(),
+      ReplayCommand(),   ReduceCommand()};
   return *commands;
 }
 

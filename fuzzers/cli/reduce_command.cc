@@ -60,7 +60,8 @@ std::string SelfExecutable() {
 
 absl::StatusOr<reducers::ReduceOptions> ReduceOptionsFromFlags() {
   reducers::ReduceOptions o;
-  auto budget = ParseDuration(absl::GetFlag(FLAGS_reduce_time), "--reduce_time");
+  auto budget =
+      ParseDuration(absl::GetFlag(FLAGS_reduce_time), "--reduce_time");
   if (!budget.ok()) return budget.status();
   o.budget = *budget;
   const int timeout = absl::GetFlag(FLAGS_timeout);
@@ -108,9 +109,9 @@ int RunReduce(const std::vector<std::string>& positional) {
       reports.push_back(std::move(j));
     } else {
       std::cout << dir << ": " << report->instructions_before << " -> "
-                << report->instructions_after
-                << " function-body instructions, " << report->work_items_before
-                << " -> " << report->work_items_after << " work-items, "
+                << report->instructions_after << " function-body instructions, "
+                << report->work_items_before << " -> "
+                << report->work_items_after << " work-items, "
                 << report->interestingness_runs << " checks, "
                 << static_cast<uint64_t>(report->seconds) << " s"
                 << (report->budget_spent ? " (budget spent)" : "") << "; "

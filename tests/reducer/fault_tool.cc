@@ -55,8 +55,8 @@ Args Parse(int argc, char** argv) {
     std::string s = argv[i];
     if (s.rfind("--", 0) == 0) {
       const size_t eq = s.find('=');
-      a.flags[s.substr(2, eq == std::string::npos ? std::string::npos
-                                                  : eq - 2)] =
+      a.flags[s.substr(2,
+                       eq == std::string::npos ? std::string::npos : eq - 2)] =
           eq == std::string::npos ? "1" : s.substr(eq + 1);
     } else {
       a.positional.push_back(s);
@@ -109,9 +109,9 @@ int Reduce(const Args& a) {
   auto reduced = spirv::ReadTestCase(a.positional[0] + "/reduced");
   nlohmann::json j = report->ToJson();
   j["finding"] = a.positional[0];
-  j["fault_present"] = finding.ok() && reduced.ok() &&
-                       testing::HasFault(finding->target,
-                                         reduced->module_words);
+  j["fault_present"] =
+      finding.ok() && reduced.ok() &&
+      testing::HasFault(finding->target, reduced->module_words);
   j.erase("stages");
   std::cout << j.dump() << "\n";
   return 0;

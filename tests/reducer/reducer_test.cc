@@ -30,8 +30,8 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-const std::string kTool = std::string(L0SPV_BINARY_DIR) +
-                          "/l0spv_reduce_fault_tool";
+const std::string kTool =
+    std::string(L0SPV_BINARY_DIR) + "/l0spv_reduce_fault_tool";
 const std::string kCli = std::string(L0SPV_BINARY_DIR) + "/l0spv-fuzz";
 
 class TempDir {
@@ -101,14 +101,18 @@ oracles::Verdict V(oracles::VerdictKind kind, const std::string& target,
 
 TEST(SignatureMatches, ExactAnyMismatchOfSameTargetAndAnyFinding) {
   using K = oracles::VerdictKind;
-  EXPECT_TRUE(SignatureMatches("crash:ocloc-tgllp:abc",
-                               V(K::kCrash, "ocloc:tgllp", "crash:ocloc-tgllp:abc")));
-  EXPECT_FALSE(SignatureMatches("crash:ocloc-tgllp:abc",
-                                V(K::kCrash, "ocloc:tgllp", "crash:ocloc-tgllp:xyz")));
-  EXPECT_TRUE(SignatureMatches("mismatch:opencl:bytes",
-                               V(K::kMismatch, "opencl", "mismatch:opencl:float-f32")));
-  EXPECT_FALSE(SignatureMatches("mismatch:opencl:bytes",
-                                V(K::kMismatch, "oclgrind", "mismatch:oclgrind:bytes")));
+  EXPECT_TRUE(
+      SignatureMatches("crash:ocloc-tgllp:abc",
+                       V(K::kCrash, "ocloc:tgllp", "crash:ocloc-tgllp:abc")));
+  EXPECT_FALSE(
+      SignatureMatches("crash:ocloc-tgllp:abc",
+                       V(K::kCrash, "ocloc:tgllp", "crash:ocloc-tgllp:xyz")));
+  EXPECT_TRUE(
+      SignatureMatches("mismatch:opencl:bytes",
+                       V(K::kMismatch, "opencl", "mismatch:opencl:float-f32")));
+  EXPECT_FALSE(
+      SignatureMatches("mismatch:opencl:bytes",
+                       V(K::kMismatch, "oclgrind", "mismatch:oclgrind:bytes")));
   EXPECT_FALSE(SignatureMatches("mismatch:opencl:bytes",
                                 V(K::kCrash, "opencl", "crash:opencl:bytes")));
   EXPECT_TRUE(SignatureMatches("", V(K::kTimeout, "x", "timeout:x:")));
@@ -174,14 +178,16 @@ TEST(ReduceFinding, MiscompiledMultiplyReducesToAFewInstructionsAndReproduces) {
   auto reduced = spirv::ReadTestCase(dir + "/reduced");
   ASSERT_TRUE(reduced.ok()) << reduced.status();
   EXPECT_TRUE(testing::HasFault("fault-imul16v", reduced->module_words));
-  for (const char* f : {"module.spv", "module.spvasm", "case.json",
-                        "repro.sh", "reduction.json", "differences.json",
-                        "verdict.json", "outputs/ref.json"})
+  for (const char* f : {"module.spv", "module.spvasm", "case.json", "repro.sh",
+                        "reduction.json", "differences.json", "verdict.json",
+                        "outputs/ref.json"})
     EXPECT_TRUE(fs::exists(dir + "/reduced/" + f)) << f;
-  const auto diff = nlohmann::json::parse(ReadText(dir + "/reduced/differences.json"));
+  const auto diff =
+      nlohmann::json::parse(ReadText(dir + "/reduced/differences.json"));
   EXPECT_TRUE(diff.is_array());
   EXPECT_FALSE(diff.empty());
-  const auto rj = nlohmann::json::parse(ReadText(dir + "/reduced/reduction.json"));
+  const auto rj =
+      nlohmann::json::parse(ReadText(dir + "/reduced/reduction.json"));
   EXPECT_EQ(rj["instructions_after"], report->instructions_after);
   EXPECT_GT(rj["interestingness_runs"].get<uint64_t>(), 0u);
   EXPECT_THAT(ReadText(dir + "/README.md"),
@@ -240,7 +246,8 @@ TEST(ReduceFinding, ErrorPaths) {
   auto j = nlohmann::json::parse(verdict);
   j["signature"] = "";
   WriteText(dir + "/verdict.json", j.dump());
-  EXPECT_THAT(ReadFinding(dir).status().message(), HasSubstr("empty signature"));
+  EXPECT_THAT(ReadFinding(dir).status().message(),
+              HasSubstr("empty signature"));
 
   j.erase("target");
   j["signature"] = "x";
