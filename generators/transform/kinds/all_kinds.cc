@@ -8,6 +8,16 @@ std::vector<const Transformation*> AllKinds() {
        {SwapCommutativeOperands(), ReplaceIdWithSynonym(), AddDeadBlock(),
         SplitBlock(), PermutePhiOperands()})
     all.push_back(t);
+  // --- Data, memory and decoration kinds (kinds-data branch) ---
+  for (const Transformation* t :
+       {ObfuscateConstantLoad(), ObfuscateConstantCompute(), AddLocalVariable(),
+        AddDeadStore(), AddIrrelevantLoad(), PhiToVariable(),
+        MirrorComparison(), InvertComparison(), AddNoContraction(),
+        AddMemoryOperand(), AccessChainToPtrAccessChain(), VectorizeScalars(),
+        ConstantToSpecConstant(), MoveInstruction(), LoadViaCopyMemory(),
+        VariableToPhi()})
+    all.push_back(t);
+  // --- end of data, memory and decoration kinds ---
   return all;
 }
 

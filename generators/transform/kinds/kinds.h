@@ -20,4 +20,23 @@ const Transformation* AddDeadBlock();
 const Transformation* SplitBlock();
 const Transformation* PermutePhiOperands();
 
+// --- Data, memory and decoration kinds (kinds-data branch) ---
+const Transformation* ObfuscateConstantLoad();
+const Transformation* ObfuscateConstantCompute();
+const Transformation* AddLocalVariable();
+const Transformation* AddDeadStore();
+const Transformation* AddIrrelevantLoad();
+const Transformation* PhiToVariable();
+const Transformation* MirrorComparison();
+const Transformation* InvertComparison();
+const Transformation* AddNoContraction();
+const Transformation* AddMemoryOperand();
+const Transformation* AccessChainToPtrAccessChain();
+const Transformation* VectorizeScalars();
+const Transformation* ConstantToSpecConstant();
+const Transformation* MoveInstruction();
+const Transformation* LoadViaCopyMemory();
+const Transformation* VariableToPhi();
+// --- end of data, memory and decoration kinds ---
+
 }  // namespace l0spv::transform

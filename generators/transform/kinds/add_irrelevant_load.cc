@@ -1,0 +1,100 @@
+// Adds a load whose result nothing uses yet (fact: irrelevant id), from
+// memory that is safe to read: an irrelevant-pointee Function variable
+// (initialised by add_local_variable, private to the work-item) or, in the
+// kernel function, an in-bounds word of a read-only input buffer (no
+// work-item writes it, so no race). Never memory other work-items write,
+// never uninitialised memory.
+//
+// Record: {"before": descriptor, "pointer": variable id} or
+//         {"before": descriptor, "source": {"source": "buffer", ...}}.
+#include "absl/strings/str_cat.h"
+#include "generators/transform/kinds/data_util.h"
+#include "generators/transform/kinds/kinds.h"
+#include "generators/transform/opaque.h"
+
+namespace l0spv::transform {
+namespace {
+
+using spv::Op;
+
+class AddIrrelevantLoadKind : public Transformation {
+ public:
+  std::string_view kind() const override { return "add_irrelevant_load"; }
+
+  std::optional<Record> Propose(TransformContext& ctx,
+                                Rng& rng) const override {
+    auto blocks = ReachableBlocks(ctx);
+    if (blocks.empty()) return std::nullopt;
+    auto [f, b] = blocks[rng.Below(static_cast<uint32_t>(blocks.size()))];
+    const spirv::BasicBlock& bb = ctx.module().functions[f].blocks[b];
+    const size_t lo = TransformContext::FirstInsertionIndex(bb);
+    const size_t hi = TransformContext::LastInsertionIndex(bb);
+    if (lo > hi) return std::nullopt;
+    const InstPos pos{f, b,
+                      rng.Range(static_cast<uint32_t>(lo),
+                                static_cast<uint32_t>(hi))};
+    std::vector<uint32_t> locals;
+    for (uint32_t p : ctx.facts().irrelevant_pointees())
+      if (IsIrrelevantLocal(ctx, p, pos)) locals.push_back(p);
+    Record r{{"before", ToJson(ctx.Describe(pos))}};
+    if (!locals.empty() && rng.OneIn(2)) {
+      r["pointer"] = locals[rng.Below(static_cast<uint32_t>(locals.size()))];
+      return r;
+    }
+    Record source = ProposeOpaqueSource(ctx, rng, f);
+    if (source.at("source") != "buffer") {
+      if (locals.empty()) return std::nullopt;
+      r["pointer"] = locals[rng.Below(static_cast<uint32_t>(locals.size()))];
+      return r;
+    }
+    r["source"] = source;
+    return r;
+  }
+
+  absl::Status Check(TransformContext& ctx, const Record& r) const override {
+    auto pos = ResolveField(ctx, r, "before");
+    if (!pos.ok()) return pos.status();
+    const spirv::BasicBlock& bb = ctx.BlockAt(*pos);
+    if (pos->index < TransformContext::FirstInsertionIndex(bb) ||
+        pos->index > TransformContext::LastInsertionIndex(bb))
+      return absl::FailedPreconditionError(
+          "cannot insert among phis, variables or the block's merge and "
+          "terminator");
+    if (r.contains("pointer")) {
+      const uint32_t pointer = r.at("pointer").get<uint32_t>();
+      if (!IsIrrelevantLocal(ctx, pointer, *pos))
+        return absl::FailedPreconditionError(absl::StrCat(
+            "%", pointer,
+            " is not an irrelevant-pointee Function variable available "
+            "there"));
+      return absl::OkStatus();
+    }
+    const Record& source = r.at("source");
+    if (source.at("source") != "buffer")
+      return absl::InvalidArgumentError(
+          "an irrelevant load reads a variable or a buffer word");
+    return CheckOpaqueSource(ctx, source, pos->function);
+  }
+
+  void Apply(TransformContext& ctx, const Record& r) const override {
+    InstPos pos = *ResolveField(ctx, r, "before");
+    uint32_t result = 0;
+    if (r.contains("pointer")) {
+      const uint32_t pointer = r.at("pointer").get<uint32_t>();
+      result = EmitBefore(ctx, pos, Op::OpLoad, PointeeOf(ctx, pointer),
+                          {spirv::IdOperand(pointer)});
+    } else {
+      result = EmitKnownValue(ctx, r.at("source"), pos);
+    }
+    ctx.facts().AddIrrelevantId(result);
+  }
+};
+
+}  // namespace
+
+const Transformation* AddIrrelevantLoad() {
+  static const AddIrrelevantLoadKind* t = new AddIrrelevantLoadKind;
+  return t;
+}
+
+}  // namespace l0spv::transform

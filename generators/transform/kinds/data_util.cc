@@ -1,0 +1,156 @@
+#include "generators/transform/kinds/data_util.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace l0spv::transform {
+
+using spv::Op;
+
+bool IsComputableOperand(const spirv::Instruction& inst, size_t i) {
+  if (i >= inst.NumOperands() ||
+      inst.operand(i).kind != spirv::OperandKind::kIdRef)
+    return false;
+  const spirv::OpcodeInfo* info = inst.info();
+  if (info == nullptr) return false;
+  if (std::strcmp(info->instr_class, "Group") == 0 ||
+      std::strcmp(info->instr_class, "Non-Uniform") == 0)
+    return false;
+  switch (OpOf(inst)) {
+    case Op::OpPhi:
+    case Op::OpVariable:
+    case Op::OpLifetimeStart:
+    case Op::OpLifetimeStop:
+    case Op::OpLoopMerge:
+    case Op::OpSelectionMerge:
+    case Op::OpBranch:
+    case Op::OpLine:
+      return false;
+    case Op::OpSwitch:
+    case Op::OpBranchConditional:
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain:
+      return i == 0;
+    case Op::OpPtrAccessChain:
+    case Op::OpInBoundsPtrAccessChain:
+      return i <= 1;
+    case Op::OpFunctionCall:
+      return i >= 1;
+    case Op::OpExtInst:
+      return i >= 2 && inst.word(1) != 184;  // printf's format
+    default:
+      return true;
+  }
+}
+
+namespace {
+
+// The value of a scalar integer OpConstant/OpConstantNull, or nullopt.
+std::optional<uint64_t> ScalarIntConstant(TransformContext& ctx, uint32_t id) {
+  const DefSite* d = ctx.Def(id);
+  if (d == nullptr || d->function >= 0 ||
+      (d->opcode != U(Op::OpConstant) && d->opcode != U(Op::OpConstantNull)))
+    return std::nullopt;
+  const spirv::TypeInfo* t = ctx.types().Get(d->type_id);
+  if (t == nullptr || t->op != Op::OpTypeInt) return std::nullopt;
+  return ctx.types().IntConstant(id);
+}
+
+}  // namespace
+
+std::vector<ConstantUse> FindIntConstantUses(TransformContext& ctx,
+                                             bool kernel_only) {
+  std::vector<ConstantUse> out;
+  FindPositions(ctx, [&](const spirv::Instruction& inst, const InstPos& pos) {
+    if (kernel_only &&
+        static_cast<int32_t>(pos.function) != ctx.entry_function())
+      return false;
+    for (size_t i = 0; i < inst.NumOperands(); ++i) {
+      if (!IsComputableOperand(inst, i)) continue;
+      const uint32_t id = inst.operand(i).AsId();
+      if (ScalarIntConstant(ctx, id)) out.push_back({pos, i, id});
+    }
+    return false;
+  });
+  return out;
+}
+
+absl::StatusOr<uint64_t> CheckIntConstantUse(TransformContext& ctx,
+                                             const InstPos& pos, size_t operand,
+                                             uint32_t* constant) {
+  const spirv::Instruction& inst = ctx.At(pos);
+  if (!IsComputableOperand(inst, operand))
+    return absl::FailedPreconditionError(
+        absl::StrCat("operand ", operand, " of ", std::string(inst.name()),
+                     " must stay as written"));
+  *constant = inst.operand(operand).AsId();
+  std::optional<uint64_t> value = ScalarIntConstant(ctx, *constant);
+  if (!value)
+    return absl::FailedPreconditionError(
+        absl::StrCat("operand ", operand, " of ", std::string(inst.name()),
+                     " is not a scalar integer constant"));
+  if (!ctx.dominators(pos.function)
+           .IsReachable(ctx.BlockAt(pos).id()))
+    return absl::FailedPreconditionError("the use is in an unreachable block");
+  return *value;
+}
+
+size_t InsertionIndexForUse(const spirv::BasicBlock& block, size_t use_index) {
+  return std::min(use_index, TransformContext::LastInsertionIndex(block));
+}
+
+uint32_t EmitBefore(TransformContext& ctx, InstPos& pos, spv::Op op,
+                    uint32_t result_type,
+                    std::vector<spirv::Operand> operands) {
+  const uint32_t id = result_type != 0 ? ctx.NewId() : 0;
+  InsertBefore(ctx, pos,
+               spirv::Instruction(U(op), result_type, id, std::move(operands)));
+  ++pos.index;
+  return id;
+}
+
+size_t VariableInsertionIndex(const spirv::Function& fn) {
+  const auto& insts = fn.blocks.front().instructions;
+  size_t last = 0;
+  for (size_t i = 0; i < insts.size(); ++i) {
+    const Op op = OpOf(insts[i]);
+    if (op == Op::OpVariable)
+      last = i + 1;
+    else if (op != Op::OpLine && op != Op::OpNoLine)
+      break;
+  }
+  return last;
+}
+
+bool IsPlainDataType(TransformContext& ctx, uint32_t type_id) {
+  const spirv::TypeTable& tt = ctx.types();
+  const spirv::TypeInfo* t = tt.Get(type_id);
+  if (t == nullptr) return false;
+  if (t->op == Op::OpTypeVector) t = tt.Get(t->element);
+  return t != nullptr && (t->op == Op::OpTypeInt || t->op == Op::OpTypeFloat);
+}
+
+bool IsUndef(TransformContext& ctx, uint32_t id) {
+  const DefSite* d = ctx.Def(id);
+  return d != nullptr && d->opcode == U(Op::OpUndef);
+}
+
+uint32_t PointeeOf(TransformContext& ctx, uint32_t pointer_id) {
+  const spirv::TypeInfo* t = ctx.types().Get(ctx.TypeOf(pointer_id));
+  return t != nullptr && t->op == Op::OpTypePointer ? t->element : 0;
+}
+
+bool IsIrrelevantLocal(TransformContext& ctx, uint32_t pointer,
+                       const InstPos& pos) {
+  if (!ctx.facts().IsIrrelevantPointee(pointer)) return false;
+  const DefSite* d = ctx.Def(pointer);
+  if (d == nullptr || d->opcode != U(Op::OpVariable) ||
+      static_cast<size_t>(d->function) != pos.function)
+    return false;
+  const spirv::TypeInfo* t = ctx.types().Get(d->type_id);
+  return t != nullptr && t->storage_class == spv::StorageClass::Function &&
+         ctx.IsAvailableAt(pointer, pos);
+}
+
+}  // namespace l0spv::transform

@@ -1,0 +1,77 @@
+// r = a < b → t = a >= b; r = !t, for integer comparisons only (for floats
+// the complement of an ordered comparison is the unordered one, which is
+// easy to get wrong and is left to mirror_comparison). r keeps its id, so
+// no use changes.
+//
+// Record: {"instruction": descriptor}.
+#include "absl/strings/str_cat.h"
+#include "generators/transform/ir_util.h"
+#include "generators/transform/kinds/kinds.h"
+
+namespace l0spv::transform {
+namespace {
+
+using spv::Op;
+
+std::optional<Op> Complement(Op op) {
+  static constexpr std::pair<Op, Op> kPairs[] = {
+      {Op::OpSLessThan, Op::OpSGreaterThanEqual},
+      {Op::OpSGreaterThan, Op::OpSLessThanEqual},
+      {Op::OpULessThan, Op::OpUGreaterThanEqual},
+      {Op::OpUGreaterThan, Op::OpULessThanEqual},
+      {Op::OpIEqual, Op::OpINotEqual},
+  };
+  for (auto [a, b] : kPairs) {
+    if (op == a) return b;
+    if (op == b) return a;
+  }
+  return std::nullopt;
+}
+
+class InvertComparisonKind : public Transformation {
+ public:
+  std::string_view kind() const override { return "invert_comparison"; }
+
+  std::optional<Record> Propose(TransformContext& ctx,
+                                Rng& rng) const override {
+    auto pos = PickPosition(
+        FindPositions(ctx,
+                      [](const spirv::Instruction& inst, const InstPos&) {
+                        return Complement(OpOf(inst)).has_value() &&
+                               inst.NumOperands() == 2;
+                      }),
+        rng);
+    if (!pos) return std::nullopt;
+    return Record{{"instruction", ToJson(ctx.Describe(*pos))}};
+  }
+
+  absl::Status Check(TransformContext& ctx, const Record& r) const override {
+    auto pos = ResolveField(ctx, r, "instruction");
+    if (!pos.ok()) return pos.status();
+    const spirv::Instruction& inst = ctx.At(*pos);
+    if (!Complement(OpOf(inst)) || inst.NumOperands() != 2)
+      return absl::FailedPreconditionError(absl::StrCat(
+          std::string(inst.name()), " is not an integer comparison"));
+    return absl::OkStatus();
+  }
+
+  void Apply(TransformContext& ctx, const Record& r) const override {
+    const InstPos pos = *ResolveField(ctx, r, "instruction");
+    spirv::Instruction& inst = ctx.At(pos);
+    const uint32_t t = ctx.NewId();
+    spirv::Instruction complement(U(*Complement(OpOf(inst))), inst.type_id(),
+                                  t, inst.operands());
+    inst.set_opcode(U(Op::OpLogicalNot));
+    inst.mutable_operands() = {spirv::IdOperand(t)};
+    InsertBefore(ctx, pos, std::move(complement));
+  }
+};
+
+}  // namespace
+
+const Transformation* InvertComparison() {
+  static const InvertComparisonKind* t = new InvertComparisonKind;
+  return t;
+}
+
+}  // namespace l0spv::transform

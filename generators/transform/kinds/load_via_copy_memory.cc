@@ -1,0 +1,89 @@
+// x = OpLoad p → OpCopyMemory %t %p; x = OpLoad %t, with %t a fresh
+// Function variable of p's pointee type. The copy reads exactly the memory
+// the load read, once, at the same point (no new race, no new uninitialised
+// read: the original load read the same bytes), and %t is private and fully
+// written before it is read. Loads with memory operands other than Aligned
+// (Volatile, Nontemporal, memory-model ones) are left alone; Aligned is
+// dropped (less information, same meaning). Pointee types: int/float
+// scalars and vectors.
+//
+// Record: {"load": descriptor}.
+#include "absl/strings/str_cat.h"
+#include "generators/transform/kinds/data_util.h"
+#include "generators/transform/kinds/kinds.h"
+
+namespace l0spv::transform {
+namespace {
+
+using spv::Op;
+
+constexpr uint32_t kAligned = 0x2;
+
+bool Fits(TransformContext& ctx, const spirv::Instruction& inst) {
+  if (OpOf(inst) != Op::OpLoad) return false;
+  if (inst.NumOperands() > 1 && (inst.word(1) & ~kAligned) != 0) return false;
+  const spirv::TypeInfo* p = ctx.types().Get(ctx.TypeOf(inst.word(0)));
+  return p != nullptr && p->op == Op::OpTypePointer &&
+         p->element == inst.type_id() && IsPlainDataType(ctx, inst.type_id());
+}
+
+class LoadViaCopyMemoryKind : public Transformation {
+ public:
+  std::string_view kind() const override { return "load_via_copy_memory"; }
+
+  std::optional<Record> Propose(TransformContext& ctx,
+                                Rng& rng) const override {
+    auto pos = PickPosition(
+        FindPositions(ctx,
+                      [&](const spirv::Instruction& inst, const InstPos&) {
+                        return Fits(ctx, inst);
+                      }),
+        rng);
+    if (!pos) return std::nullopt;
+    return Record{{"load", ToJson(ctx.Describe(*pos))}};
+  }
+
+  absl::Status Check(TransformContext& ctx, const Record& r) const override {
+    auto pos = ResolveField(ctx, r, "load");
+    if (!pos.ok()) return pos.status();
+    if (!Fits(ctx, ctx.At(*pos)))
+      return absl::FailedPreconditionError(
+          "not a plain load of an int or float scalar/vector");
+    return absl::OkStatus();
+  }
+
+  void Apply(TransformContext& ctx, const Record& r) const override {
+    const InstPos pos = *ResolveField(ctx, r, "load");
+    const uint32_t type = ctx.At(pos).type_id();
+    const uint32_t ptr =
+        ctx.builder().PointerType(spv::StorageClass::Function, type);
+    const uint32_t var = ctx.NewId();
+    spirv::Instruction& load = ctx.At(pos);
+    // No memory operands on the copy: one mask would apply to the fresh
+    // variable too, which may be less aligned than the load promised.
+    std::vector<spirv::Operand> copy_ops{spirv::IdOperand(var),
+                                         load.operand(0)};
+    load.mutable_operands() = {spirv::IdOperand(var)};
+    InsertBefore(ctx, pos,
+                 spirv::Instruction(U(Op::OpCopyMemory), 0, 0,
+                                    std::move(copy_ops)));
+    spirv::Function& fn = ctx.module().functions[pos.function];
+    auto& entry = fn.blocks.front().instructions;
+    entry.insert(entry.begin() +
+                     static_cast<ptrdiff_t>(VariableInsertionIndex(fn)),
+                 spirv::Instruction(
+                     U(Op::OpVariable), ptr, var,
+                     {spirv::EnumOperand(
+                         spirv::OperandKind::kStorageClass,
+                         static_cast<uint32_t>(spv::StorageClass::Function))}));
+  }
+};
+
+}  // namespace
+
+const Transformation* LoadViaCopyMemory() {
+  static const LoadViaCopyMemoryKind* t = new LoadViaCopyMemoryKind;
+  return t;
+}
+
+}  // namespace l0spv::transform

@@ -1,0 +1,75 @@
+// a < b → b > a (and <=, >, >= alike) for signed, unsigned and ordered or
+// unordered float comparisons: the mirrored comparison is true for exactly
+// the same operands, NaNs included. Equality comparisons are
+// swap_commutative_operands' business.
+//
+// Record: {"instruction": descriptor}.
+#include "absl/strings/str_cat.h"
+#include "generators/transform/ir_util.h"
+#include "generators/transform/kinds/kinds.h"
+
+namespace l0spv::transform {
+namespace {
+
+using spv::Op;
+
+std::optional<Op> Mirror(Op op) {
+  static constexpr std::pair<Op, Op> kPairs[] = {
+      {Op::OpSLessThan, Op::OpSGreaterThan},
+      {Op::OpSLessThanEqual, Op::OpSGreaterThanEqual},
+      {Op::OpULessThan, Op::OpUGreaterThan},
+      {Op::OpULessThanEqual, Op::OpUGreaterThanEqual},
+      {Op::OpFOrdLessThan, Op::OpFOrdGreaterThan},
+      {Op::OpFOrdLessThanEqual, Op::OpFOrdGreaterThanEqual},
+      {Op::OpFUnordLessThan, Op::OpFUnordGreaterThan},
+      {Op::OpFUnordLessThanEqual, Op::OpFUnordGreaterThanEqual},
+  };
+  for (auto [a, b] : kPairs) {
+    if (op == a) return b;
+    if (op == b) return a;
+  }
+  return std::nullopt;
+}
+
+class MirrorComparisonKind : public Transformation {
+ public:
+  std::string_view kind() const override { return "mirror_comparison"; }
+
+  std::optional<Record> Propose(TransformContext& ctx,
+                                Rng& rng) const override {
+    auto pos = PickPosition(
+        FindPositions(ctx,
+                      [](const spirv::Instruction& inst, const InstPos&) {
+                        return Mirror(OpOf(inst)).has_value() &&
+                               inst.NumOperands() == 2;
+                      }),
+        rng);
+    if (!pos) return std::nullopt;
+    return Record{{"instruction", ToJson(ctx.Describe(*pos))}};
+  }
+
+  absl::Status Check(TransformContext& ctx, const Record& r) const override {
+    auto pos = ResolveField(ctx, r, "instruction");
+    if (!pos.ok()) return pos.status();
+    const spirv::Instruction& inst = ctx.At(*pos);
+    if (!Mirror(OpOf(inst)) || inst.NumOperands() != 2)
+      return absl::FailedPreconditionError(absl::StrCat(
+          std::string(inst.name()), " is not an ordering comparison"));
+    return absl::OkStatus();
+  }
+
+  void Apply(TransformContext& ctx, const Record& r) const override {
+    spirv::Instruction& inst = ctx.At(*ResolveField(ctx, r, "instruction"));
+    inst.set_opcode(U(*Mirror(OpOf(inst))));
+    std::swap(inst.mutable_operands()[0], inst.mutable_operands()[1]);
+  }
+};
+
+}  // namespace
+
+const Transformation* MirrorComparison() {
+  static const MirrorComparisonKind* t = new MirrorComparisonKind;
+  return t;
+}
+
+}  // namespace l0spv::transform
