@@ -37,7 +37,7 @@ const KindCase kKinds[] = {
     {"phi_to_variable", {}},
     {"mirror_comparison", {}},
     {"invert_comparison", {}},
-    {"add_no_contraction", {}},
+    {"add_fp_fast_math_none", {}},
     {"add_memory_operand", {}},
     {"access_chain_to_ptr_access_chain", {}},
     {"vectorize_scalars", {"replace_id_with_synonym"}},
@@ -45,6 +45,10 @@ const KindCase kKinds[] = {
     {"move_instruction", {}},
     {"load_via_copy_memory", {}},
     {"variable_to_phi", {"phi_to_variable"}},
+    {"pointer_round_trip_via_integer", {"replace_id_with_synonym"}},
+    {"route_pointer_through_generic", {"replace_id_with_synonym"}},
+    {"scalarize_vector_op", {"replace_id_with_synonym"}},
+    {"add_alignment_decoration", {}},
 };
 
 class DataKind : public testing::TestWithParam<KindCase> {};
@@ -262,8 +266,8 @@ TEST(DataKindRecords, MemoryOperandAndAccessChainRefuseWrongVariants) {
   EXPECT_TRUE(s.ok() || absl::IsFailedPrecondition(s)) << s;
 }
 
-TEST(DataKindRecords, NoContractionOnlyOnce) {
-  auto [original, r] = FirstRecord("add_no_contraction");
+TEST(DataKindRecords, FastMathModeOnlyOnce) {
+  auto [original, r] = FirstRecord("add_fp_fast_math_none");
   r.erase("fresh_ids");
   auto result = Replay(original, MakeLog(original.module_words, {r, r}));
   EXPECT_TRUE(absl::IsFailedPrecondition(result.status())) << result.status();

@@ -12,10 +12,12 @@ std::vector<const Transformation*> AllKinds() {
   for (const Transformation* t :
        {ObfuscateConstantLoad(), ObfuscateConstantCompute(), AddLocalVariable(),
         AddDeadStore(), AddIrrelevantLoad(), PhiToVariable(),
-        MirrorComparison(), InvertComparison(), AddNoContraction(),
+        MirrorComparison(), InvertComparison(), AddFpFastMathNone(),
         AddMemoryOperand(), AccessChainToPtrAccessChain(), VectorizeScalars(),
         ConstantToSpecConstant(), MoveInstruction(), LoadViaCopyMemory(),
-        VariableToPhi()})
+        VariableToPhi(), PointerRoundTripViaInteger(),
+        RoutePointerThroughGeneric(), ScalarizeVectorOp(),
+        AddAlignmentDecoration()})
     all.push_back(t);
   // --- end of data, memory and decoration kinds ---
   return all;

@@ -153,4 +153,58 @@ bool IsIrrelevantLocal(TransformContext& ctx, uint32_t pointer,
          ctx.IsAvailableAt(pointer, pos);
 }
 
+std::optional<Record> ProposeValueSite(
+    TransformContext& ctx, Rng& rng,
+    const std::function<bool(uint32_t type)>& fits) {
+  struct Value {
+    uint32_t id;
+    InstPos after;  // insertion starts after this index (params: none)
+    bool param;
+  };
+  std::vector<Value> values;
+  spirv::Module& m = ctx.module();
+  for (size_t f = 0; f < m.functions.size(); ++f) {
+    const spirv::Function& fn = m.functions[f];
+    if (fn.IsDeclaration()) continue;
+    for (const spirv::Instruction& p : fn.parameters)
+      if (fits(p.type_id())) values.push_back({p.result_id(), {f, 0, 0}, true});
+  }
+  for (const InstPos& pos :
+       FindPositions(ctx, [&](const spirv::Instruction& inst, const InstPos&) {
+         return inst.result_id() != 0 && inst.type_id() != 0 &&
+                OpOf(inst) != Op::OpUndef && fits(inst.type_id());
+       }))
+    values.push_back({ctx.At(pos).result_id(), pos, false});
+  if (values.empty()) return std::nullopt;
+  const Value& v = values[rng.Below(static_cast<uint32_t>(values.size()))];
+  const spirv::BasicBlock& bb = ctx.BlockAt(v.after);
+  const size_t lo = std::max(v.param ? 0 : v.after.index + 1,
+                             TransformContext::FirstInsertionIndex(bb));
+  const size_t hi = TransformContext::LastInsertionIndex(bb);
+  if (lo > hi) return std::nullopt;
+  InstPos at = v.after;
+  at.index = rng.Range(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi));
+  return Record{{"id", v.id}, {"before", ToJson(ctx.Describe(at))}};
+}
+
+absl::Status CheckValueSite(TransformContext& ctx, const Record& r,
+                            const std::function<bool(uint32_t type)>& fits) {
+  auto pos = ResolveField(ctx, r, "before");
+  if (!pos.ok()) return pos.status();
+  const spirv::BasicBlock& bb = ctx.BlockAt(*pos);
+  if (pos->index < TransformContext::FirstInsertionIndex(bb) ||
+      pos->index > TransformContext::LastInsertionIndex(bb))
+    return absl::FailedPreconditionError(
+        "cannot insert among phis, variables or the block's merge and "
+        "terminator");
+  const uint32_t id = r.at("id").get<uint32_t>();
+  const DefSite* d = ctx.Def(id);
+  if (d == nullptr || d->function < 0 || IsUndef(ctx, id) ||
+      !fits(d->type_id) || !ctx.IsAvailableAt(id, *pos))
+    return absl::FailedPreconditionError(
+        absl::StrCat("%", id, " is not a value of a fitting type available "
+                              "there"));
+  return absl::OkStatus();
+}
+
 }  // namespace l0spv::transform

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
 #include "generators/transform/context.h"
 #include "generators/transform/ir_util.h"
+#include "generators/transform/transformation.h"
 
 namespace l0spv::transform {
 
@@ -75,6 +77,18 @@ uint32_t PointeeOf(TransformContext& ctx, uint32_t pointer_id);
 // work-item, so stores to it are unobservable.
 bool IsIrrelevantLocal(TransformContext& ctx, uint32_t pointer,
                        const InstPos& pos);
+
+// Picks a value whose type satisfies `fits` (an instruction result in a
+// reachable block, or a parameter of a function with a body) and a place
+// after its definition in its block (the entry block for parameters) where
+// instructions using it may go: {"id": value, "before": descriptor}.
+std::optional<Record> ProposeValueSite(
+    TransformContext& ctx, Rng& rng,
+    const std::function<bool(uint32_t type)>& fits);
+// Re-checks such a record: the place is an insertion point, the value is
+// available there and its type fits.
+absl::Status CheckValueSite(TransformContext& ctx, const Record& r,
+                            const std::function<bool(uint32_t type)>& fits);
 
 // Truncates `v` to `width` bits.
 inline uint64_t Truncate(uint64_t v, uint32_t width) {

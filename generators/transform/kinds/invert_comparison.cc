@@ -1,7 +1,9 @@
-// r = a < b → t = a >= b; r = !t, for integer comparisons only (for floats
-// the complement of an ordered comparison is the unordered one, which is
-// easy to get wrong and is left to mirror_comparison). r keeps its id, so
-// no use changes.
+// r = a < b → t = a >= b; r = (t == false), for integer comparisons only
+// (for floats the complement of an ordered comparison is the unordered one,
+// which is easy to get wrong and is left to mirror_comparison). r keeps its
+// id, so no use changes. The negation is OpLogicalEqual with false, not
+// OpLogicalNot, which IGC cannot build (corpora/known-consumer-bugs/
+// logical_not.spvasm).
 //
 // Record: {"instruction": descriptor}.
 #include "absl/strings/str_cat.h"
@@ -57,12 +59,18 @@ class InvertComparisonKind : public Transformation {
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     const InstPos pos = *ResolveField(ctx, r, "instruction");
+    const uint32_t type = ctx.At(pos).type_id();
+    spirv::ModuleBuilder& mb = ctx.builder();
+    uint32_t no = mb.BoolConstant(false);
+    if (const spirv::TypeInfo* t = ctx.types().Get(type);
+        t != nullptr && t->op == Op::OpTypeVector)
+      no = mb.CompositeConstant(type, std::vector<uint32_t>(t->count, no));
     spirv::Instruction& inst = ctx.At(pos);
     const uint32_t t = ctx.NewId();
-    spirv::Instruction complement(U(*Complement(OpOf(inst))), inst.type_id(),
-                                  t, inst.operands());
-    inst.set_opcode(U(Op::OpLogicalNot));
-    inst.mutable_operands() = {spirv::IdOperand(t)};
+    spirv::Instruction complement(U(*Complement(OpOf(inst))), type, t,
+                                  inst.operands());
+    inst.set_opcode(U(Op::OpLogicalEqual));
+    inst.mutable_operands() = {spirv::IdOperand(t), spirv::IdOperand(no)};
     InsertBefore(ctx, pos, std::move(complement));
   }
 };

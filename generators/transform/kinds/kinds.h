@@ -29,7 +29,7 @@ const Transformation* AddIrrelevantLoad();
 const Transformation* PhiToVariable();
 const Transformation* MirrorComparison();
 const Transformation* InvertComparison();
-const Transformation* AddNoContraction();
+const Transformation* AddFpFastMathNone();
 const Transformation* AddMemoryOperand();
 const Transformation* AccessChainToPtrAccessChain();
 const Transformation* VectorizeScalars();
@@ -37,6 +37,10 @@ const Transformation* ConstantToSpecConstant();
 const Transformation* MoveInstruction();
 const Transformation* LoadViaCopyMemory();
 const Transformation* VariableToPhi();
+const Transformation* PointerRoundTripViaInteger();
+const Transformation* RoutePointerThroughGeneric();
+const Transformation* ScalarizeVectorOp();
+const Transformation* AddAlignmentDecoration();
 // --- end of data, memory and decoration kinds ---
 
 }  // namespace l0spv::transform

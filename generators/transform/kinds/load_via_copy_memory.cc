@@ -1,5 +1,9 @@
-// x = OpLoad p → OpCopyMemory %t %p; x = OpLoad %t, with %t a fresh
-// Function variable of p's pointee type. The copy reads exactly the memory
+// x = OpLoad p → OpCopyMemorySized %t %p sizeof(T); x = OpLoad %t, with %t
+// a fresh Function variable of p's pointee type T. Sized, as llvm-spirv
+// emits it: the typed OpCopyMemory breaks llvm-spirv -r and IGC
+// (corpora/known-consumer-bugs/copy_memory_typed.spvasm). 3-component
+// vectors are left out (their size includes a padding lane the load does
+// not read). The copy reads exactly the memory
 // the load read, once, at the same point (no new race, no new uninitialised
 // read: the original load read the same bytes), and %t is private and fully
 // written before it is read. Loads with memory operands other than Aligned
@@ -23,8 +27,11 @@ bool Fits(TransformContext& ctx, const spirv::Instruction& inst) {
   if (OpOf(inst) != Op::OpLoad) return false;
   if (inst.NumOperands() > 1 && (inst.word(1) & ~kAligned) != 0) return false;
   const spirv::TypeInfo* p = ctx.types().Get(ctx.TypeOf(inst.word(0)));
+  const spirv::TypeInfo* t = ctx.types().Get(inst.type_id());
   return p != nullptr && p->op == Op::OpTypePointer &&
-         p->element == inst.type_id() && IsPlainDataType(ctx, inst.type_id());
+         p->element == inst.type_id() && IsPlainDataType(ctx, inst.type_id()) &&
+         t != nullptr && !(t->op == Op::OpTypeVector && t->count == 3) &&
+         ctx.types().SizeOf(inst.type_id()).has_value();
 }
 
 class LoadViaCopyMemoryKind : public Transformation {
@@ -55,17 +62,20 @@ class LoadViaCopyMemoryKind : public Transformation {
   void Apply(TransformContext& ctx, const Record& r) const override {
     const InstPos pos = *ResolveField(ctx, r, "load");
     const uint32_t type = ctx.At(pos).type_id();
-    const uint32_t ptr =
-        ctx.builder().PointerType(spv::StorageClass::Function, type);
+    spirv::ModuleBuilder& mb = ctx.builder();
+    const uint32_t ptr = mb.PointerType(spv::StorageClass::Function, type);
+    // A 32-bit size: any integer width is valid, and this one needs no Int64.
+    const uint32_t size =
+        mb.IntConstant(mb.IntType(32), *ctx.types().SizeOf(type));
     const uint32_t var = ctx.NewId();
     spirv::Instruction& load = ctx.At(pos);
     // No memory operands on the copy: one mask would apply to the fresh
     // variable too, which may be less aligned than the load promised.
-    std::vector<spirv::Operand> copy_ops{spirv::IdOperand(var),
-                                         load.operand(0)};
+    std::vector<spirv::Operand> copy_ops{
+        spirv::IdOperand(var), load.operand(0), spirv::IdOperand(size)};
     load.mutable_operands() = {spirv::IdOperand(var)};
     InsertBefore(ctx, pos,
-                 spirv::Instruction(U(Op::OpCopyMemory), 0, 0,
+                 spirv::Instruction(U(Op::OpCopyMemorySized), 0, 0,
                                     std::move(copy_ops)));
     spirv::Function& fn = ctx.module().functions[pos.function];
     auto& entry = fn.blocks.front().instructions;

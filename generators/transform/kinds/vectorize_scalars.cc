@@ -1,7 +1,10 @@
-// 2–4 available scalars x_i of one int or float type → v =
-// OpCompositeConstruct vecN(x_0, ..., x_{N-1}), y_i = OpCompositeExtract v i;
-// each y_i is a synonym of x_i (replace_id_with_synonym then routes uses
-// through the vector).
+// 2–4 available scalars x_i of one int or float type → a vector v built by
+// OpCompositeInsert of each x_i into lane i of a null vector, then
+// y_i = OpCompositeExtract v i; each y_i is a synonym of x_i
+// (replace_id_with_synonym then routes uses through the vector). Inserts,
+// like llvm-spirv's own output, rather than OpCompositeConstruct of run-time
+// values, which crashes llvm-spirv -r (corpora/known-consumer-bugs/
+// composite_construct_runtime.spvasm).
 //
 // Record: {"before": descriptor, "ids": [x_0, ...]}.
 #include "absl/strings/str_cat.h"
@@ -88,10 +91,11 @@ class VectorizeScalarsKind : public Transformation {
     const uint32_t scalar = ctx.TypeOf(ids[0]);
     const uint32_t vtype = ctx.builder().VectorType(
         scalar, static_cast<uint32_t>(ids.size()));
-    std::vector<spirv::Operand> parts;
-    for (uint32_t id : ids) parts.push_back(spirv::IdOperand(id));
-    const uint32_t v =
-        EmitBefore(ctx, pos, Op::OpCompositeConstruct, vtype, std::move(parts));
+    uint32_t v = ctx.builder().NullConstant(vtype);
+    for (uint32_t i = 0; i < ids.size(); ++i)
+      v = EmitBefore(ctx, pos, Op::OpCompositeInsert, vtype,
+                     {spirv::IdOperand(ids[i]), spirv::IdOperand(v),
+                      spirv::LiteralOperand(i)});
     for (uint32_t i = 0; i < ids.size(); ++i) {
       const uint32_t y =
           EmitBefore(ctx, pos, Op::OpCompositeExtract, scalar,
