@@ -105,6 +105,9 @@ TEST(TransformProperty, EveryCorpusKernel) {
 std::vector<std::string> KindsToEnable(const std::string& kind) {
   static const std::map<std::string, std::vector<std::string>> kEnablers = {
       {"replace_id_with_synonym", {"add_synonym_copy_object"}},
+      // Data/memory kinds (kinds-data).
+      {"add_dead_store", {"add_local_variable"}},
+      {"variable_to_phi", {"phi_to_variable"}},
   };
   std::vector<std::string> kinds{kind};
   if (auto it = kEnablers.find(kind); it != kEnablers.end())
