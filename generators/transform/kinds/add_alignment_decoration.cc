@@ -67,7 +67,8 @@ class AddAlignmentDecorationKind : public Transformation {
           ids.push_back(inst.result_id());
     }
     if (ids.empty()) return std::nullopt;
-    return Record{{"target", ids[rng.Below(static_cast<uint32_t>(ids.size()))]}};
+    return Record{
+        {"target", ids[rng.Below(static_cast<uint32_t>(ids.size()))]}};
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {

@@ -35,9 +35,8 @@ class AddDeadStoreKind : public Transformation {
     const size_t lo = TransformContext::FirstInsertionIndex(bb);
     const size_t hi = TransformContext::LastInsertionIndex(bb);
     if (lo > hi) return std::nullopt;
-    const InstPos pos{bf, b,
-                      rng.Range(static_cast<uint32_t>(lo),
-                                static_cast<uint32_t>(hi))};
+    const InstPos pos{
+        bf, b, rng.Range(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi))};
     if (!IsIrrelevantLocal(ctx, pointer, pos)) return std::nullopt;
     const uint32_t type = PointeeOf(ctx, pointer);
     std::vector<uint32_t> values;
@@ -52,7 +51,8 @@ class AddDeadStoreKind : public Transformation {
     for (const spirv::BasicBlock& block : fn.blocks)
       for (const spirv::Instruction& inst : block.instructions)
         if (inst.type_id() == type && inst.result_id() != 0 &&
-            OpOf(inst) != Op::OpUndef && ctx.IsAvailableAt(inst.result_id(), pos))
+            OpOf(inst) != Op::OpUndef &&
+            ctx.IsAvailableAt(inst.result_id(), pos))
           values.push_back(inst.result_id());
     if (values.empty()) return std::nullopt;
     return Record{

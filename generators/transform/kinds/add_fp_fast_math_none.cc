@@ -61,7 +61,8 @@ class AddFpFastMathNoneKind : public Transformation {
                                 Rng& rng) const override {
     std::vector<uint32_t> ids = Candidates(ctx);
     if (ids.empty()) return std::nullopt;
-    return Record{{"target", ids[rng.Below(static_cast<uint32_t>(ids.size()))]}};
+    return Record{
+        {"target", ids[rng.Below(static_cast<uint32_t>(ids.size()))]}};
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {

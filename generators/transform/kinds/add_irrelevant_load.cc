@@ -30,9 +30,8 @@ class AddIrrelevantLoadKind : public Transformation {
     const size_t lo = TransformContext::FirstInsertionIndex(bb);
     const size_t hi = TransformContext::LastInsertionIndex(bb);
     if (lo > hi) return std::nullopt;
-    const InstPos pos{f, b,
-                      rng.Range(static_cast<uint32_t>(lo),
-                                static_cast<uint32_t>(hi))};
+    const InstPos pos{
+        f, b, rng.Range(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi))};
     std::vector<uint32_t> locals;
     for (uint32_t p : ctx.facts().irrelevant_pointees())
       if (IsIrrelevantLocal(ctx, p, pos)) locals.push_back(p);

@@ -9,15 +9,26 @@ std::vector<const Transformation*> AllKinds() {
         SplitBlock(), PermutePhiOperands()})
     all.push_back(t);
   // --- Data, memory and decoration kinds (kinds-data branch) ---
-  for (const Transformation* t :
-       {ObfuscateConstantLoad(), ObfuscateConstantCompute(), AddLocalVariable(),
-        AddDeadStore(), AddIrrelevantLoad(), PhiToVariable(),
-        MirrorComparison(), InvertComparison(), AddFpFastMathNone(),
-        AddMemoryOperand(), AccessChainToPtrAccessChain(), VectorizeScalars(),
-        ConstantToSpecConstant(), MoveInstruction(), LoadViaCopyMemory(),
-        VariableToPhi(), PointerRoundTripViaInteger(),
-        RoutePointerThroughGeneric(), ScalarizeVectorOp(),
-        AddAlignmentDecoration()})
+  for (const Transformation* t : {ObfuscateConstantLoad(),
+                                  ObfuscateConstantCompute(),
+                                  AddLocalVariable(),
+                                  AddDeadStore(),
+                                  AddIrrelevantLoad(),
+                                  PhiToVariable(),
+                                  MirrorComparison(),
+                                  InvertComparison(),
+                                  AddFpFastMathNone(),
+                                  AddMemoryOperand(),
+                                  AccessChainToPtrAccessChain(),
+                                  VectorizeScalars(),
+                                  ConstantToSpecConstant(),
+                                  MoveInstruction(),
+                                  LoadViaCopyMemory(),
+                                  VariableToPhi(),
+                                  PointerRoundTripViaInteger(),
+                                  RoutePointerThroughGeneric(),
+                                  ScalarizeVectorOp(),
+                                  AddAlignmentDecoration()})
     all.push_back(t);
   // --- end of data, memory and decoration kinds ---
   return all;

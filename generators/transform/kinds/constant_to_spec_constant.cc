@@ -29,9 +29,7 @@ std::vector<uint32_t> UsedSpecIds(const spirv::Module& m) {
 
 class ConstantToSpecConstantKind : public Transformation {
  public:
-  std::string_view kind() const override {
-    return "constant_to_spec_constant";
-  }
+  std::string_view kind() const override { return "constant_to_spec_constant"; }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {

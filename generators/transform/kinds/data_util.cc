@@ -90,8 +90,7 @@ absl::StatusOr<uint64_t> CheckIntConstantUse(TransformContext& ctx,
     return absl::FailedPreconditionError(
         absl::StrCat("operand ", operand, " of ", std::string(inst.name()),
                      " is not a scalar integer constant"));
-  if (!ctx.dominators(pos.function)
-           .IsReachable(ctx.BlockAt(pos).id()))
+  if (!ctx.dominators(pos.function).IsReachable(ctx.BlockAt(pos).id()))
     return absl::FailedPreconditionError("the use is in an unreachable block");
   return *value;
 }
@@ -170,7 +169,7 @@ std::optional<Record> ProposeValueSite(
       if (fits(p.type_id())) values.push_back({p.result_id(), {f, 0, 0}, true});
   }
   for (const InstPos& pos :
-       FindPositions(ctx, [&](const spirv::Instruction& inst, const InstPos&) {
+       FindPositions(ctx, [&](const spirv::Instruction&inst, const InstPos&) {
          return inst.result_id() != 0 && inst.type_id() != 0 &&
                 OpOf(inst) != Op::OpUndef && fits(inst.type_id());
        }))
@@ -202,8 +201,9 @@ absl::Status CheckValueSite(TransformContext& ctx, const Record& r,
   if (d == nullptr || d->function < 0 || IsUndef(ctx, id) ||
       !fits(d->type_id) || !ctx.IsAvailableAt(id, *pos))
     return absl::FailedPreconditionError(
-        absl::StrCat("%", id, " is not a value of a fitting type available "
-                              "there"));
+        absl::StrCat("%", id,
+                     " is not a value of a fitting type available "
+                     "there"));
   return absl::OkStatus();
 }
 

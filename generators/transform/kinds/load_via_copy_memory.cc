@@ -41,10 +41,8 @@ class LoadViaCopyMemoryKind : public Transformation {
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
     auto pos = PickPosition(
-        FindPositions(ctx,
-                      [&](const spirv::Instruction& inst, const InstPos&) {
-                        return Fits(ctx, inst);
-                      }),
+        FindPositions(ctx, [&](const spirv::Instruction& inst,
+                               const InstPos&) { return Fits(ctx, inst); }),
         rng);
     if (!pos) return std::nullopt;
     return Record{{"load", ToJson(ctx.Describe(*pos))}};
@@ -71,21 +69,21 @@ class LoadViaCopyMemoryKind : public Transformation {
     spirv::Instruction& load = ctx.At(pos);
     // No memory operands on the copy: one mask would apply to the fresh
     // variable too, which may be less aligned than the load promised.
-    std::vector<spirv::Operand> copy_ops{
-        spirv::IdOperand(var), load.operand(0), spirv::IdOperand(size)};
+    std::vector<spirv::Operand> copy_ops{spirv::IdOperand(var), load.operand(0),
+                                         spirv::IdOperand(size)};
     load.mutable_operands() = {spirv::IdOperand(var)};
     InsertBefore(ctx, pos,
                  spirv::Instruction(U(Op::OpCopyMemorySized), 0, 0,
                                     std::move(copy_ops)));
     spirv::Function& fn = ctx.module().functions[pos.function];
     auto& entry = fn.blocks.front().instructions;
-    entry.insert(entry.begin() +
-                     static_cast<ptrdiff_t>(VariableInsertionIndex(fn)),
-                 spirv::Instruction(
-                     U(Op::OpVariable), ptr, var,
-                     {spirv::EnumOperand(
-                         spirv::OperandKind::kStorageClass,
-                         static_cast<uint32_t>(spv::StorageClass::Function))}));
+    entry.insert(
+        entry.begin() + static_cast<ptrdiff_t>(VariableInsertionIndex(fn)),
+        spirv::Instruction(
+            U(Op::OpVariable), ptr, var,
+            {spirv::EnumOperand(
+                spirv::OperandKind::kStorageClass,
+                static_cast<uint32_t>(spv::StorageClass::Function))}));
   }
 };
 

@@ -65,8 +65,8 @@ class MoveInstructionKind : public Transformation {
     const auto [lo, hi] = *Range(ctx.BlockAt(*pos), pos->index);
     InstPos before = *pos;
     do {
-      before.index = rng.Range(static_cast<uint32_t>(lo),
-                               static_cast<uint32_t>(hi));
+      before.index =
+          rng.Range(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi));
     } while (before.index == pos->index || before.index == pos->index + 1);
     return Record{{"instruction", ToJson(ctx.Describe(*pos))},
                   {"before", ToJson(ctx.Describe(before))}};
@@ -82,8 +82,8 @@ class MoveInstructionKind : public Transformation {
           "an instruction moves within its own block only");
     auto range = Range(ctx.BlockAt(*pos), pos->index);
     if (!range)
-      return absl::FailedPreconditionError(absl::StrCat(
-          std::string(ctx.At(*pos).name()), " cannot be moved"));
+      return absl::FailedPreconditionError(
+          absl::StrCat(std::string(ctx.At(*pos).name()), " cannot be moved"));
     if (before->index < range->first || before->index > range->second)
       return absl::FailedPreconditionError(
           "the new place is before an operand's definition or after a use");
@@ -96,7 +96,8 @@ class MoveInstructionKind : public Transformation {
     auto& insts = ctx.BlockAt(pos).instructions;
     spirv::Instruction inst = std::move(insts[pos.index]);
     insts.erase(insts.begin() + static_cast<ptrdiff_t>(pos.index));
-    const size_t to = before.index > pos.index ? before.index - 1 : before.index;
+    const size_t to =
+        before.index > pos.index ? before.index - 1 : before.index;
     insts.insert(insts.begin() + static_cast<ptrdiff_t>(to), std::move(inst));
   }
 };

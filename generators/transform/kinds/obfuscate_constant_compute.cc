@@ -21,9 +21,8 @@ using spv::Op;
 constexpr const char* kOps[] = {"add", "sub", "xor"};
 
 // The operation and the right operand k with (a op k) == c (mod 2^width).
-std::optional<std::pair<Op, uint64_t>> Solve(const std::string& op,
-                                             uint64_t a, uint64_t c,
-                                             uint32_t width) {
+std::optional<std::pair<Op, uint64_t>> Solve(const std::string& op, uint64_t a,
+                                             uint64_t c, uint32_t width) {
   if (op == "add") return std::pair(Op::OpIAdd, Truncate(c - a, width));
   if (op == "sub") return std::pair(Op::OpISub, Truncate(a - c, width));
   if (op == "xor") return std::pair(Op::OpBitwiseXor, Truncate(a ^ c, width));
@@ -51,8 +50,8 @@ class ObfuscateConstantComputeKind : public Transformation {
     if (left.is_null() || left.at("source") == "constant") {
       const uint64_t a = rng.Next();
       left = {{"source", "constant"},
-              {"value", Truncate(a, ctx.types().ScalarWidth(
-                                        ctx.TypeOf(use.constant)))}};
+              {"value",
+               Truncate(a, ctx.types().ScalarWidth(ctx.TypeOf(use.constant)))}};
     }
     return Record{{"use", ToJson(ctx.Describe(use.pos))},
                   {"operand", use.operand},
@@ -102,11 +101,10 @@ class ObfuscateConstantComputeKind : public Transformation {
       a_id = mb.IntConstant(type, a);
     } else {
       // Buffer words are 32 bits wide; arguments have their own width.
-      const uint32_t from =
-          left.at("source") == "buffer"
-              ? 32
-              : ctx.types().ScalarWidth(
-                    ctx.TypeOf(left.at("param").get<uint32_t>()));
+      const uint32_t from = left.at("source") == "buffer"
+                                ? 32
+                                : ctx.types().ScalarWidth(ctx.TypeOf(
+                                      left.at("param").get<uint32_t>()));
       a = Truncate(*KnownValueOf(ctx, left), width);  // = OpUConvert's result
       a_id = EmitKnownValue(ctx, left, pos);
       if (from != width)

@@ -19,11 +19,11 @@ using spv::Op;
 // How a source value of `source_width` bits known to be `known` becomes the
 // `width`-bit constant `c`: OpNop (as it is), OpUConvert or OpSConvert;
 // nullopt when it cannot.
-std::optional<Op> Conversion(uint64_t known, uint32_t source_width,
-                             uint64_t c, uint32_t width) {
+std::optional<Op> Conversion(uint64_t known, uint32_t source_width, uint64_t c,
+                             uint32_t width) {
   known = Truncate(known, source_width);
-  if (source_width == width) return known == c ? std::optional(Op::OpNop)
-                                               : std::nullopt;
+  if (source_width == width)
+    return known == c ? std::optional(Op::OpNop) : std::nullopt;
   if (source_width > width)
     return Truncate(known, width) == c ? std::optional(Op::OpUConvert)
                                        : std::nullopt;
@@ -69,7 +69,8 @@ class ObfuscateConstantLoadKind : public Transformation {
       return Record{
           {"use", ToJson(ctx.Describe(use.pos))},
           {"operand", use.operand},
-          {"source", sources[rng.Below(static_cast<uint32_t>(sources.size()))]}};
+          {"source",
+           sources[rng.Below(static_cast<uint32_t>(sources.size()))]}};
     }
     return std::nullopt;
   }
@@ -86,8 +87,7 @@ class ObfuscateConstantLoadKind : public Transformation {
       return absl::InvalidArgumentError(
           "the source of a loaded constant must be a buffer word or an "
           "argument");
-    if (absl::Status s = CheckOpaqueSource(ctx, source, pos->function);
-        !s.ok())
+    if (absl::Status s = CheckOpaqueSource(ctx, source, pos->function); !s.ok())
       return s;
     const uint32_t width = ctx.types().ScalarWidth(ctx.TypeOf(constant));
     const std::optional<Op> conversion = Conversion(

@@ -40,9 +40,9 @@ absl::Status CheckPhi(TransformContext& ctx, uint32_t phi) {
     const InstPos end{where->first, where->second,
                       TransformContext::LastInsertionIndex(bb)};
     if (IsUndef(ctx, value) || !ctx.IsAvailableAt(value, end))
-      return absl::FailedPreconditionError(absl::StrCat(
-          "incoming value %", value, " cannot be stored at the end of %",
-          pred));
+      return absl::FailedPreconditionError(
+          absl::StrCat("incoming value %", value,
+                       " cannot be stored at the end of %", pred));
   }
   return absl::OkStatus();
 }
@@ -73,28 +73,29 @@ class PhiToVariableKind : public Transformation {
     const spirv::Instruction phi = ctx.At(pos);
     spirv::Function& fn = ctx.module().functions[pos.function];
     const uint32_t block_label = fn.blocks[pos.block].id();
-    const uint32_t ptr = ctx.builder().PointerType(spv::StorageClass::Function,
-                                                   phi.type_id());
+    const uint32_t ptr =
+        ctx.builder().PointerType(spv::StorageClass::Function, phi.type_id());
     const uint32_t var = ctx.NewId();
     // Edits from here on; blocks keep their indices, instructions are found
     // again by scanning.
     auto& entry = fn.blocks.front().instructions;
-    entry.insert(entry.begin() +
-                     static_cast<ptrdiff_t>(VariableInsertionIndex(fn)),
-                 spirv::Instruction(
-                     U(Op::OpVariable), ptr, var,
-                     {spirv::EnumOperand(
-                         spirv::OperandKind::kStorageClass,
-                         static_cast<uint32_t>(spv::StorageClass::Function))}));
+    entry.insert(
+        entry.begin() + static_cast<ptrdiff_t>(VariableInsertionIndex(fn)),
+        spirv::Instruction(
+            U(Op::OpVariable), ptr, var,
+            {spirv::EnumOperand(
+                spirv::OperandKind::kStorageClass,
+                static_cast<uint32_t>(spv::StorageClass::Function))}));
     for (size_t i = 0; i + 1 < phi.NumOperands(); i += 2) {
       for (spirv::BasicBlock& bb : fn.blocks) {
         if (bb.id() != phi.word(i + 1)) continue;
         bb.instructions.insert(
             bb.instructions.begin() +
-                static_cast<ptrdiff_t>(TransformContext::LastInsertionIndex(bb)),
-            spirv::Instruction(U(Op::OpStore), 0, 0,
-                               {spirv::IdOperand(var),
-                                spirv::IdOperand(phi.word(i))}));
+                static_cast<ptrdiff_t>(
+                    TransformContext::LastInsertionIndex(bb)),
+            spirv::Instruction(
+                U(Op::OpStore), 0, 0,
+                {spirv::IdOperand(var), spirv::IdOperand(phi.word(i))}));
       }
     }
     for (spirv::BasicBlock& bb : fn.blocks) {

@@ -50,7 +50,8 @@ class RoutePointerThroughGenericKind : public Transformation {
     const uint32_t pointee = PointeeOf(ctx, p);
     spirv::ModuleBuilder& mb = ctx.builder();
     mb.AddCapability(spv::Capability::GenericPointer);
-    const uint32_t generic = mb.PointerType(spv::StorageClass::Generic, pointee);
+    const uint32_t generic =
+        mb.PointerType(spv::StorageClass::Generic, pointee);
     const uint32_t g = EmitBefore(ctx, pos, Op::OpPtrCastToGeneric, generic,
                                   {spirv::IdOperand(p)});
     const uint32_t q = EmitBefore(ctx, pos, Op::OpGenericCastToPtr, type,

@@ -51,10 +51,8 @@ class ScalarizeVectorOpKind : public Transformation {
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
     auto pos = PickPosition(
-        FindPositions(ctx,
-                      [&](const spirv::Instruction& inst, const InstPos&) {
-                        return Fits(ctx, inst);
-                      }),
+        FindPositions(ctx, [&](const spirv::Instruction& inst,
+                               const InstPos&) { return Fits(ctx, inst); }),
         rng);
     if (!pos) return std::nullopt;
     return Record{{"instruction", ToJson(ctx.Describe(*pos))}};

@@ -82,8 +82,9 @@ absl::StatusOr<Plan> MakePlan(TransformContext& ctx, uint32_t variable) {
     const uint32_t s_label = fn.blocks[s.block].id();
     bool all = true;
     for (const Access& l : plan.loads)
-      all &= l.block == s.block ? l.index > s.index
-                                : dom.Dominates(s_label, fn.blocks[l.block].id());
+      all &= l.block == s.block
+                 ? l.index > s.index
+                 : dom.Dominates(s_label, fn.blocks[l.block].id());
     if (all) {
       plan.forward = true;
       return plan;
@@ -98,8 +99,8 @@ absl::StatusOr<Plan> MakePlan(TransformContext& ctx, uint32_t variable) {
           "the loads are neither dominated by a single store nor in one "
           "block");
   const std::vector<uint32_t>& preds = dom.Predecessors(label);
-  if (preds.empty() || std::find(preds.begin(), preds.end(), label) !=
-                           preds.end())
+  if (preds.empty() ||
+      std::find(preds.begin(), preds.end(), label) != preds.end())
     return absl::FailedPreconditionError(
         "the loads' block has no predecessors or is its own");
   if (plan.stores.size() != preds.size())
@@ -111,8 +112,8 @@ absl::StatusOr<Plan> MakePlan(TransformContext& ctx, uint32_t variable) {
     size_t n = 0;
     for (const Access& s : plan.stores) n += fn.blocks[s.block].id() == p;
     if (n != 1)
-      return absl::FailedPreconditionError(absl::StrCat(
-          "predecessor %", p, " does not hold exactly one store"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("predecessor %", p, " does not hold exactly one store"));
   }
   plan.phi_block = label;
   return plan;
@@ -155,8 +156,8 @@ class VariableToPhiKind : public Transformation {
                                 .instructions[plan.loads[0].index]
                                 .type_id();
       std::vector<spirv::Operand> ops;
-      for (uint32_t p : ctx.dominators(plan.function)
-                            .Predecessors(plan.phi_block)) {
+      for (uint32_t p :
+           ctx.dominators(plan.function).Predecessors(plan.phi_block)) {
         for (const Access& s : plan.stores)
           if (fn.blocks[s.block].id() == p) {
             ops.push_back(spirv::IdOperand(stored(s)));

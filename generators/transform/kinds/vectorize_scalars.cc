@@ -35,9 +35,8 @@ class VectorizeScalarsKind : public Transformation {
     const size_t lo = TransformContext::FirstInsertionIndex(bb);
     const size_t hi = TransformContext::LastInsertionIndex(bb);
     if (lo > hi) return std::nullopt;
-    const InstPos pos{f, b,
-                      rng.Range(static_cast<uint32_t>(lo),
-                                static_cast<uint32_t>(hi))};
+    const InstPos pos{
+        f, b, rng.Range(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi))};
     // Available scalar values by type, in module order.
     std::vector<std::pair<uint32_t, std::vector<uint32_t>>> by_type;
     auto add = [&](uint32_t type, uint32_t id) {
@@ -89,8 +88,8 @@ class VectorizeScalarsKind : public Transformation {
     InstPos pos = *ResolveField(ctx, r, "before");
     const auto ids = r.at("ids").get<std::vector<uint32_t>>();
     const uint32_t scalar = ctx.TypeOf(ids[0]);
-    const uint32_t vtype = ctx.builder().VectorType(
-        scalar, static_cast<uint32_t>(ids.size()));
+    const uint32_t vtype =
+        ctx.builder().VectorType(scalar, static_cast<uint32_t>(ids.size()));
     uint32_t v = ctx.builder().NullConstant(vtype);
     for (uint32_t i = 0; i < ids.size(); ++i)
       v = EmitBefore(ctx, pos, Op::OpCompositeInsert, vtype,
