@@ -75,6 +75,7 @@ class ConstantToSpecConstantKind : public Transformation {
     const uint32_t spec = ctx.NewId();
     ctx.module().types_values.push_back(
         spirv::Instruction(U(Op::OpSpecConstant), type, spec, {literal}));
+    ctx.ResetBuilder();  // the types/values section was edited by hand
     ctx.module().annotations.push_back(spirv::Instruction(
         U(Op::OpDecorate), 0, 0,
         {spirv::IdOperand(spec),
