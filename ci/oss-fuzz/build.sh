@@ -110,7 +110,10 @@ cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 mkdir -p "$OUT"
 for name in "${targets[@]}"; do
-  IFS=$'\t' read -r _ binary seeds dict options < <(grep "^$name	" "$manifest")
+  # cut, not read: IFS would merge the empty dictionary field.
+  row=$(grep "^$name	" "$manifest")
+  binary=$(cut -f2 <<<"$row"); seeds=$(cut -f3 <<<"$row")
+  dict=$(cut -f4 <<<"$row"); options=$(cut -f5 <<<"$row")
   cp "$binary" "$OUT/$name"
   cp "$options" "$OUT/$name.options"
   if [[ -n "$dict" ]]; then cp "$dict" "$OUT/$name.dict"; fi
