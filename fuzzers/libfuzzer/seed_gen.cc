@@ -41,6 +41,7 @@ ABSL_FLAG(std::string, profile, "full", "device profile of the seeds");
 ABSL_FLAG(uint32_t, max_statements, 60, "generator size knob (1..64)");
 ABSL_FLAG(bool, modules, false,
           "write module binaries instead of generator inputs");
+ABSL_FLAG(bool, transform_inputs, false, "write l0spv_transform_fuzzer inputs");
 ABSL_FLAG(std::string, decode, "", "an input to turn into a case directory");
 
 namespace {
@@ -99,6 +100,18 @@ int main(int argc, char** argv) {
   for (uint64_t seed = first; seed < first + absl::GetFlag(FLAGS_count);
        ++seed) {
     options.seed = seed;
+    if (absl::GetFlag(FLAGS_transform_inputs)) {
+      std::vector<uint8_t> bytes;
+      const uint64_t mask = seed % 2 == 0 ? 0 : uint64_t{1} << (seed / 2 % 64);
+      for (const uint64_t field : {seed, seed * 37 + 11, mask})
+        for (int i = 0; i < 8; ++i)
+          bytes.push_back(static_cast<uint8_t>(field >> (8 * i)));
+      bytes.push_back(static_cast<uint8_t>(seed * 53 % 200));
+      const std::string path = absl::StrCat(out, "/transform_seed_", seed);
+      if (auto s = l0spv::spirv::WriteFileBytes(path, bytes); !s.ok())
+        return Fail(std::string(s.message()));
+      continue;
+    }
     if (absl::GetFlag(FLAGS_modules)) {
       auto tc = l0spv::generators::GenerateTestCase(options);
       if (!tc.ok()) return Fail(std::string(tc.status().message()));
