@@ -10,7 +10,8 @@
 // well-formed instruction header far more often than random bytes would.
 // Then the common enumerants of Kernel modules (capabilities, storage
 // classes, decorations, built-ins, execution modes/models, addressing and
-// memory models) as operand words, each value once.
+// memory models) as operand words, each value once (bit-mask kinds such
+// as FunctionControl are left out: their values are written as strings).
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -94,9 +95,8 @@ int main(int argc, char** argv) {
     }
   }
   const std::set<std::string> enum_kinds = {
-      "Capability",      "StorageClass",  "Decoration",
-      "BuiltIn",         "ExecutionMode", "ExecutionModel",
-      "AddressingModel", "MemoryModel",   "FunctionControl"};
+      "Capability",    "StorageClass",   "Decoration",      "BuiltIn",
+      "ExecutionMode", "ExecutionModel", "AddressingModel", "MemoryModel"};
   std::set<uint32_t> enum_values;
   for (const auto& kind : grammar["operand_kinds"]) {
     const std::string kind_name = kind["kind"].get<std::string>();
