@@ -345,7 +345,13 @@ def render_html(run, previous):
         which = "reduced kernel" if f["reduced"] else "generated kernel (not reduced)"
         out.append(f'<h3 id="f{i}">{i}. {html.escape(f["kind"])} on '
                    f'{html.escape(f["target"])}</h3>')
-        out.append(f"<p>{html.escape(f['explanation'])}</p>")
+        # Multi-line explanations (a consumer's stack dump) keep their lines.
+        if "\n" in f["explanation"]:
+            first, rest = f["explanation"].split("\n", 1)
+            out.append(f"<p>{html.escape(first)}</p><details><summary>details</summary>"
+                       f"<pre>{html.escape(rest)}</pre></details>")
+        else:
+            out.append(f"<p>{html.escape(f['explanation'])}</p>")
         out.append(f"<p>Finding directory <code>{html.escape(f['path'])}</code>; "
                    f"first seed {html.escape(str(f['first_seed']))}.</p>")
         out.append(f"<p>Reproduce:</p><pre>{html.escape(f['reproduce'])}</pre>")

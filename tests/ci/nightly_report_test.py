@@ -38,7 +38,8 @@ def make_finding(campaign_dir, name, kind, target, signature, seeds=2,
     d = os.path.join(campaign_dir, "findings", name)
     write(os.path.join(d, "verdict.json"), json.dumps({
         "kind": kind, "target": target, "signature": signature,
-        "explanation": f"{target} did <something> wrong", "first_seed": 7,
+        "explanation": f"{target} did <something> wrong\nStack dump:\n#0 frame",
+        "first_seed": 7,
         "reproduce": f"l0spv-fuzz check {d}/case --target='{target}'"}))
     write(os.path.join(d, "case", "module.spvasm"),
           "; SPIR-V\nOpCapability Kernel\n; generated\n")
@@ -116,6 +117,8 @@ class ReportTest(unittest.TestCase):
         self.assertIn("--target=&#x27;spirv-opt&#x27;", page)  # repro command
         # Escaped, never raw HTML from a finding.
         self.assertNotIn("did <something>", page)
+        # A stack dump keeps its lines, folded under the first one.
+        self.assertIn("<summary>details</summary><pre>Stack dump:\n#0 frame</pre>", page)
         # Rates: 4 rejected-valid of 100 spirv-opt runs; 2 timeouts on PoCL.
         self.assertRegex(page, r"spirv-opt</td><td class=\"num\">100</td>.*?4\.0 %")
         self.assertIn("2.0 %", page)
