@@ -12,6 +12,9 @@ packages=(
   libze-dev libze1
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd intel-opencl-icd oclgrind
   llvm-spirv-14
+  libllvmspirvlib-14-dev llvm-14-dev   # l0spv_llvm_spirv_fuzzer (the translator as a library)
+  zip unzip                            # ci/oss-fuzz/build.sh seed corpora
+  chromium                             # the nightly report's headless-browser test
 )
 
 missing=()

@@ -3,7 +3,11 @@
 #   1. g++ build with warnings as errors, all CTest suites;
 #   2. clang-14 build with ASan + UBSan + libFuzzer instrumentation, all CTest
 #      suites again under the sanitizers, plus the 60-second fuzz smoke runs
-#      (label fuzz-smoke).
+#      (label fuzz-smoke: reader, interpreter, generator, spirv-opt fuzzers)
+#      and the OSS-Fuzz build test (ci.oss_fuzz_build: ci/oss-fuzz/build.sh
+#      with OSS-Fuzz's variables, its own clang build, 20 s per fuzz target).
+# Both stages also run the nightly report tests (label ci: renderer, headless
+# Chromium, a 30-second ci/nightly run).
 # Set L0SPV_SKIP_FUZZ=1 to skip step 2 (e.g. on a machine without clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."

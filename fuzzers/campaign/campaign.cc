@@ -277,6 +277,16 @@ std::string ProgressLine(const CampaignStats& s, uint64_t findings,
   return line;
 }
 
+// This run's counters (total minus what earlier runs of a resumed campaign
+// counted) as a line of OUT/stats-history.jsonl.
+void AppendSnapshot(const std::string& out, CampaignStats total,
+                    const CampaignStats& before, double elapsed) {
+  total.cases -= std::min(total.cases, before.cases);
+  total.new_findings -= std::min(total.new_findings, before.new_findings);
+  std::ofstream(out + "/stats-history.jsonl", std::ios::app)
+      << StatsSnapshotLine(total, elapsed, CountFindings(out));
+}
+
 absl::Status CheckOrWriteCampaignFile(const CampaignOptions& o) {
   const std::string path = o.out + "/campaign.json";
   const nlohmann::json mine{{"format", "l0spv-campaign/1"},
@@ -354,6 +364,7 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
   for (uint32_t j = 0; j < o.jobs; ++j) spawn(j);
 
   auto last_line = Clock::now();
+  auto last_snapshot = Clock::now();
   size_t running = o.jobs;
   auto aggregate = [&]() {
     CampaignStats now;
@@ -426,6 +437,10 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
       for (pid_t p : pids)
         if (p > 0) ::kill(p, SIGKILL);
     }
+    if (now - last_snapshot > std::chrono::seconds(kSnapshotSeconds)) {
+      AppendSnapshot(o.out, aggregate(), before, elapsed);
+      last_snapshot = now;
+    }
     const bool line_due = o.live_progress
                               ? now - last_line > std::chrono::milliseconds(500)
                               : now - last_line > std::chrono::seconds(10);
@@ -455,6 +470,7 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
   result.unique_findings = CountFindings(o.out);
   result.elapsed_seconds =
       std::chrono::duration<double>(Clock::now() - start).count();
+  AppendSnapshot(o.out, total, before, result.elapsed_seconds);
   nlohmann::json stats = total.ToJson();
   stats["format"] = "l0spv-stats/1";
   stats["shard"] = o.shard;

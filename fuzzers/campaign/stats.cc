@@ -1,5 +1,7 @@
 #include "fuzzers/campaign/stats.h"
 
+#include <chrono>
+
 namespace l0spv::campaign {
 
 void TargetCounters::Count(oracles::VerdictKind kind, uint64_t run_nanos) {
@@ -59,6 +61,18 @@ absl::StatusOr<CampaignStats> CampaignStats::FromJson(const nlohmann::json& j) {
         std::string("stats: missing or malformed field (") + e.what() + ")");
   }
   return s;
+}
+
+std::string StatsSnapshotLine(const CampaignStats& run, double elapsed_seconds,
+                              uint64_t unique_findings) {
+  const auto unix_s = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  const nlohmann::json line{{"elapsed_s", elapsed_seconds},
+                            {"unix_s", unix_s},
+                            {"unique_findings", unique_findings},
+                            {"stats", run.ToJson()}};
+  return line.dump() + "\n";
 }
 
 }  // namespace l0spv::campaign

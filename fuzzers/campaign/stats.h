@@ -39,4 +39,12 @@ struct CampaignStats {
   static absl::StatusOr<CampaignStats> FromJson(const nlohmann::json& j);
 };
 
+// One line of OUT/stats-history.jsonl, which the campaign appends every
+// kSnapshotSeconds and at its end so reports can plot a run over time:
+// {"elapsed_s", "unix_s", "unique_findings", "stats": ToJson() of this
+// run's counters}. A line cut by a kill is the reader's to skip.
+inline constexpr int kSnapshotSeconds = 10;
+std::string StatsSnapshotLine(const CampaignStats& run, double elapsed_seconds,
+                              uint64_t unique_findings);
+
 }  // namespace l0spv::campaign

@@ -8,6 +8,10 @@
 // little-endian bytes, at its minimal word count and, when the instruction
 // has variable length, one and two words longer. A mutation then produces a
 // well-formed instruction header far more often than random bytes would.
+// Then the common enumerants of Kernel modules (capabilities, storage
+// classes, decorations, built-ins, execution modes/models, addressing and
+// memory models) as operand words, each value once (bit-mask kinds such
+// as FunctionControl are left out: their values are written as strings).
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -88,6 +92,22 @@ int main(int argc, char** argv) {
     for (unsigned extra = 0; extra <= (variable ? 2u : 0u); ++extra) {
       out << name << "_" << words + extra << "=\""
           << Escape(opcode | (words + extra) << 16) << "\"\n";
+    }
+  }
+  const std::set<std::string> enum_kinds = {
+      "Capability",    "StorageClass",   "Decoration",      "BuiltIn",
+      "ExecutionMode", "ExecutionModel", "AddressingModel", "MemoryModel"};
+  std::set<uint32_t> enum_values;
+  for (const auto& kind : grammar["operand_kinds"]) {
+    const std::string kind_name = kind["kind"].get<std::string>();
+    if (!enum_kinds.contains(kind_name) || !kind.contains("enumerants"))
+      continue;
+    for (const auto& e : kind["enumerants"]) {
+      if (!e["value"].is_number_unsigned()) continue;  // "0x0001"-style masks
+      const uint32_t value = e["value"].get<uint32_t>();
+      if (value >= 4096 || !enum_values.insert(value).second) continue;
+      out << kind_name << "_" << e["enumerant"].get<std::string>() << "=\""
+          << Escape(value) << "\"\n";
     }
   }
   std::ofstream file(argv[2]);

@@ -1,7 +1,9 @@
 # Runs a libFuzzer target for SECONDS on a scratch copy of SEED_DIR (so
 # neither the seeds nor the source tree change) and fails on any finding.
-#   cmake -DFUZZER=... -DSEED_DIR=... -DDICT=... -DSCRATCH=... -DSECONDS=60
-#         -P run_smoke.cmake
+# The [libfuzzer] section of OPTIONS (the target's .options file, as
+# OSS-Fuzz reads it) becomes -key=value flags; DICT may be empty.
+#   cmake -DFUZZER=... -DSEED_DIR=... [-DDICT=...] [-DOPTIONS=...]
+#         -DSCRATCH=... -DSECONDS=60 -P run_smoke.cmake
 file(REMOVE_RECURSE ${SCRATCH})
 file(MAKE_DIRECTORY ${SCRATCH}/corpus ${SCRATCH}/artifacts)
 file(GLOB seeds ${SEED_DIR}/*)
@@ -10,9 +12,27 @@ if(NOT seeds)
                       "first (it collects them)")
 endif()
 file(COPY ${seeds} DESTINATION ${SCRATCH}/corpus)
+set(flags)
+if(DICT)
+  list(APPEND flags -dict=${DICT})
+endif()
+if(OPTIONS)
+  file(STRINGS ${OPTIONS} lines)
+  set(in_libfuzzer OFF)
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" line)
+    if(line MATCHES "^\\[(.*)\\]$")
+      set(in_libfuzzer OFF)
+      if(CMAKE_MATCH_1 STREQUAL "libfuzzer")
+        set(in_libfuzzer ON)
+      endif()
+    elseif(in_libfuzzer AND line MATCHES "^([a-z_]+)[ ]*=[ ]*(.+)$")
+      list(APPEND flags -${CMAKE_MATCH_1}=${CMAKE_MATCH_2})
+    endif()
+  endforeach()
+endif()
 execute_process(
-  COMMAND ${FUZZER} -max_total_time=${SECONDS} -rss_limit_mb=2048
-          -timeout=10 -print_final_stats=1 -dict=${DICT}
+  COMMAND ${FUZZER} -max_total_time=${SECONDS} -print_final_stats=1 ${flags}
           -artifact_prefix=${SCRATCH}/artifacts/ ${SCRATCH}/corpus
   RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

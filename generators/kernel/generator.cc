@@ -41,7 +41,8 @@ absl::StatusOr<spirv::TestCase> GenerateTestCase(
       oracles::FindDeviceProfile(options.profile);
   if (!profile.ok()) return profile.status();
 
-  Rng rng(options.seed);
+  Rng rng(options.seed, options.decisions);
+  rng.Record(options.record_decisions);
   const Features features = DrawFeatures(rng, *profile, options);
 
   spirv::Module module;

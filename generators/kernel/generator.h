@@ -22,7 +22,9 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "spirv/test_case.h"
@@ -70,6 +72,13 @@ struct GeneratorOptions {
   // Allow ND-ranges whose global size is not a multiple of the local size
   // (OpenCL 2.0 non-uniform work-groups; Level Zero cannot launch them).
   bool allow_non_uniform = false;
+  // libFuzzer: the generator's decisions are read from these bytes first
+  // and from the seeded stream once they run out (random.h describes the
+  // encoding). Empty = seed only. The bytes must outlive the call.
+  std::span<const uint8_t> decisions;
+  // When set, every decision is appended here in that encoding, so
+  // `decisions = *record_decisions` replays the same case.
+  std::vector<uint8_t>* record_decisions = nullptr;
 };
 
 absl::StatusOr<spirv::TestCase> GenerateTestCase(

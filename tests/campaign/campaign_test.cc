@@ -76,6 +76,29 @@ TEST(CampaignTest, CleanTargetHasNoFindings) {
   EXPECT_EQ(stats["unique_findings"], 0);
 }
 
+// The history reports plot: one JSON line per snapshot, the last one at
+// the end of the run with this run's final counters.
+TEST(CampaignTest, StatsHistoryEndsWithTheFinalCounters) {
+  const std::string out = FreshDir("history");
+  const CampaignResult r = RunCampaignOk(Options(out, {"fault:wrong"}, 4));
+  std::ifstream in(out + "/stats-history.jsonl");
+  std::string line, last;
+  int lines = 0;
+  while (std::getline(in, line)) {
+    ++lines;
+    last = line;
+  }
+  ASSERT_GE(lines, 1);
+  const nlohmann::json snapshot = nlohmann::json::parse(last);
+  EXPECT_EQ(snapshot["stats"]["cases"], 4);
+  EXPECT_EQ(snapshot["unique_findings"], r.unique_findings);
+  EXPECT_GT(snapshot["unix_s"].get<int64_t>(), 1'600'000'000);
+  EXPECT_GE(snapshot["elapsed_s"].get<double>(), 0.0);
+  auto stats = CampaignStats::FromJson(snapshot["stats"]);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->targets.at("fault:wrong").runs, 4u);
+}
+
 TEST(CampaignTest, WrongResultsAreOneDeduplicatedMismatch) {
   const std::string out = FreshDir("wrong");
   const CampaignResult r = RunCampaignOk(Options(out, {"fault:wrong"}, 5));

@@ -1,0 +1,89 @@
+// libFuzzer target for SPIRV-LLVM-Translator (Debian's libLLVMSPIRVLib 14,
+// the library behind llvm-spirv-14), as a differential test: the input
+// drives the kernel generator (generator_input.h); the generated module is
+// translated to LLVM IR and back in process (the `llvm-spirv` target's round
+// trip: readSpirv, then writeSpirv with the input's SPIR-V version as the
+// maximum), the result validated, and both modules run on the reference
+// interpreter, judged by oracles::Judge. A crash, a valid module the
+// translator rejects, an invalid module it writes or a different result is
+// a finding: the target aborts with the verdict and a reproduce command.
+// The generator always avoids the constructs of filed llvm-spirv bugs
+// (KnownBugs kBugsLlvmSpirv).
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "LLVMSPIRVLib/LLVMSPIRVLib.h"
+#include "fuzzers/libfuzzer/generator_input.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "oracles/reference/interpreter.h"
+#include "oracles/verdict/verdict.h"
+#include "spirv/spirv_tools.h"
+
+namespace {
+
+namespace oracles = l0spv::oracles;
+
+[[noreturn]] void Finding(const std::string& what) {
+  std::fprintf(stderr,
+               "l0spv_llvm_spirv_fuzzer: llvm-spirv round trip: %s\n"
+               "reproduce: l0spv_fuzz_seed_gen --decode=INPUT "
+               "--avoid=llvm-spirv --out=CASE && l0spv-fuzz check CASE "
+               "--target=llvm-spirv\n",
+               what.c_str());
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const uint32_t bugs = l0spv::generators::KnownBugsOfTarget("llvm-spirv");
+  l0spv::generators::GeneratorOptions options =
+      l0spv::fuzzers::GeneratorOptionsFromInput({data, size}, bugs);
+  options.avoid_known_bugs |= bugs;  // never the filed ones
+  auto tc = l0spv::generators::GenerateTestCase(options);
+  if (!tc.ok()) return 0;  // the generator fuzzer's business
+
+  const oracles::reference::ReferenceOptions ref;
+  const oracles::Execution before = oracles::reference::RunReference(*tc, ref);
+  if (before.status != oracles::ExecutionStatus::kOk) return 0;
+
+  const uint32_t version = tc->module_words[1];
+  const SPIRV::TranslatorOpts opts(static_cast<SPIRV::VersionNumber>(version));
+  llvm::LLVMContext context;
+  std::string words(reinterpret_cast<const char*>(tc->module_words.data()),
+                    tc->module_words.size() * 4);
+  std::istringstream in(words);
+  llvm::Module* raw = nullptr;
+  std::string error;
+  if (!llvm::readSpirv(context, opts, in, raw, error))
+    Finding("SPIR-V -> LLVM rejected a valid module: " + error);
+  const std::unique_ptr<llvm::Module> module(raw);
+  std::ostringstream out;
+  if (!llvm::writeSpirv(module.get(), opts, out, error))
+    Finding("LLVM -> SPIR-V failed: " + error);
+  const std::string back = out.str();
+  if (back.size() % 4 != 0)
+    Finding("wrote a module of " + std::to_string(back.size()) + " bytes");
+  l0spv::spirv::TestCase after_case = *tc;
+  after_case.module_words.assign(back.size() / 4, 0);
+  std::memcpy(after_case.module_words.data(), back.data(), back.size());
+  const spv_target_env env = l0spv::spirv::UniversalEnvForVersion(version);
+  if (auto s = l0spv::spirv::Validate(after_case.module_words, env); !s.ok()) {
+    Finding("produced a module that fails validation: " +
+            std::string(s.message()));
+  }
+  const oracles::Execution after =
+      oracles::reference::RunReference(after_case, ref);
+  const oracles::Verdict verdict =
+      oracles::Judge(*tc, before, "llvm-spirv", true, after);
+  if (verdict.IsFinding())
+    Finding(verdict.signature + ": " + verdict.explanation);
+  return 0;
+}

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Tests of ci/nightly_report.py on a run directory built here.
+
+    nightly_report_test.py             the renderer's unit tests
+    nightly_report_test.py --chromium  renders a report and loads it in
+                                       headless Chromium (exit 77 = skipped:
+                                       no chromium on this machine)
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(HERE, "..", "..", "ci"))
+import nightly_report  # noqa: E402
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def stats(cases, targets):
+    return {"cases": cases, "generator_errors": 0, "new_findings": 0,
+            "duplicate_hits": 0, "case_nanos": cases * 10_000_000,
+            "harness_nanos": cases * 100_000, "targets": targets}
+
+
+def make_finding(campaign_dir, name, kind, target, signature, seeds=2,
+                 reduced=False):
+    d = os.path.join(campaign_dir, "findings", name)
+    write(os.path.join(d, "verdict.json"), json.dumps({
+        "kind": kind, "target": target, "signature": signature,
+        "explanation": f"{target} did <something> wrong\nStack dump:\n#0 frame",
+        "first_seed": 7,
+        "reproduce": f"l0spv-fuzz check {d}/case --target='{target}'"}))
+    write(os.path.join(d, "case", "module.spvasm"),
+          "; SPIR-V\nOpCapability Kernel\n; generated\n")
+    for s in range(seeds):
+        write(os.path.join(d, "seeds", str(s)), "")
+    if reduced:
+        write(os.path.join(d, "reduced", "module.spvasm"),
+              "; SPIR-V\nOpCapability Kernel\n; REDUCED-KERNEL\n")
+        write(os.path.join(d, "reduced", "REPRODUCE"),
+              f"l0spv-fuzz check {d}/reduced --target='{target}'\n")
+    return d
+
+
+def make_run(root, signatures=("crash:spirv-opt:signal-11", "mismatch:opencl:bytes")):
+    """A run directory as ci/nightly leaves it: one campaign, two findings."""
+    c = os.path.join(root, "campaigns", "plain")
+    targets = {
+        "ref": {"runs": 100, "nanos": 200_000_000, "verdicts": {"ok": 100}},
+        "spirv-opt": {"runs": 100, "nanos": 900_000_000,
+                      "verdicts": {"ok": 90, "crash": 6, "rejected-valid": 4}},
+        "opencl:Portable Computing Language": {
+            "runs": 100, "nanos": 90_000_000_000,
+            "verdicts": {"ok": 95, "mismatch": 3, "timeout": 2}},
+    }
+    write(os.path.join(c, "stats.json"), json.dumps(stats(100, targets)))
+    lines = []
+    for i, (t, n, f) in enumerate([(10, 20, 0), (20, 45, 1), (30, 70, 2), (40, 100, 2)]):
+        lines.append(json.dumps({"elapsed_s": t, "unix_s": 1_700_000_000 + t,
+                                 "unique_findings": f, "stats": stats(n, targets)}))
+    write(os.path.join(c, "stats-history.jsonl"), "\n".join(lines) + "\n{\"cut")
+    make_finding(c, "crash.spirv-opt.a", "crash", "spirv-opt", signatures[0],
+                 reduced=True)
+    make_finding(c, "mismatch.opencl.b", "mismatch",
+                 "opencl:Portable Computing Language", signatures[1])
+    write(os.path.join(root, "coverage.json"), json.dumps({
+        "modules": 2000, "median_instructions": 371, "distinct_opcodes": 154,
+        "distinct_opencl_std": 125,
+        "opcodes": {"OpIAdd": {"modules": 1900, "occurrences": 9000},
+                    "OpAll": {"modules": 3, "occurrences": 3}},
+        "opencl_std": {}}))
+    write(os.path.join(root, "nightly.json"), json.dumps({
+        "budget": "15m", "started_unix": 1_700_000_000,
+        "targets": ["ref", "spirv-opt"], "mutate": False,
+        "notes": ["--mutate not available in this build"]}))
+    return root
+
+
+class ReportTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nightly_report_test_")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def render(self, run, previous=None):
+        argv = [run] + (["--previous", previous] if previous else [])
+        self.assertEqual(nightly_report.main(argv), 0)
+        with open(os.path.join(run, "report.html"), encoding="utf-8") as f:
+            page = f.read()
+        with open(os.path.join(run, "report.md"), encoding="utf-8") as f:
+            md = f.read()
+        return page, md
+
+    def test_findings_table_charts_rates_coverage(self):
+        run = make_run(os.path.join(self.tmp, "run"))
+        page, md = self.render(run)
+        self.assertEqual(page.count('<tr class="finding">'), 2)
+        self.assertIn('id="chart-cases-per-second"', page)
+        self.assertIn('id="chart-findings"', page)
+        self.assertIn("<polyline", page)
+        # The reduced kernel is shown when there is one, else the generated.
+        self.assertIn("REDUCED-KERNEL", page)
+        self.assertIn("reduced kernel: disassembly", page)
+        self.assertIn("generated kernel (not reduced)", page)
+        self.assertIn("--target=&#x27;spirv-opt&#x27;", page)  # repro command
+        # Escaped, never raw HTML from a finding.
+        self.assertNotIn("did <something>", page)
+        # A stack dump keeps its lines, folded under the first one.
+        self.assertIn("<summary>details</summary><pre>Stack dump:\n#0 frame</pre>", page)
+        # Rates: 4 rejected-valid of 100 spirv-opt runs; 2 timeouts on PoCL.
+        self.assertRegex(page, r"spirv-opt</td><td class=\"num\">100</td>.*?4\.0 %")
+        self.assertIn("2.0 %", page)
+        self.assertIn("OpAll", page)
+        self.assertIn("no previous run given", page)
+        self.assertIn("| 1 | opencl:Portable Computing Language | mismatch |", md)
+        self.assertIn("REDUCED-KERNEL", md)
+        with open(os.path.join(run, "signatures.txt"), encoding="utf-8") as f:
+            self.assertEqual(f.read().split(),
+                             ["crash:spirv-opt:signal-11", "mismatch:opencl:bytes"])
+        # No network: nothing is loaded from elsewhere.
+        self.assertNotRegex(page, r"(src|href)=\"https?:")
+
+    def test_new_since_previous_run(self):
+        previous = make_run(os.path.join(self.tmp, "prev"),
+                            ("crash:spirv-opt:signal-11", "timeout:ocloc-tgllp:x"))
+        self.render(previous)
+        run = make_run(os.path.join(self.tmp, "run"))
+        page, md = self.render(run, previous)
+        self.assertIn("1 new since the previous run", page)
+        self.assertEqual(page.count('<span class="new">new</span>'), 1)
+        self.assertIn("Seen in the previous run, not in this one", page)
+        self.assertIn("timeout:ocloc-tgllp:x", page)
+        self.assertIn("1 new since the previous run", md)
+
+    def test_previous_run_without_signatures_file_is_scanned(self):
+        previous = make_run(os.path.join(self.tmp, "prev"))
+        run = make_run(os.path.join(self.tmp, "run"))
+        page, _ = self.render(run, previous)
+        self.assertIn("0 new since the previous run", page)
+
+    def test_rates_over_time(self):
+        run = nightly_report.load_run(make_run(os.path.join(self.tmp, "run")))
+        rates, found = nightly_report.rate_series(run["campaigns"][0])
+        self.assertEqual([round(r, 1) for _, r in rates], [2.0, 2.5, 2.5, 3.0])
+        self.assertEqual([n for _, n in found], [0, 1, 2, 2])  # cut line skipped
+
+    def test_empty_run_renders(self):
+        run = os.path.join(self.tmp, "empty")
+        os.makedirs(run)
+        page, md = self.render(run)
+        self.assertIn("0 unique finding(s)", page)
+        self.assertIn("no snapshots recorded", page)
+        self.assertIn("No coverage table", md)
+
+    def test_missing_run_dir_is_exit_2(self):
+        self.assertEqual(nightly_report.main([os.path.join(self.tmp, "nope")]), 2)
+
+    def test_malformed_verdict_is_exit_2_naming_the_file(self):
+        run = make_run(os.path.join(self.tmp, "run"))
+        bad = os.path.join(run, "campaigns", "plain", "findings",
+                           "crash.spirv-opt.a", "verdict.json")
+        write(bad, "{not json")
+        with self.assertRaises(nightly_report.InputError) as e:
+            nightly_report.load_run(run)
+        self.assertIn("verdict.json", str(e.exception))
+        self.assertEqual(nightly_report.main([run]), 2)
+
+    def test_verdict_without_signature_is_an_error(self):
+        run = make_run(os.path.join(self.tmp, "run"))
+        write(os.path.join(run, "campaigns", "plain", "findings", "x", "verdict.json"),
+              json.dumps({"kind": "crash", "target": "t"}))
+        self.assertEqual(nightly_report.main([run]), 2)
+
+
+def chromium_check():
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        print("SKIPPED: no chromium on this machine (ci/install-deps.sh installs "
+              "Debian's chromium); the report was not checked in a browser")
+        return 77
+    tmp = tempfile.mkdtemp(prefix="nightly_report_chromium_")
+    try:
+        run = make_run(os.path.join(tmp, "run"))
+        if nightly_report.main([run]) != 0:
+            return 1
+        url = "file://" + os.path.join(run, "report.html")
+        proc = subprocess.run(
+            [browser, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-dev-shm-usage", f"--user-data-dir={tmp}/profile",
+             "--dump-dom", url],
+            capture_output=True, text=True, timeout=120, check=False)
+        dom = proc.stdout
+        checks = {
+            "findings table with 2 rows": dom.count('class="finding"') == 2,
+            "cases/s chart": re.search(r'<svg[^>]*id="chart-cases-per-second"', dom),
+            "findings chart": re.search(r'<svg[^>]*id="chart-findings"', dom),
+            "chart lines": "<polyline" in dom,
+            "targets table": 'id="targets"' in dom,
+        }
+        failed = [name for name, ok in checks.items() if not ok]
+        if proc.returncode != 0 or failed:
+            print(f"chromium exit {proc.returncode}; missing: {failed}\n"
+                  f"{proc.stderr[-2000:]}")
+            return 1
+        print(f"chromium ({browser}) rendered the report: " + ", ".join(checks))
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    if "--chromium" in sys.argv:
+        sys.exit(chromium_check())
+    unittest.main()
