@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "generators/transform/engine.h"
 #include "nlohmann/json.hpp"
 #include "spirv/binary.h"
 
@@ -34,11 +35,11 @@ std::string BucketKey(const fs::path& finding) {
   if (c.ok()) {
     const nlohmann::json cj =
         nlohmann::json::parse(c->begin(), c->end(), nullptr, false);
-    if (cj.is_object() && cj.contains("transformation_log") &&
-        cj["transformation_log"].is_array()) {
+    if (cj.is_object() && cj.contains("transformation_log")) {
       std::set<std::string> kinds;
-      for (const auto& t : cj["transformation_log"])
-        if (t.is_object() && t.contains("kind") && t["kind"].is_string())
+      auto records = transform::LogRecords(cj["transformation_log"]);
+      if (records.ok())
+        for (const auto& t : *records)
           kinds.insert(t["kind"].get<std::string>());
       absl::StrAppend(&key, "|", absl::StrJoin(kinds, ","));
     }

@@ -66,6 +66,14 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
         absl::StrCat(dir, "/case: ", tc.status().message()));
   }
   f.test_case = std::move(*tc);
+  if (fs::exists(dir + "/original/case.json", ec)) {
+    auto original = spirv::ReadTestCase(dir + "/original");
+    if (!original.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(dir, "/original: ", original.status().message()));
+    }
+    f.original = std::move(*original);
+  }
   for (const auto& e : fs::directory_iterator(dir + "/seeds", ec))
     f.seeds.push_back(e.path().filename().string());
   std::sort(f.seeds.begin(), f.seeds.end());

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct Finding {
   std::string explanation;
   spirv::TestCase test_case;
   std::vector<std::string> seeds;  // names of seeds/<seed> files
+  // original/: the case before its transformations (--mutate findings).
+  std::optional<spirv::TestCase> original;
 };
 
 absl::StatusOr<Finding> ReadFinding(const std::string& dir);

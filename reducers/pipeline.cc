@@ -5,9 +5,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "generators/transform/engine.h"
 #include "reducers/bundle.h"
 #include "reducers/finding.h"
 #include "reducers/kernel_passes.h"
+#include "reducers/log_stage.h"
 #include "reducers/module_edit.h"
 
 namespace l0spv::reducers {
@@ -45,18 +47,17 @@ nlohmann::json ReductionReport::ToJson() const {
           {"rounds", rounds},
           {"seconds", seconds},
           {"budget_spent", budget_spent},
-          {"transformation_log",
-           "not shrunk: transformation-log shrinking needs issue 6's replay "
-           "API (generators/transform/), not in this build"},
+          {"transformation_records_before", log_records_before},
+          {"transformation_records_after", log_records_after},
           {"stages", stages_json}};
 }
 
 std::vector<std::unique_ptr<Stage>> DefaultStages(
-    const SpirvReduceOptions& spirv_reduce) {
+    const SpirvReduceOptions& spirv_reduce,
+    std::optional<spirv::TestCase> original) {
   std::vector<std::unique_ptr<Stage>> stages;
-  // Hook: a transformation-log shrinking stage (ddmin over
-  // TestCase::transformation_log, replaying the log on the original module
-  // through generators/transform/) goes first here once issue 6 lands.
+  // First: a log describes the module only until another stage edits it.
+  stages.push_back(MakeLogShrinkStage(std::move(original)));
   stages.push_back(MakeNdRangeStage());
   stages.push_back(MakeBufferStage());
   stages.push_back(MakeExtInstToConstantStage());
@@ -133,7 +134,8 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
       static_cast<uint32_t>(options.target_timeout.count());
   so.scratch_parent = options.scratch_dir;
   so.reference_steps = reference_steps;
-  std::vector<std::unique_ptr<Stage>> stages = DefaultStages(so);
+  std::vector<std::unique_ptr<Stage>> stages =
+      DefaultStages(so, finding->original);
   report.stages.resize(stages.size());
   for (size_t i = 0; i < stages.size(); ++i) {
     report.stages[i].name = stages[i]->name();
@@ -194,6 +196,13 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
       FunctionBodyInstructionCount(ctx.current().module_words);
   report.words_after = ctx.current().module_words.size();
   report.work_items_after = spirv::GlobalWorkItems(ctx.current().nd_range);
+  auto count_records = [](const spirv::TestCase& tc) -> uint64_t {
+    if (!tc.transformation_log) return 0;
+    auto r = transform::LogRecords(*tc.transformation_log);
+    return r.ok() ? r->size() : 0;
+  };
+  report.log_records_before = count_records(finding->test_case);
+  report.log_records_after = count_records(ctx.current());
   uint64_t runs = (*oracle)->runs();
   for (const StageReport& s : report.stages)
     if (s.name == "spirv-reduce") runs += s.runs;

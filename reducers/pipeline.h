@@ -8,9 +8,8 @@
 //    then runs the stages in order, repeating the list until a whole round
 //    keeps nothing or the budget is spent. The current case is interesting
 //    after every step, so stopping at any time leaves a valid reproducer.
-//  - Stage order (DefaultStages): [transformation-log shrinking: issue 6,
-//    not in this build — plugged in ahead of the rest once
-//    generators/transform/ has a replay API], nd-range, buffers,
+//  - Stage order (DefaultStages): shrink-log (findings with original/ and a
+//    transformation log; log_stage.h), nd-range, buffers,
 //    ext-inst-to-constant, remove-statements, value-to-constant,
 //    remove-unused, simplify-branches, remove-unused, remove-functions,
 //    spirv-reduce, shrink-constants, drop-unused-args.
@@ -25,6 +24,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -73,6 +73,8 @@ struct ReductionReport {
   uint64_t work_items_before = 0;
   uint64_t work_items_after = 0;
   uint64_t interestingness_runs = 0;  // in-process + spirv-reduce's
+  uint64_t log_records_before = 0;    // transformation-log records
+  uint64_t log_records_after = 0;
   uint64_t rounds = 0;
   double seconds = 0;
   bool budget_spent = false;
@@ -80,8 +82,11 @@ struct ReductionReport {
   nlohmann::json ToJson() const;
 };
 
+// `original`: the untransformed case of a --mutate finding (enables log
+// shrinking).
 std::vector<std::unique_ptr<Stage>> DefaultStages(
-    const SpirvReduceOptions& spirv_reduce);
+    const SpirvReduceOptions& spirv_reduce,
+    std::optional<spirv::TestCase> original = std::nullopt);
 
 absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
                                               const ReduceOptions& options);

@@ -133,8 +133,13 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
                              const spirv::TestCase& test_case,
                              std::map<std::string, oracles::Execution> outputs,
                              std::string reproduce) {
-        FindingRecord r{v, test_case, seed, std::move(outputs),
-                        std::move(reproduce)};
+        FindingRecord r{v,
+                        test_case,
+                        seed,
+                        std::move(outputs),
+                        std::move(reproduce),
+                        std::nullopt};
+        if (test_case.transformation_log) r.original = *tc;
         auto is_new = RecordFinding(o.out, r);
         if (is_new.ok() && *is_new) {
           ++state.stats.new_findings;
@@ -411,7 +416,8 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
             e.status = oracles::ExecutionStatus::kCrashed;
             e.message = v.explanation;
             FindingRecord r{
-                v, *tc, g.seed, {{"ref", e}}, ReproduceCommand(o, v)};
+                v,           *tc, g.seed, {{"ref", e}}, ReproduceCommand(o, v),
+                std::nullopt};
             if (auto is_new = RecordFinding(o.out, r); is_new.ok() && *is_new)
               ++s.stats.new_findings;
           }

@@ -98,6 +98,10 @@ absl::StatusOr<bool> RecordFinding(const std::string& out_dir,
   }
   if (auto s = spirv::WriteTestCase(r.test_case, tmp + "/case"); !s.ok())
     return s;
+  if (r.original) {
+    if (auto s = spirv::WriteTestCase(*r.original, tmp + "/original"); !s.ok())
+      return s;
+  }
   if (auto text = spirv::Disassemble(r.test_case.module_words); text.ok()) {
     if (auto s = WriteText(tmp + "/case/module.spvasm", *text); !s.ok())
       return s;

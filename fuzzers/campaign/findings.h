@@ -5,7 +5,8 @@
 // Contract:
 //  - RecordFinding writes `DIR/findings/<name>/` (name = FindingDirName of
 //    the signature) holding case/ (the test case), outputs/<target>.json for
-//    every execution given, verdict.json, README.md (what went wrong in one
+//    every execution given, original/ (the untransformed case, when given),
+//    verdict.json, README.md (what went wrong in one
 //    paragraph and the command that reproduces it) and seeds/<seed> (one
 //    empty file per seed that hit the signature). Everything is built in a
 //    temporary sibling directory and renamed into place, so a reader (or a
@@ -18,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -37,6 +39,9 @@ struct FindingRecord {
   std::map<std::string, oracles::Execution> outputs;
   // The command that reproduces the verdict from the finding directory.
   std::string reproduce;
+  // For a transformed case (--mutate): the case before the transformations,
+  // written to original/, so the reducer can replay shrunk logs on it.
+  std::optional<spirv::TestCase> original;
 };
 
 absl::StatusOr<bool> RecordFinding(const std::string& out_dir,

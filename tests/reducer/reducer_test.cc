@@ -9,6 +9,7 @@
 
 #include "fuzzers/campaign/findings.h"
 #include "generators/kernel/generator.h"
+#include "generators/transform/engine.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/process/subprocess.h"
@@ -224,6 +225,48 @@ TEST(ReduceFinding, CrashKeepsTheCrashingCallWithoutSpirvReduce) {
   ASSERT_TRUE(reduced.ok());
   EXPECT_TRUE(testing::HasFault("fault-crash-rotate", reduced->module_words));
   EXPECT_FALSE(fs::exists(dir + "/reduced/differences.json"));
+}
+
+TEST(ReduceFinding, ShrinksTheTransformationLogOfAMutatedFinding) {
+  TempDir tmp;
+  const std::string plain = MakeFinding("fault-imul16v", tmp.path() + "/p");
+  ASSERT_FALSE(plain.empty());
+  auto finding = ReadFinding(plain);
+  ASSERT_TRUE(finding.ok());
+  transform::TransformOptions to;
+  to.seed = 7;
+  to.count = 30;
+  auto mutated = transform::Transform(finding->test_case, to);
+  ASSERT_TRUE(mutated.ok()) << mutated.status();
+  InterestingnessOptions io;
+  io.targets = {"fault-imul16v"};
+  io.make_target = testing::MakeReduceFaultTarget;
+  auto oracle = Interestingness::Make(io);
+  ASSERT_TRUE(oracle.ok());
+  const CheckOutcome c = (*oracle)->Check(mutated->test_case);
+  ASSERT_TRUE(c.interesting);
+  campaign::FindingRecord r;
+  for (const auto& v : c.verdicts)
+    if (v.target == "fault-imul16v") r.verdict = v;
+  r.test_case = mutated->test_case;
+  r.original = finding->test_case;
+  r.outputs = c.executions;
+  ASSERT_TRUE(campaign::RecordFinding(tmp.path() + "/m", r).ok());
+  const std::string dir = tmp.path() + "/m/findings/" +
+                          campaign::FindingDirName(r.verdict.signature);
+  ASSERT_TRUE(fs::exists(dir + "/original/case.json"));
+  ReduceOptions o;
+  o.budget = std::chrono::seconds(60);
+  o.make_target = testing::MakeReduceFaultTarget;
+  o.self_command = kTool;
+  auto report = ReduceFinding(dir, o);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_GT(report->log_records_before, 0u);
+  // The original already shows the fault: no transformation is needed.
+  EXPECT_EQ(report->log_records_after, 0u);
+  EXPECT_EQ(report->stages[0].name, "shrink-log");
+  EXPECT_GE(report->stages[0].kept, 1u);
+  EXPECT_LE(report->instructions_after, 25u);
 }
 
 TEST(ReduceFinding, ErrorPaths) {
