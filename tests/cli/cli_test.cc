@@ -1,5 +1,7 @@
 // End-to-end tests of the `l0spv-fuzz` command: exit codes and messages.
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -401,11 +403,78 @@ TEST_F(CliTest, CampaignUsageErrors) {
   EXPECT_THAT(r.err, HasSubstr("--time=soon"));
   r = L0spvFuzz({"--target=ref", "--shard=3/2"});
   EXPECT_EQ(r.exit_code, 2);
-  r = L0spvFuzz({"--target=ref", "--mutate"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("issue 6"));
   r = L0spvFuzz({"--target=nosuchthing"});
   EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST_F(CliTest, CampaignMutateRunsTransformedCases) {
+  const std::string out = (dir_ / "mutate").string();
+  CliRun r = L0spvFuzz({"--target=ref", "--mutate", "--iterations=3",
+                        "--no_reduce", "--out=" + out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(out + "/stats.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("ref~mutated"));
+}
+
+TEST_F(CliTest, TransformAndReplay) {
+  const std::string original = (dir_ / "orig").string();
+  const std::string transformed = (dir_ / "tr").string();
+  const std::string again = (dir_ / "again").string();
+  ASSERT_EQ(L0spvFuzz({"generate", "--seed=4", "--out=" + original}).exit_code,
+            0);
+  CliRun r =
+      L0spvFuzz({"transform", original, "--seed=2", "--transformations=40",
+                 "--check", "--out=" + transformed});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("1/1 transformed cases valid"));
+  r = L0spvFuzz({"replay", original, transformed, "--out=" + again});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream a(transformed + "/module.spv", std::ios::binary),
+      b(again + "/module.spv", std::ios::binary);
+  std::stringstream ta, tb;
+  ta << a.rdbuf();
+  tb << b.rdbuf();
+  EXPECT_EQ(ta.str(), tb.str()) << "replay is byte-identical";
+  r = L0spvFuzz({"transform", "--list"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("split_block"));
+}
+
+TEST_F(CliTest, TransformAndReplayErrors) {
+  const std::string original = (dir_ / "o2").string();
+  ASSERT_EQ(L0spvFuzz({"generate", "--seed=5", "--out=" + original}).exit_code,
+            0);
+  CliRun r = L0spvFuzz({"transform"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = L0spvFuzz({"transform", original});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("nothing to do"));
+  r = L0spvFuzz({"transform", (dir_ / "missing.spv").string(), "--check"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--sidecar"));
+  r = L0spvFuzz({"transform", original, "--check", "--kinds=bogus"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("bogus"));
+  r = L0spvFuzz({"replay", original});
+  EXPECT_EQ(r.exit_code, 2);
+  r = L0spvFuzz({"replay", original, original, "--check"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("transformation_log"));
+  // A log recorded on another case is refused by name.
+  const std::string other = (dir_ / "o3").string();
+  const std::string tr = (dir_ / "t3").string();
+  ASSERT_EQ(L0spvFuzz({"generate", "--seed=6", "--out=" + other}).exit_code, 0);
+  ASSERT_EQ(L0spvFuzz({"transform", other, "--out=" + tr}).exit_code, 0);
+  r = L0spvFuzz({"replay", original, tr, "--check"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("another module"));
+  const std::string bad = (dir_ / "bad.json").string();
+  std::ofstream(bad) << "{not json";
+  r = L0spvFuzz({"replay", original, bad, "--check"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("not JSON"));
 }
 
 TEST_F(CliTest, ShardsMerge) {
