@@ -8,7 +8,22 @@ std::vector<const Transformation*> AllKinds() {
        {SwapCommutativeOperands(), ReplaceIdWithSynonym(), AddDeadBlock(),
         SplitBlock(), PermutePhiOperands()})
     all.push_back(t);
+  // Control flow and functions.
+  for (const Transformation* t : ControlFlowKinds()) all.push_back(t);
   return all;
 }
+
+// --- Control flow and functions ---
+std::vector<const Transformation*> ControlFlowKinds() {
+  std::vector<const Transformation*> out = ControlHintKinds();
+  for (const Transformation* t :
+       {InvertBranchConditionKind(), MergeBlocksKind(), ReorderBlocksKind(),
+        SelectToBranchKind(), SplitSwitchKind(), PermuteSwitchCasesKind(),
+        WrapRegionInLoopKind(), DuplicateRegionUnderOpaqueTrue(),
+        AddParameterKind(), PermuteParametersKind()})
+    out.push_back(t);
+  return out;
+}
+// --- end control flow and functions ---
 
 }  // namespace l0spv::transform

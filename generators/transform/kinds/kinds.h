@@ -20,4 +20,22 @@ const Transformation* AddDeadBlock();
 const Transformation* SplitBlock();
 const Transformation* PermutePhiOperands();
 
+// --- Control flow and functions (one file each; cfg_util.h helpers) ---
+const Transformation* InvertBranchConditionKind();
+const Transformation* MergeBlocksKind();
+const Transformation* ReorderBlocksKind();
+const Transformation* SelectToBranchKind();
+const Transformation* SplitSwitchKind();
+const Transformation* PermuteSwitchCasesKind();
+const Transformation* WrapRegionInLoopKind();
+const Transformation* DuplicateRegionUnderOpaqueTrue();
+const Transformation* AddParameterKind();
+const Transformation* PermuteParametersKind();
+// kinds/control_hints.cc: toggle_selection_control, toggle_loop_control,
+// change_function_control.
+std::vector<const Transformation*> ControlHintKinds();
+// Every control-flow / function kind above.
+std::vector<const Transformation*> ControlFlowKinds();
+// --- end control flow and functions ---
+
 }  // namespace l0spv::transform
