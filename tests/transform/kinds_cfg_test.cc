@@ -23,17 +23,27 @@ spirv::TestCase Generate(uint64_t seed) {
   return tc.ok() ? *tc : spirv::TestCase{};
 }
 
-class CfgKindTest : public ::testing::TestWithParam<std::string> {};
+// A kind under test, with the kinds that create its opportunities (dead
+// blocks for calls from dead code).
+struct KindUnderTest {
+  std::string kind;
+  std::vector<std::string> helpers;
+};
+
+void PrintTo(const KindUnderTest& k, std::ostream* os) { *os << k.kind; }
+
+class CfgKindTest : public ::testing::TestWithParam<KindUnderTest> {};
 
 TEST_P(CfgKindTest, AppliesPreservesAndReplays) {
-  const std::string kind = GetParam();
+  const std::string kind = GetParam().kind;
   uint32_t applied = 0;
   for (uint64_t seed = 1; seed <= 10; ++seed) {
     const spirv::TestCase original = Generate(seed);
     TransformOptions options;
     options.seed = seed;
     options.count = 20;
-    options.kinds = {kind};
+    options.kinds = GetParam().helpers;
+    options.kinds.push_back(kind);
     auto result = Transform(original, options);
     ASSERT_TRUE(result.ok()) << result.status();
     auto it = result->applied.find(kind);
@@ -52,12 +62,27 @@ TEST_P(CfgKindTest, AppliesPreservesAndReplays) {
 
 INSTANTIATE_TEST_SUITE_P(
     Kinds, CfgKindTest,
-    ::testing::Values("invert_branch_condition", "merge_blocks",
-                      "reorder_blocks", "select_to_branch", "split_switch",
-                      "permute_switch_cases", "wrap_region_in_loop",
-                      "duplicate_region_under_opaque_true", "add_parameter",
-                      "permute_parameters", "change_function_control",
-                      "toggle_selection_control", "toggle_loop_control"));
+    ::testing::Values(KindUnderTest{"invert_branch_condition", {}},
+                      KindUnderTest{"merge_blocks", {"split_block"}},
+                      KindUnderTest{"reorder_blocks", {}},
+                      KindUnderTest{"select_to_branch", {}},
+                      KindUnderTest{"split_switch", {}},
+                      KindUnderTest{"permute_switch_cases", {}},
+                      KindUnderTest{"wrap_region_in_loop", {}},
+                      KindUnderTest{"duplicate_region_under_opaque_true", {}},
+                      KindUnderTest{"add_parameter", {}},
+                      KindUnderTest{"permute_parameters", {}},
+                      KindUnderTest{"change_function_control", {}},
+                      KindUnderTest{"toggle_selection_control", {}},
+                      KindUnderTest{"toggle_loop_control", {}},
+                      KindUnderTest{"add_barrier", {}},
+                      KindUnderTest{"inline_call", {}},
+                      KindUnderTest{"outline_region", {}},
+                      KindUnderTest{"add_function_called_from_dead_code",
+                                    {"add_dead_block"}}),
+    [](const ::testing::TestParamInfo<KindUnderTest>& info) {
+      return info.param.kind;
+    });
 
 // Landmarks of a generated module for hand-written records.
 struct Landmarks {
@@ -67,13 +92,13 @@ struct Landmarks {
   uint32_t return_opcode = 0;  // OpReturn
   uint32_t some_label = 0;     // another block of the kernel
   uint32_t constant = 0;       // a module-scope constant
+  uint32_t loop_header = 0;    // a kernel block with OpLoopMerge, or 0
 };
 
 Landmarks Find(const spirv::TestCase& tc) {
   Landmarks l;
   auto m = spirv::ReadModuleWords(tc.module_words);
   EXPECT_TRUE(m.ok());
-  const spirv::Function& fn = m->functions.back();
   for (const spirv::Function& f : m->functions)
     if (f.id() == m->entry_points[0].word(1)) l.kernel = f.id();
   const spirv::Function& k = *m->FindFunction(l.kernel);
@@ -82,11 +107,14 @@ Landmarks Find(const spirv::TestCase& tc) {
   for (const spirv::BasicBlock& bb : k.blocks)
     if (bb.terminator()->opcode() == static_cast<uint32_t>(spv::Op::OpReturn))
       l.return_label = bb.id();
+  for (const spirv::BasicBlock& bb : k.blocks)
+    for (const spirv::Instruction& inst : bb.instructions)
+      if (inst.opcode() == static_cast<uint32_t>(spv::Op::OpLoopMerge))
+        l.loop_header = bb.id();
   l.return_opcode = static_cast<uint32_t>(spv::Op::OpReturn);
   for (const spirv::Instruction& inst : m->types_values)
     if (inst.opcode() == static_cast<uint32_t>(spv::Op::OpConstant))
       l.constant = inst.result_id();
-  (void)fn;
   return l;
 }
 
@@ -96,8 +124,14 @@ absl::Status ReplayOne(const spirv::TestCase& tc, nlohmann::json record) {
 }
 
 TEST(CfgKindNegativeTest, FailedPreconditionsAreRefused) {
-  const spirv::TestCase tc = Generate(3);
-  const Landmarks l = Find(tc);
+  // A case whose kernel has a loop (a barrier in a loop header is refused).
+  spirv::TestCase tc;
+  Landmarks l;
+  for (uint64_t seed = 1; seed < 40 && l.loop_header == 0; ++seed) {
+    tc = Generate(seed);
+    l = Find(tc);
+  }
+  ASSERT_NE(l.loop_header, 0u);
   ASSERT_NE(l.return_label, 0u);
   const nlohmann::json ret_desc = {
       {"base", l.return_label}, {"opcode", l.return_opcode}, {"skip", 0}};
@@ -146,6 +180,20 @@ TEST(CfgKindNegativeTest, FailedPreconditionsAreRefused) {
       {{"kind", "change_function_control"},
        {"function", l.entry_label},
        {"control", 1}},
+      // Inlining: a constant is no call.
+      {{"kind", "inline_call"}, {"call", l.constant}},
+      // Outlining: a run reaching the terminator.
+      {{"kind", "outline_region"}, {"first", ret_desc}, {"count", 1}},
+      // Dead-code family: the entry block is not dead.
+      {{"kind", "add_function_called_from_dead_code"},
+       {"block", l.entry_label},
+       {"copy_of", 0}},
+      // Barriers: never on a cycle (before a loop header's merge).
+      {{"kind", "add_barrier"},
+       {"before",
+        {{"base", l.loop_header},
+         {"opcode", static_cast<uint32_t>(spv::Op::OpLoopMerge)},
+         {"skip", 0}}}},
   };
   for (const nlohmann::json& r : records) {
     const absl::Status s = ReplayOne(tc, r);

@@ -37,7 +37,8 @@ class AddParameter : public Transformation {
                                 Rng& rng) const override {
     std::vector<uint32_t> ids;
     for (const spirv::Function& fn : ctx.module().functions)
-      if (fn.parameters.size() < kMaxParameters && Changeable(ctx, fn.id()).ok())
+      if (fn.parameters.size() < kMaxParameters &&
+          Changeable(ctx, fn.id()).ok())
         ids.push_back(fn.id());
     if (ids.empty()) return std::nullopt;
     const char* types[] = {"u32", "f32", "bool"};
@@ -59,7 +60,8 @@ class AddParameter : public Transformation {
     const uint32_t id = r.at("function").get<uint32_t>();
     if (absl::Status s = Changeable(ctx, id); !s.ok()) return s;
     if (ctx.module().FindFunction(id)->parameters.size() >= kMaxParameters)
-      return absl::FailedPreconditionError("the function has enough parameters");
+      return absl::FailedPreconditionError(
+          "the function has enough parameters");
     return absl::OkStatus();
   }
 

@@ -20,7 +20,9 @@ std::vector<const Transformation*> ControlFlowKinds() {
        {InvertBranchConditionKind(), MergeBlocksKind(), ReorderBlocksKind(),
         SelectToBranchKind(), SplitSwitchKind(), PermuteSwitchCasesKind(),
         WrapRegionInLoopKind(), DuplicateRegionUnderOpaqueTrue(),
-        AddParameterKind(), PermuteParametersKind()})
+        AddParameterKind(), PermuteParametersKind(),
+        AddFunctionCalledFromDeadCodeKind(), AddBarrierKind(), InlineCallKind(),
+        OutlineRegionKind()})
     out.push_back(t);
   return out;
 }

@@ -9,8 +9,7 @@ namespace l0spv::transform {
 
 using spv::Op;
 
-absl::StatusOr<BlockRef> ReachableBlock(TransformContext& ctx,
-                                        uint32_t label) {
+absl::StatusOr<BlockRef> ReachableBlock(TransformContext& ctx, uint32_t label) {
   auto where = ctx.FindBlock(label);
   if (!where)
     return absl::FailedPreconditionError(
@@ -113,8 +112,7 @@ spirv::BasicBlock NewBlock(uint32_t label) {
 }
 
 spirv::Instruction Branch(uint32_t target) {
-  return spirv::Instruction(U(Op::OpBranch), 0, 0,
-                            {spirv::IdOperand(target)});
+  return spirv::Instruction(U(Op::OpBranch), 0, 0, {spirv::IdOperand(target)});
 }
 
 }  // namespace l0spv::transform
@@ -147,6 +145,25 @@ bool ReachesCollective(const spirv::Module& m, uint32_t function_id) {
           work.push_back(inst.word(0));
         }
       }
+  }
+  return false;
+}
+
+bool Reaches(const spirv::Module& m, uint32_t from, uint32_t target) {
+  std::vector<uint32_t> work{from}, seen{from};
+  while (!work.empty()) {
+    const uint32_t id = work.back();
+    work.pop_back();
+    if (id == target) return true;
+    const spirv::Function* fn = m.FindFunction(id);
+    if (fn == nullptr) continue;
+    for (const spirv::BasicBlock& bb : fn->blocks)
+      for (const spirv::Instruction& inst : bb.instructions)
+        if (static_cast<spv::Op>(inst.opcode()) == spv::Op::OpFunctionCall &&
+            std::find(seen.begin(), seen.end(), inst.word(0)) == seen.end()) {
+          seen.push_back(inst.word(0));
+          work.push_back(inst.word(0));
+        }
   }
   return false;
 }

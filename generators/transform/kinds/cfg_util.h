@@ -64,6 +64,9 @@ namespace l0spv::transform {
 // collective (directly or through calls): code that must stay where
 // control flow is plainly uniform.
 bool ReachesCollective(const spirv::Module& m, uint32_t function_id);
+// Whether `from` is `target` or calls it, directly or through calls (a new
+// call from `target` to `from` would make a recursion).
+bool Reaches(const spirv::Module& m, uint32_t from, uint32_t target);
 // Whether a run [first, first + count) of block `ref` can be moved into new
 // blocks: inside the ordinary-instruction range of a block that is no loop
 // header, with no collective (barrier, group operation) and no

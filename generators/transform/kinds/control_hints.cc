@@ -23,8 +23,8 @@ struct MergeHint {
   uint32_t a, b;
 };
 
-constexpr MergeHint kSelection{"toggle_selection_control",
-                               Op::OpSelectionMerge, 1, 1, 2};
+constexpr MergeHint kSelection{"toggle_selection_control", Op::OpSelectionMerge,
+                               1, 1, 2};
 constexpr MergeHint kLoop{"toggle_loop_control", Op::OpLoopMerge, 2, 1, 2};
 
 class ToggleMergeControl : public Transformation {
@@ -34,8 +34,7 @@ class ToggleMergeControl : public Transformation {
 
   bool Fits(const spirv::BasicBlock& bb) const {
     const spirv::Instruction* m = MergeInstruction(bb);
-    if (m == nullptr || OpOf(*m) != h_.op ||
-        m->NumOperands() != h_.operand + 1)
+    if (m == nullptr || OpOf(*m) != h_.op || m->NumOperands() != h_.operand + 1)
       return false;
     return (m->word(h_.operand) & ~(h_.a | h_.b)) == 0;
   }
@@ -93,8 +92,9 @@ class ChangeFunctionControl : public Transformation {
       if (!fn.IsDeclaration()) ids.push_back(fn.id());
     if (ids.empty()) return std::nullopt;
     const uint32_t choices[] = {0, kInline, kDontInline};
-    return Record{{"function", ids[rng.Below(static_cast<uint32_t>(ids.size()))]},
-                  {"control", choices[rng.Below(3)]}};
+    return Record{
+        {"function", ids[rng.Below(static_cast<uint32_t>(ids.size()))]},
+        {"control", choices[rng.Below(3)]}};
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
@@ -121,7 +121,8 @@ class ChangeFunctionControl : public Transformation {
 }  // namespace
 
 std::vector<const Transformation*> ControlHintKinds() {
-  static const ToggleMergeControl* selection = new ToggleMergeControl(kSelection);
+  static const ToggleMergeControl* selection =
+      new ToggleMergeControl(kSelection);
   static const ToggleMergeControl* loop = new ToggleMergeControl(kLoop);
   static const ChangeFunctionControl* function = new ChangeFunctionControl;
   return {selection, loop, function};

@@ -61,8 +61,7 @@ class DuplicateRegion : public Transformation {
     const size_t f = run.block.function, b = run.block.block;
     spirv::Function* fn = &ctx.module().functions[f];
     const std::vector<spirv::Instruction> body(
-        fn->blocks[b].instructions.begin() +
-            static_cast<ptrdiff_t>(run.first),
+        fn->blocks[b].instructions.begin() + static_cast<ptrdiff_t>(run.first),
         fn->blocks[b].instructions.begin() +
             static_cast<ptrdiff_t>(run.first + run.count));
     // Run results used outside the run need a phi in M.
@@ -80,8 +79,7 @@ class DuplicateRegion : public Transformation {
     SplitBlockBefore(ctx, run.block, run.first + run.count, m);
     fn = &ctx.module().functions[f];
     auto& insts = fn->blocks[b].instructions;
-    insts.erase(insts.begin() + static_cast<ptrdiff_t>(run.first),
-                insts.end());
+    insts.erase(insts.begin() + static_cast<ptrdiff_t>(run.first), insts.end());
     InstPos pos{f, b, insts.size()};
     const uint32_t cond = EmitOpaqueBool(ctx, r.at("condition"), pos, true);
     absl::flat_hash_map<uint32_t, uint32_t> to_t, to_f;

@@ -31,6 +31,10 @@ const Transformation* WrapRegionInLoopKind();
 const Transformation* DuplicateRegionUnderOpaqueTrue();
 const Transformation* AddParameterKind();
 const Transformation* PermuteParametersKind();
+const Transformation* AddFunctionCalledFromDeadCodeKind();
+const Transformation* AddBarrierKind();
+const Transformation* InlineCallKind();
+const Transformation* OutlineRegionKind();
 // kinds/control_hints.cc: toggle_selection_control, toggle_loop_control,
 // change_function_control.
 std::vector<const Transformation*> ControlHintKinds();

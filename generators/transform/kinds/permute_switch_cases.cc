@@ -41,7 +41,8 @@ class PermuteSwitchCases : public Transformation {
     const spirv::Instruction* sw =
         ctx.module().functions[ref->function].blocks[ref->block].terminator();
     if (OpOf(*sw) != Op::OpSwitch)
-      return absl::FailedPreconditionError("the block does not end in OpSwitch");
+      return absl::FailedPreconditionError(
+          "the block does not end in OpSwitch");
     auto perm = r.at("permutation").get<std::vector<uint32_t>>();
     std::vector<uint32_t> sorted = perm;
     std::sort(sorted.begin(), sorted.end());
@@ -49,17 +50,18 @@ class PermuteSwitchCases : public Transformation {
       if (sorted[i] != i)
         return absl::InvalidArgumentError("\"permutation\" is no permutation");
     if (2 + 2 * perm.size() != sw->NumOperands())
-      return absl::FailedPreconditionError(absl::StrCat(
-          "the switch has ", (sw->NumOperands() - 2) / 2,
-          " cases, the permutation ", perm.size()));
+      return absl::FailedPreconditionError(
+          absl::StrCat("the switch has ", (sw->NumOperands() - 2) / 2,
+                       " cases, the permutation ", perm.size()));
     return absl::OkStatus();
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     const BlockRef ref = *ReachableBlock(ctx, r.at("block").get<uint32_t>());
-    spirv::Instruction& sw =
-        ctx.module().functions[ref.function].blocks[ref.block].instructions
-            .back();
+    spirv::Instruction& sw = ctx.module()
+                                 .functions[ref.function]
+                                 .blocks[ref.block]
+                                 .instructions.back();
     const auto perm = r.at("permutation").get<std::vector<uint32_t>>();
     const std::vector<spirv::Operand> old = sw.operands();
     for (size_t i = 0; i < perm.size(); ++i) {

@@ -61,8 +61,8 @@ class ReorderBlocks : public Transformation {
     if (!aref || aref->first != ref->function || after == label)
       return absl::FailedPreconditionError(absl::StrCat(
           "%", after, " is not another block of the block's function"));
-    const size_t a = aref->second < ref->block ? aref->second
-                                               : aref->second - 1;
+    const size_t a =
+        aref->second < ref->block ? aref->second : aref->second - 1;
     if (!OrderHolds(ctx.module().functions[ref->function],
                     ctx.dominators(ref->function), ref->block, a))
       return absl::FailedPreconditionError(

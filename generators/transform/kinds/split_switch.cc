@@ -53,11 +53,12 @@ class SplitSwitch : public Transformation {
     const spirv::Instruction* sw =
         ctx.module().functions[ref->function].blocks[ref->block].terminator();
     if (OpOf(*sw) != Op::OpSwitch)
-      return absl::FailedPreconditionError("the block does not end in OpSwitch");
+      return absl::FailedPreconditionError(
+          "the block does not end in OpSwitch");
     if (CaseCount(*sw) != r.at("cases").get<size_t>())
-      return absl::FailedPreconditionError(absl::StrCat(
-          "the switch has ", CaseCount(*sw), " cases, the record expects ",
-          r.at("cases").dump()));
+      return absl::FailedPreconditionError(
+          absl::StrCat("the switch has ", CaseCount(*sw),
+                       " cases, the record expects ", r.at("cases").dump()));
     const auto moved = r.at("moved").get<std::vector<uint32_t>>();
     if (moved.empty() || !std::is_sorted(moved.begin(), moved.end()) ||
         std::adjacent_find(moved.begin(), moved.end()) != moved.end() ||
