@@ -118,6 +118,11 @@ class DuplicateRegion : public Transformation {
             {spirv::IdOperand(to_t.at(inst.result_id())), spirv::IdOperand(t),
              spirv::IdOperand(to_f.at(inst.result_id())),
              spirv::IdOperand(fl)}));
+    // Results without a phi are gone: so are their names.
+    for (const spirv::Instruction& inst : body)
+      if (inst.result_id() != 0 && !used_later.contains(inst.result_id()))
+        RemoveNamesAndDecorations(ctx.module(), inst.result_id());
+    fn = &ctx.module().functions[f];
     auto& m_insts = fn->blocks[b + 1].instructions;
     m_insts.insert(m_insts.begin(), phis.begin(), phis.end());
     fn->blocks.insert(fn->blocks.begin() + static_cast<ptrdiff_t>(b) + 1,
