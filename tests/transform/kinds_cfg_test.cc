@@ -240,5 +240,53 @@ TEST(CfgKindNegativeTest, MalformedFieldsAreRefusedWithTheReason) {
   }
 }
 
+// Every field of every control-flow / function record, damaged: replay
+// fails cleanly or still preserves the results; nothing crashes or throws.
+TEST(CfgKindNegativeTest, DamagedFieldsNeverCrash) {
+  const spirv::TestCase tc = Generate(5);
+  TransformOptions options;
+  options.seed = 5;
+  options.count = 40;
+  options.kinds = {"invert_branch_condition",
+                   "merge_blocks",
+                   "reorder_blocks",
+                   "select_to_branch",
+                   "split_switch",
+                   "permute_switch_cases",
+                   "wrap_region_in_loop",
+                   "duplicate_region_under_opaque_true",
+                   "add_parameter",
+                   "permute_parameters",
+                   "change_function_control",
+                   "toggle_selection_control",
+                   "toggle_loop_control",
+                   "add_barrier",
+                   "inline_call",
+                   "outline_region",
+                   "add_function_called_from_dead_code",
+                   "add_dead_block",
+                   "split_block"};
+  auto result = Transform(tc, options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  auto records = LogRecords(result->log);
+  ASSERT_TRUE(records.ok());
+  for (size_t i = 0; i < records->size(); ++i) {
+    for (auto& [field, value] : (*records)[i].items()) {
+      if (field == "kind" || field == "fresh_ids") continue;
+      for (const nlohmann::json& bad :
+           {nlohmann::json("text"), nlohmann::json(999999u),
+            nlohmann::json::array(), nlohmann::json(-1), nlohmann::json(0u)}) {
+        nlohmann::json damaged = (*records)[i];
+        damaged[field] = bad;
+        auto replay = Replay(tc, MakeLog(tc.module_words, {damaged}), {});
+        if (replay.ok()) {
+          EXPECT_TRUE(CheckTransformed(tc, replay->test_case).ok())
+              << damaged.dump();
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace l0spv::transform

@@ -105,6 +105,8 @@ TEST(TransformProperty, EveryCorpusKernel) {
 std::vector<std::string> KindsToEnable(const std::string& kind) {
   static const std::map<std::string, std::vector<std::string>> kEnablers = {
       {"replace_id_with_synonym", {"add_synonym_copy_object"}},
+      {"merge_blocks", {"split_block"}},
+      {"add_function_called_from_dead_code", {"add_dead_block"}},
   };
   std::vector<std::string> kinds{kind};
   if (auto it = kEnablers.find(kind); it != kEnablers.end())

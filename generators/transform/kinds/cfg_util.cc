@@ -174,8 +174,11 @@ absl::Status CheckRun(TransformContext& ctx, const BlockRef& ref, size_t first,
       ctx.module().functions[ref.function].blocks[ref.block];
   if (HasLoopMerge(bb))
     return absl::FailedPreconditionError("the block is a loop header");
+  const size_t last = TransformContext::LastInsertionIndex(bb);
+  // count > last - first, not first + count > last: a hostile count must not
+  // wrap around.
   if (count == 0 || first < TransformContext::FirstInsertionIndex(bb) ||
-      first + count > TransformContext::LastInsertionIndex(bb))
+      first > last || count > last - first)
     return absl::FailedPreconditionError(
         "the run must be non-empty, after the phis and variables and before "
         "the merge instruction and terminator");

@@ -33,8 +33,9 @@ absl::StatusOr<Region> Analyse(TransformContext& ctx, const InstPos& first,
                                size_t count) {
   const spirv::Function& fn = ctx.module().functions[first.function];
   const spirv::BasicBlock& bb = fn.blocks[first.block];
+  const size_t last = TransformContext::LastInsertionIndex(bb);
   if (count == 0 || first.index < TransformContext::FirstInsertionIndex(bb) ||
-      first.index + count > TransformContext::LastInsertionIndex(bb))
+      first.index > last || count > last - first.index)
     return absl::FailedPreconditionError(
         "the run must be non-empty and among the block's ordinary "
         "instructions");
