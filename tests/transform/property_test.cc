@@ -108,6 +108,8 @@ std::vector<std::string> KindsToEnable(const std::string& kind) {
       // Data/memory kinds (kinds-data).
       {"add_dead_store", {"add_local_variable"}},
       {"variable_to_phi", {"phi_to_variable"}},
+      {"merge_blocks", {"split_block"}},
+      {"add_function_called_from_dead_code", {"add_dead_block"}},
   };
   std::vector<std::string> kinds{kind};
   if (auto it = kEnablers.find(kind); it != kEnablers.end())

@@ -31,7 +31,24 @@ std::vector<const Transformation*> AllKinds() {
                                   AddAlignmentDecoration()})
     all.push_back(t);
   // --- end of data, memory and decoration kinds ---
+  // Control flow and functions.
+  for (const Transformation* t : ControlFlowKinds()) all.push_back(t);
   return all;
 }
+
+// --- Control flow and functions ---
+std::vector<const Transformation*> ControlFlowKinds() {
+  std::vector<const Transformation*> out = ControlHintKinds();
+  for (const Transformation* t :
+       {InvertBranchConditionKind(), MergeBlocksKind(), ReorderBlocksKind(),
+        SelectToBranchKind(), SplitSwitchKind(), PermuteSwitchCasesKind(),
+        WrapRegionInLoopKind(), DuplicateRegionUnderOpaqueTrue(),
+        AddParameterKind(), PermuteParametersKind(),
+        AddFunctionCalledFromDeadCodeKind(), AddBarrierKind(), InlineCallKind(),
+        OutlineRegionKind()})
+    out.push_back(t);
+  return out;
+}
+// --- end control flow and functions ---
 
 }  // namespace l0spv::transform

@@ -42,5 +42,26 @@ const Transformation* RoutePointerThroughGeneric();
 const Transformation* ScalarizeVectorOp();
 const Transformation* AddAlignmentDecoration();
 // --- end of data, memory and decoration kinds ---
+// --- Control flow and functions (one file each; cfg_util.h helpers) ---
+const Transformation* InvertBranchConditionKind();
+const Transformation* MergeBlocksKind();
+const Transformation* ReorderBlocksKind();
+const Transformation* SelectToBranchKind();
+const Transformation* SplitSwitchKind();
+const Transformation* PermuteSwitchCasesKind();
+const Transformation* WrapRegionInLoopKind();
+const Transformation* DuplicateRegionUnderOpaqueTrue();
+const Transformation* AddParameterKind();
+const Transformation* PermuteParametersKind();
+const Transformation* AddFunctionCalledFromDeadCodeKind();
+const Transformation* AddBarrierKind();
+const Transformation* InlineCallKind();
+const Transformation* OutlineRegionKind();
+// kinds/control_hints.cc: toggle_selection_control, toggle_loop_control,
+// change_function_control.
+std::vector<const Transformation*> ControlHintKinds();
+// Every control-flow / function kind above.
+std::vector<const Transformation*> ControlFlowKinds();
+// --- end control flow and functions ---
 
 }  // namespace l0spv::transform

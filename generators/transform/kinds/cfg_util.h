@@ -1,0 +1,87 @@
+// generators/transform/kinds/cfg_util.h — control-flow and function helpers
+// shared by the control-flow / function transformation kinds.
+//
+// Contract: lookups return nullptr / nullopt / false when the thing is not
+// there; edits keep phis naming real predecessors (callers still keep block
+// order "after dominators").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "generators/transform/context.h"
+#include "generators/transform/transformation.h"
+
+namespace l0spv::transform {
+
+// A block found by label: its function and block indices.
+struct BlockRef {
+  size_t function = 0;
+  size_t block = 0;
+};
+
+// The block labelled `label` if it is reachable from its function's entry;
+// FailedPrecondition naming the label otherwise.
+absl::StatusOr<BlockRef> ReachableBlock(TransformContext& ctx, uint32_t label);
+
+// The OpSelectionMerge / OpLoopMerge just before the terminator, or nullptr.
+const spirv::Instruction* MergeInstruction(const spirv::BasicBlock& bb);
+bool HasLoopMerge(const spirv::BasicBlock& bb);
+// Whether any merge instruction of `fn` names `label` as merge or continue
+// target.
+bool IsMergeOrContinueTarget(const spirv::Function& fn, uint32_t label);
+
+// Whether OpEntryPoint names function `id`.
+bool IsEntryPointFunction(const spirv::Module& m, uint32_t id);
+// Whether any annotation (OpDecorate, OpMemberDecorate, group decorations)
+// names `id` as its target or as a group member.
+bool IsDecorated(const spirv::Module& m, uint32_t id);
+// Whether `id` is used anywhere other than as the callee of OpFunctionCall
+// and the target of OpName (functions whose signature we may change).
+bool UsedOnlyAsCallee(const spirv::Module& m, uint32_t function_id);
+// Removes OpName / OpDecorate / OpMemberDecorate whose target is `id` (for
+// ids a transformation deletes).
+void RemoveNamesAndDecorations(spirv::Module& m, uint32_t id);
+
+// Splits block `ref` before instruction `index` into B = [0, index) and a
+// new block `new_label` = [index, end) placed right after B; B is left
+// without terminator (the caller appends one). Successors' phis are
+// retargeted to the new block; a dead-block fact carries over.
+void SplitBlockBefore(TransformContext& ctx, BlockRef ref, size_t index,
+                      uint32_t new_label);
+
+// A new block with just a label.
+spirv::BasicBlock NewBlock(uint32_t label);
+spirv::Instruction Branch(uint32_t target);
+
+}  // namespace l0spv::transform
+
+namespace l0spv::transform {
+
+// Whether function `id` may execute a barrier or another work-group
+// collective (directly or through calls): code that must stay where
+// control flow is plainly uniform.
+bool ReachesCollective(const spirv::Module& m, uint32_t function_id);
+// Whether `from` is `target` or calls it, directly or through calls (a new
+// call from `target` to `from` would make a recursion).
+bool Reaches(const spirv::Module& m, uint32_t from, uint32_t target);
+// Whether a run [first, first + count) of block `ref` can be moved into new
+// blocks: inside the ordinary-instruction range of a block that is no loop
+// header, with no collective (barrier, group operation) and no
+// OpSampledImage (whose uses must share its block).
+absl::Status CheckRun(TransformContext& ctx, const BlockRef& ref, size_t first,
+                      size_t count);
+// Proposes a run in a random reachable block (function, block, first,
+// count), or nullopt.
+struct Run {
+  BlockRef block;
+  size_t first = 0, count = 0;
+};
+std::optional<Run> ProposeRun(TransformContext& ctx, Rng& rng,
+                              size_t max_count);
+// The run's record fields {"first": descriptor, "count": n} and back.
+absl::StatusOr<Run> RunFromRecord(TransformContext& ctx, const Record& r);
+
+}  // namespace l0spv::transform

@@ -1,0 +1,99 @@
+// Permutes the parameters of a helper function (not an entry point, called
+// only directly): a new OpTypeFunction, the OpFunctionParameters reordered
+// (their ids, so the body is unchanged) and every call's arguments
+// reordered alike.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "generators/transform/ir_util.h"
+#include "generators/transform/kinds/cfg_util.h"
+#include "generators/transform/kinds/kinds.h"
+
+namespace l0spv::transform {
+namespace {
+
+using spv::Op;
+
+absl::Status Permutable(TransformContext& ctx, uint32_t id) {
+  const spirv::Module& m = ctx.module();
+  const spirv::Function* fn = m.FindFunction(id);
+  if (fn == nullptr || fn->IsDeclaration() || fn->parameters.size() < 2)
+    return absl::FailedPreconditionError(absl::StrCat(
+        "%", id, " is not a function with a body and two parameters"));
+  if (IsEntryPointFunction(m, id) || IsDecorated(m, id) ||
+      !UsedOnlyAsCallee(m, id))
+    return absl::FailedPreconditionError(absl::StrCat(
+        "%", id,
+        " is an entry point, decorated (linkage) or used other than by "
+        "OpFunctionCall"));
+  return absl::OkStatus();
+}
+
+class PermuteParameters : public Transformation {
+ public:
+  std::string_view kind() const override { return "permute_parameters"; }
+
+  std::optional<Record> Propose(TransformContext& ctx,
+                                Rng& rng) const override {
+    std::vector<const spirv::Function*> fns;
+    for (const spirv::Function& fn : ctx.module().functions)
+      if (Permutable(ctx, fn.id()).ok()) fns.push_back(&fn);
+    if (fns.empty()) return std::nullopt;
+    const spirv::Function* fn =
+        fns[rng.Below(static_cast<uint32_t>(fns.size()))];
+    const size_t n = fn->parameters.size();
+    std::vector<uint32_t> perm(n);
+    for (uint32_t i = 0; i < n; ++i) perm[i] = i;
+    for (size_t i = n; i > 1; --i)
+      std::swap(perm[i - 1], perm[rng.Below(static_cast<uint32_t>(i))]);
+    return Record{{"function", fn->id()}, {"permutation", perm}};
+  }
+
+  absl::Status Check(TransformContext& ctx, const Record& r) const override {
+    const uint32_t id = r.at("function").get<uint32_t>();
+    if (absl::Status s = Permutable(ctx, id); !s.ok()) return s;
+    auto perm = r.at("permutation").get<std::vector<uint32_t>>();
+    std::vector<uint32_t> sorted = perm;
+    std::sort(sorted.begin(), sorted.end());
+    for (uint32_t i = 0; i < sorted.size(); ++i)
+      if (sorted[i] != i)
+        return absl::InvalidArgumentError("\"permutation\" is no permutation");
+    if (perm.size() != ctx.module().FindFunction(id)->parameters.size())
+      return absl::FailedPreconditionError(
+          "the permutation does not match the parameter count");
+    return absl::OkStatus();
+  }
+
+  void Apply(TransformContext& ctx, const Record& r) const override {
+    const uint32_t id = r.at("function").get<uint32_t>();
+    const auto perm = r.at("permutation").get<std::vector<uint32_t>>();
+    spirv::Function* fn = ctx.module().FindFunction(id);
+    const std::vector<spirv::Instruction> old = fn->parameters;
+    std::vector<uint32_t> types;
+    for (size_t i = 0; i < perm.size(); ++i) {
+      fn->parameters[i] = old[perm[i]];
+      types.push_back(old[perm[i]].type_id());
+    }
+    const uint32_t return_type = fn->def.type_id();
+    const uint32_t fn_type = ctx.builder().FunctionType(return_type, types);
+    fn = ctx.module().FindFunction(id);
+    fn->def.mutable_operands()[1].words[0] = fn_type;
+    for (spirv::Function& f : ctx.module().functions)
+      for (spirv::BasicBlock& bb : f.blocks)
+        for (spirv::Instruction& inst : bb.instructions) {
+          if (OpOf(inst) != Op::OpFunctionCall || inst.word(0) != id) continue;
+          const std::vector<spirv::Operand> args = inst.operands();
+          for (size_t i = 0; i < perm.size(); ++i)
+            inst.mutable_operands()[1 + i] = args[1 + perm[i]];
+        }
+  }
+};
+
+}  // namespace
+
+const Transformation* PermuteParametersKind() {
+  static const PermuteParameters* t = new PermuteParameters;
+  return t;
+}
+
+}  // namespace l0spv::transform
