@@ -104,11 +104,13 @@ class AddBarrier : public Transformation {
     const uint32_t u32 = mb.IntType(32);
     const uint32_t scope = mb.IntConstant(u32, kScopeWorkgroup);
     const uint32_t semantics = mb.IntConstant(u32, kSemantics);
-    InsertBefore(
-        ctx, pos,
-        spirv::Instruction(U(Op::OpControlBarrier), 0, 0,
-                           {spirv::IdOperand(scope), spirv::IdOperand(scope),
-                            spirv::IdOperand(semantics)}));
+    InsertBefore(ctx, pos,
+                 spirv::Instruction(
+                     U(Op::OpControlBarrier), 0, 0,
+                     {spirv::Operand{spirv::OperandKind::kIdScope, {scope}},
+                      spirv::Operand{spirv::OperandKind::kIdScope, {scope}},
+                      spirv::Operand{spirv::OperandKind::kIdMemorySemantics,
+                                     {semantics}}}));
   }
 };
 
