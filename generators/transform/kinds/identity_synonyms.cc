@@ -235,11 +235,17 @@ class IdentitySynonym : public Transformation {
         break;
       }
       case Identity::kCompositeRoundTrip: {
+        // Built by insertion into a null vector: llvm-spirv 14 mishandles a
+        // run-time OpCompositeConstruct (known-consumer-bugs/
+        // composite_construct_runtime).
         const uint32_t vtype = mb.VectorType(type, 2);
-        const uint32_t v = emit(Op::OpCompositeConstruct, vtype,
-                                {spirv::IdOperand(x), spirv::IdOperand(x)});
+        const uint32_t lane = static_cast<uint32_t>(pos.index % 2);
+        const uint32_t null = mb.NullConstant(vtype);
+        const uint32_t v = emit(Op::OpCompositeInsert, vtype,
+                                {spirv::IdOperand(x), spirv::IdOperand(null),
+                                 spirv::LiteralOperand(lane)});
         y = emit(Op::OpCompositeExtract, type,
-                 {spirv::IdOperand(v), spirv::LiteralOperand(pos.index % 2)});
+                 {spirv::IdOperand(v), spirv::LiteralOperand(lane)});
         break;
       }
       case Identity::kShuffleIdentity: {
