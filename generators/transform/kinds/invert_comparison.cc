@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/kinds.h"
+#include "generators/transform/kinds/single_instruction_kind.h"
 
 namespace l0spv::transform {
 namespace {
@@ -30,35 +31,16 @@ std::optional<Op> Complement(Op op) {
   return std::nullopt;
 }
 
-class InvertComparisonKind : public Transformation {
+class InvertComparisonKind : public SingleInstructionKind {
  public:
   std::string_view kind() const override { return "invert_comparison"; }
 
-  std::optional<Record> Propose(TransformContext& ctx,
-                                Rng& rng) const override {
-    auto pos = PickPosition(
-        FindPositions(ctx,
-                      [](const spirv::Instruction& inst, const InstPos&) {
-                        return Complement(OpOf(inst)).has_value() &&
-                               inst.NumOperands() == 2;
-                      }),
-        rng);
-    if (!pos) return std::nullopt;
-    return Record{{"instruction", ToJson(ctx.Describe(*pos))}};
+  bool Matches(const spirv::Instruction& inst) const override {
+    return Complement(OpOf(inst)).has_value() && inst.NumOperands() == 2;
   }
+  const char* requirement() const override { return "an integer comparison"; }
 
-  absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto pos = ResolveField(ctx, r, "instruction");
-    if (!pos.ok()) return pos.status();
-    const spirv::Instruction& inst = ctx.At(*pos);
-    if (!Complement(OpOf(inst)) || inst.NumOperands() != 2)
-      return absl::FailedPreconditionError(absl::StrCat(
-          std::string(inst.name()), " is not an integer comparison"));
-    return absl::OkStatus();
-  }
-
-  void Apply(TransformContext& ctx, const Record& r) const override {
-    const InstPos pos = *ResolveField(ctx, r, "instruction");
+  void Rewrite(TransformContext& ctx, const InstPos& pos) const override {
     const uint32_t type = ctx.At(pos).type_id();
     spirv::ModuleBuilder& mb = ctx.builder();
     uint32_t no = mb.BoolConstant(false);

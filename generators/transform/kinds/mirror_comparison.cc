@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/kinds.h"
+#include "generators/transform/kinds/single_instruction_kind.h"
 
 namespace l0spv::transform {
 namespace {
@@ -31,35 +32,17 @@ std::optional<Op> Mirror(Op op) {
   return std::nullopt;
 }
 
-class MirrorComparisonKind : public Transformation {
+class MirrorComparisonKind : public SingleInstructionKind {
  public:
   std::string_view kind() const override { return "mirror_comparison"; }
 
-  std::optional<Record> Propose(TransformContext& ctx,
-                                Rng& rng) const override {
-    auto pos = PickPosition(
-        FindPositions(ctx,
-                      [](const spirv::Instruction& inst, const InstPos&) {
-                        return Mirror(OpOf(inst)).has_value() &&
-                               inst.NumOperands() == 2;
-                      }),
-        rng);
-    if (!pos) return std::nullopt;
-    return Record{{"instruction", ToJson(ctx.Describe(*pos))}};
+  bool Matches(const spirv::Instruction& inst) const override {
+    return Mirror(OpOf(inst)).has_value() && inst.NumOperands() == 2;
   }
+  const char* requirement() const override { return "an ordering comparison"; }
 
-  absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto pos = ResolveField(ctx, r, "instruction");
-    if (!pos.ok()) return pos.status();
-    const spirv::Instruction& inst = ctx.At(*pos);
-    if (!Mirror(OpOf(inst)) || inst.NumOperands() != 2)
-      return absl::FailedPreconditionError(absl::StrCat(
-          std::string(inst.name()), " is not an ordering comparison"));
-    return absl::OkStatus();
-  }
-
-  void Apply(TransformContext& ctx, const Record& r) const override {
-    spirv::Instruction& inst = ctx.At(*ResolveField(ctx, r, "instruction"));
+  void Rewrite(TransformContext& ctx, const InstPos& pos) const override {
+    spirv::Instruction& inst = ctx.At(pos);
     inst.set_opcode(U(*Mirror(OpOf(inst))));
     std::swap(inst.mutable_operands()[0], inst.mutable_operands()[1]);
   }

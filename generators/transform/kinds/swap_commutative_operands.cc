@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/kinds.h"
+#include "generators/transform/kinds/single_instruction_kind.h"
 
 namespace l0spv::transform {
 namespace {
@@ -36,32 +37,17 @@ bool IsCommutative(uint32_t opcode) {
   }
 }
 
-class SwapCommutative : public Transformation {
+class SwapCommutative : public SingleInstructionKind {
  public:
   std::string_view kind() const override { return "swap_commutative_operands"; }
-  std::optional<Record> Propose(TransformContext& ctx,
-                                Rng& rng) const override {
-    auto pos = PickPosition(
-        FindPositions(ctx,
-                      [](const spirv::Instruction& inst, const InstPos&) {
-                        return IsCommutative(inst.opcode()) &&
-                               inst.NumOperands() == 2;
-                      }),
-        rng);
-    if (!pos) return std::nullopt;
-    return Record{{"instruction", ToJson(ctx.Describe(*pos))}};
+  bool Matches(const spirv::Instruction& inst) const override {
+    return IsCommutative(inst.opcode()) && inst.NumOperands() == 2;
   }
-  absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto pos = ResolveField(ctx, r, "instruction");
-    if (!pos.ok()) return pos.status();
-    const spirv::Instruction& inst = ctx.At(*pos);
-    if (!IsCommutative(inst.opcode()) || inst.NumOperands() != 2)
-      return absl::FailedPreconditionError(absl::StrCat(
-          std::string(inst.name()), " is not a commutative binary operation"));
-    return absl::OkStatus();
+  const char* requirement() const override {
+    return "a commutative binary operation";
   }
-  void Apply(TransformContext& ctx, const Record& r) const override {
-    spirv::Instruction& inst = ctx.At(*ResolveField(ctx, r, "instruction"));
+  void Rewrite(TransformContext& ctx, const InstPos& pos) const override {
+    spirv::Instruction& inst = ctx.At(pos);
     std::swap(inst.mutable_operands()[0], inst.mutable_operands()[1]);
   }
 };
