@@ -338,6 +338,11 @@ bool GenCompare(GenContext& ctx) {
                              Op::OpLogicalEqual, Op::OpLogicalNotEqual};
       if (t.IsVector()) {
         ops = {Op::OpAny, Op::OpAll, Op::OpLogicalAnd, Op::OpLogicalOr};
+        // Oclgrind 21.10 (through llvm-spirv): any() of a true bool vector
+        // is false (corpora/known-consumer-bugs/oclgrind_any_vector.spvasm).
+        if (!ctx.BugsAllowed(kBugsOclgrind))
+          ops = {Op::OpLogicalAnd, Op::OpLogicalOr, Op::OpLogicalAnd,
+                 Op::OpLogicalOr};
       }
       // IGC: known-consumer-bugs/logical_not.
       if (ctx.BugsAllowed(kBugsIgc)) ops.push_back(Op::OpLogicalNot);
