@@ -44,33 +44,6 @@ ABSL_FLAG(bool, no_reduce, false,
 namespace l0spv::cli {
 namespace {
 
-absl::StatusOr<std::chrono::seconds> ParseTime(const std::string& text) {
-  if (text.empty()) return absl::InvalidArgumentError("--time is empty");
-  uint64_t scale = 1;
-  std::string number = text;
-  switch (text.back()) {
-    case 's':
-      number.pop_back();
-      break;
-    case 'm':
-      scale = 60;
-      number.pop_back();
-      break;
-    case 'h':
-      scale = 3600;
-      number.pop_back();
-      break;
-    default:
-      break;
-  }
-  uint64_t value = 0;
-  if (!absl::SimpleAtoi(number, &value) || value == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--time=", text, ": expected a positive duration like 90s, 10m, 2h"));
-  }
-  return std::chrono::seconds(value * scale);
-}
-
 // Every available target; `ref` is implied by the campaign.
 std::vector<std::string> AvailableTargets() {
   std::vector<std::string> names;
@@ -192,7 +165,7 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     }
     o.targets.push_back(name);
   }
-  auto time = ParseTime(absl::GetFlag(FLAGS_time));
+  auto time = ParseDuration(absl::GetFlag(FLAGS_time), "--time");
   if (!time.ok())
     return UsageError("campaign", std::string(time.status().message()));
   o.time = *time;
