@@ -352,7 +352,14 @@ bool GenCompare(GenContext& ctx) {
       } else if (op == Op::OpLogicalNot) {
         AddValue(ctx, fn.Op(op, type, {v->id}), t);
       } else {
-        AddValue(ctx, fn.Op(op, type, {v->id, Operand(ctx, t)}), t);
+        const uint32_t rhs = Operand(ctx, t);
+        // IGC (ocloc, generator word 0): OpLogicalOr of a value with itself
+        // aborts (corpora/known-consumer-bugs/igc_logical_or_self.spvasm).
+        const Op safe =
+            op == Op::OpLogicalOr && rhs == v->id && !ctx.BugsAllowed(kBugsIgc)
+                ? Op::OpLogicalAnd
+                : op;
+        AddValue(ctx, fn.Op(safe, type, {v->id, rhs}), t);
       }
       return true;
     }
