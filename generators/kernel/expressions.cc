@@ -207,8 +207,11 @@ uint32_t Condition(GenContext& ctx) {
   const ValueType t = RandomIntType(ctx, false);
   static constexpr Op kOps[] = {Op::OpULessThan, Op::OpSLessThan, Op::OpIEqual,
                                 Op::OpINotEqual, Op::OpUGreaterThanEqual};
-  return ctx.fn->Op(ctx.rng.Pick<Op>(kOps), ctx.types.Id(BoolT()),
-                    {Operand(ctx, t), Operand(ctx, t)});
+  const Op op = ctx.rng.Pick<Op>(kOps);
+  const uint32_t type = ctx.types.Id(BoolT());
+  const uint32_t a = Operand(ctx, t);
+  const uint32_t b = Operand(ctx, t);
+  return ctx.fn->Op(op, type, {a, b});
 }
 
 bool GenIntArith(GenContext& ctx) {
@@ -255,8 +258,8 @@ bool GenIntArith(GenContext& ctx) {
       }
       if (choices == 0) return false;
       const uint32_t pair = ctx.builder.StructType({type, type});
-      const uint32_t r = fn.Op(ops[ctx.rng.Below(choices)], pair,
-                               {Operand(ctx, t), Operand(ctx, t)});
+      const Op op = ops[ctx.rng.Below(choices)];
+      const uint32_t r = fn.Op(op, pair, {Operand(ctx, t), Operand(ctx, t)});
       AddValue(ctx, fn.OpWith(Op::OpCompositeExtract, type, {Id(r), Lit(0)}),
                t);
       AddValue(ctx, fn.OpWith(Op::OpCompositeExtract, type, {Id(r), Lit(1)}),
@@ -305,8 +308,8 @@ bool GenShift(GenContext& ctx) {
     amount = fn.Op(Op::OpBitwiseAnd, type,
                    {amount, ctx.types.Splat(t, t.width - 1)});
   }
-  AddValue(ctx, fn.Op(ctx.rng.Pick<Op>(kOps), type, {Operand(ctx, t), amount}),
-           t);
+  const Op op = ctx.rng.Pick<Op>(kOps);
+  AddValue(ctx, fn.Op(op, type, {Operand(ctx, t), amount}), t);
   return true;
 }
 
@@ -370,10 +373,11 @@ bool GenCompare(GenContext& ctx) {
       Op::OpSGreaterThan,  Op::OpUGreaterThanEqual, Op::OpSGreaterThanEqual,
       Op::OpULessThan,     Op::OpSLessThan,         Op::OpULessThanEqual,
       Op::OpSLessThanEqual};
-  AddValue(ctx,
-           fn.Op(ctx.rng.Pick<Op>(kOps), ctx.types.Id(t.BoolOf()),
-                 {Operand(ctx, t), Operand(ctx, t)}),
-           t.BoolOf());
+  const Op op = ctx.rng.Pick<Op>(kOps);
+  const uint32_t type = ctx.types.Id(t.BoolOf());
+  const uint32_t a = Operand(ctx, t);
+  const uint32_t b = Operand(ctx, t);
+  AddValue(ctx, fn.Op(op, type, {a, b}), t.BoolOf());
   return true;
 }
 
@@ -515,17 +519,18 @@ bool GenComposite(GenContext& ctx) {
     const bool construct_ok = ctx.BugsAllowed(kBugsLlvmSpirv);
     if (construct_ok && t.lanes == 4 && rng.Percent(30)) {
       const ValueType half = scalar.WithLanes(2);
-      AddValue(ctx,
-               fn.Op(Op::OpCompositeConstruct, ctx.types.Id(t),
-                     {Operand(ctx, half), Operand(ctx, half)}),
-               t);
+      const uint32_t type = ctx.types.Id(t);
+      const uint32_t low = Operand(ctx, half);
+      const uint32_t high = Operand(ctx, half);
+      AddValue(ctx, fn.Op(Op::OpCompositeConstruct, type, {low, high}), t);
       return true;
     }
     if (!construct_ok || rng.Percent(20)) {
       uint32_t acc = fn.Op(Op::OpUndef, ctx.types.Id(t), {});
       for (uint32_t i = 0; i < t.lanes; ++i) {
+        const uint32_t lane = Operand(ctx, scalar);
         acc = fn.OpWith(Op::OpCompositeInsert, ctx.types.Id(t),
-                        {Id(Operand(ctx, scalar)), Id(acc), Lit(i)});
+                        {Id(lane), Id(acc), Lit(i)});
       }
       AddValue(ctx, acc, t);
       return true;
@@ -554,12 +559,14 @@ bool GenComposite(GenContext& ctx) {
                          {Id(vec->id), Lit(rng.Below(t.lanes))}),
                e, vec->product);
       return true;
-    case 2:
+    case 2: {
+      const uint32_t type = ctx.types.Id(t);
+      const uint32_t lane = Operand(ctx, e);
       AddValue(ctx,
-               fn.OpWith(
-                   Op::OpCompositeInsert, ctx.types.Id(t),
-                   {Id(Operand(ctx, e)), Id(vec->id), Lit(rng.Below(t.lanes))}),
+               fn.OpWith(Op::OpCompositeInsert, type,
+                         {Id(lane), Id(vec->id), Lit(rng.Below(t.lanes))}),
                t, vec->product);
+    }
       return true;
     case 3: {
       const uint32_t index =
@@ -573,9 +580,10 @@ bool GenComposite(GenContext& ctx) {
     case 4: {
       const uint32_t index =
           IndexInto(ctx, AnyIntAs(ctx, 32), IntT(32), t.lanes);
+      const uint32_t type = ctx.types.Id(t);
+      const uint32_t lane = Operand(ctx, e);
       AddValue(ctx,
-               fn.Op(Op::OpVectorInsertDynamic, ctx.types.Id(t),
-                     {vec->id, Operand(ctx, e), index}),
+               fn.Op(Op::OpVectorInsertDynamic, type, {vec->id, lane, index}),
                t, vec->product);
       return true;
     }
@@ -641,8 +649,8 @@ bool GenFloatArith(GenContext& ctx) {
     }
     case 6: {
       // Division by a power of two is exact (unless it underflows).
-      const double divisor =
-          std::ldexp(ctx.rng.Percent(50) ? 1.0 : -1.0, ctx.rng.Range(0, 4));
+      const double sign = ctx.rng.Percent(50) ? 1.0 : -1.0;
+      const double divisor = std::ldexp(sign, ctx.rng.Range(0, 4));
       AddValue(ctx,
                fn.Op(Op::OpFDiv, type,
                      {Operand(ctx, t),
@@ -675,10 +683,9 @@ bool GenFloatCompare(GenContext& ctx) {
   if (ctx.rng.Percent(35)) {
     static constexpr Op kUnary[] = {Op::OpIsNan, Op::OpIsInf, Op::OpIsFinite,
                                     Op::OpIsNormal, Op::OpSignBitSet};
-    AddValue(
-        ctx,
-        fn.Op(ctx.rng.Pick<Op>(kUnary), ctx.types.Id(bt), {Operand(ctx, t)}),
-        bt);
+    const Op op = ctx.rng.Pick<Op>(kUnary);
+    const uint32_t type = ctx.types.Id(bt);
+    AddValue(ctx, fn.Op(op, type, {Operand(ctx, t)}), bt);
     return true;
   }
   static constexpr Op kOps[] = {Op::OpFOrdEqual,
@@ -696,10 +703,11 @@ bool GenFloatCompare(GenContext& ctx) {
                                 Op::OpLessOrGreater,
                                 Op::OpOrdered,
                                 Op::OpUnordered};
-  AddValue(ctx,
-           fn.Op(ctx.rng.Pick<Op>(kOps), ctx.types.Id(bt),
-                 {Operand(ctx, t), Operand(ctx, t)}),
-           bt);
+  const Op op = ctx.rng.Pick<Op>(kOps);
+  const uint32_t type = ctx.types.Id(bt);
+  const uint32_t a = Operand(ctx, t);
+  const uint32_t b = Operand(ctx, t);
+  AddValue(ctx, fn.Op(op, type, {a, b}), bt);
   return true;
 }
 

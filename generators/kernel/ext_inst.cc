@@ -25,8 +25,8 @@ double OracleUlps(uint32_t number, ValueType t) {
 uint32_t Finite(GenContext& ctx, uint32_t x, ValueType t) {
   const uint32_t finite =
       ctx.fn->Op(Op::OpIsFinite, ctx.types.Id(t.BoolOf()), {x});
-  return ctx.fn->Op(Op::OpSelect, ctx.types.Id(t),
-                    {finite, x, ctx.types.Splat(t, 0)});
+  const uint32_t type = ctx.types.Id(t);
+  return ctx.fn->Op(Op::OpSelect, type, {finite, x, ctx.types.Splat(t, 0)});
 }
 
 // Stores (or pools) a float result according to its oracle tolerance.
@@ -84,27 +84,27 @@ bool GenExtInt(GenContext& ctx) {
   ValueType t = RandomIntType(ctx);
   uint32_t type = ctx.types.Id(t);
   switch (rng.Below(8)) {
-    case 0:
-      AddValue(
-          ctx,
-          ExtInst(ctx, type,
-                  kUnary[rng.Below(ctx.BugsAllowed(kBugsOclgrind) ? 5 : 4)],
-                  {Operand(ctx, t)}),
-          t);
+    case 0: {
+      const uint32_t n =
+          kUnary[rng.Below(ctx.BugsAllowed(kBugsOclgrind) ? 5 : 4)];
+      AddValue(ctx, ExtInst(ctx, type, n, {Operand(ctx, t)}), t);
+    }
       return true;
     case 1:
     case 2:
-    case 3:
-      AddValue(ctx,
-               ExtInst(ctx, type, rng.Pick<uint32_t>(kBinary),
-                       {Operand(ctx, t), Operand(ctx, t)}),
+    case 3: {
+      const uint32_t n = rng.Pick<uint32_t>(kBinary);
+      AddValue(ctx, ExtInst(ctx, type, n, {Operand(ctx, t), Operand(ctx, t)}),
                t);
+    }
       return true;
-    case 4:
+    case 4: {
+      const uint32_t n = rng.Pick<uint32_t>(kTernary);
       AddValue(ctx,
-               ExtInst(ctx, type, rng.Pick<uint32_t>(kTernary),
+               ExtInst(ctx, type, n,
                        {Operand(ctx, t), Operand(ctx, t), Operand(ctx, t)}),
                t);
+    }
       return true;
     case 5: {
       // clamp(x, lo, hi) is undefined when lo > hi: order the bounds.
@@ -154,11 +154,12 @@ bool GenExtInt(GenContext& ctx) {
         return false;
       const ValueType half = IntT(w, t.lanes);
       const ValueType full = IntT(static_cast<uint8_t>(2 * w), t.lanes);
-      AddValue(ctx,
-               ExtInst(ctx, ctx.types.Id(full),
-                       rng.Percent(50) ? S_Upsample : U_Upsample,
-                       {Operand(ctx, half), Operand(ctx, half)}),
-               full);
+      const uint32_t n = rng.Percent(50) ? S_Upsample : U_Upsample;
+      const uint32_t full_type = ctx.types.Id(full);
+      AddValue(
+          ctx,
+          ExtInst(ctx, full_type, n, {Operand(ctx, half), Operand(ctx, half)}),
+          full);
       return true;
     }
   }
@@ -221,9 +222,10 @@ bool GenExtFloatExact(GenContext& ctx) {
     }
     case 6: {
       // ldexp(x, k) with a moderate exponent.
+      const uint32_t it_type = ctx.types.Id(it);
       const uint32_t k =
-          fn.Op(Op::OpISub, ctx.types.Id(it),
-                {fn.Op(Op::OpBitwiseAnd, ctx.types.Id(it),
+          fn.Op(Op::OpISub, it_type,
+                {fn.Op(Op::OpBitwiseAnd, it_type,
                        {Operand(ctx, it), ctx.types.Splat(it, 63)}),
                  ctx.types.Splat(it, 32)});
       FloatResult(ctx, ExtInst(ctx, type, Ldexp, {Operand(ctx, t), k}), t,
@@ -236,9 +238,9 @@ bool GenExtFloatExact(GenContext& ctx) {
       const uint32_t x = Operand(ctx, t);
       const uint32_t finite =
           fn.Op(Op::OpIsFinite, ctx.types.Id(t.BoolOf()), {x});
+      const uint32_t zero = ctx.types.Splat(t, 0);
       const uint32_t nonzero =
-          fn.Op(Op::OpFUnordNotEqual, ctx.types.Id(t.BoolOf()),
-                {x, ctx.types.Splat(t, 0)});
+          fn.Op(Op::OpFUnordNotEqual, ctx.types.Id(t.BoolOf()), {x, zero});
       const uint32_t ok =
           fn.Op(Op::OpLogicalAnd, ctx.types.Id(t.BoolOf()), {finite, nonzero});
       const uint32_t safe =
@@ -301,9 +303,10 @@ bool GenExtFloatLoose(GenContext& ctx) {
     case 4: {
       const ValueType it = IntT(32, t.lanes);
       const uint32_t n = rng.Percent(50) ? Pown : Rootn;
+      const uint32_t it_type = ctx.types.Id(it);
       const uint32_t k =
-          fn.Op(Op::OpISub, ctx.types.Id(it),
-                {fn.Op(Op::OpBitwiseAnd, ctx.types.Id(it),
+          fn.Op(Op::OpISub, it_type,
+                {fn.Op(Op::OpBitwiseAnd, it_type,
                        {Operand(ctx, it), ctx.types.Splat(it, 15)}),
                  ctx.types.Splat(it, 7)});
       FloatResult(ctx, ExtInst(ctx, type, n, {Operand(ctx, t), k}), t, n,
@@ -339,16 +342,19 @@ bool GenExtFloatLoose(GenContext& ctx) {
       type = ctx.types.Id(t);
       const ValueType s = t.Element();
       switch (rng.Below(4)) {
-        case 0:
-          FloatResult(ctx,
-                      ExtInst(ctx, ctx.types.Id(s), Length, {Operand(ctx, t)}),
-                      s, Length, "geometric");
+        case 0: {
+          const uint32_t s_type = ctx.types.Id(s);
+          FloatResult(ctx, ExtInst(ctx, s_type, Length, {Operand(ctx, t)}), s,
+                      Length, "geometric");
+        }
           return true;
-        case 1:
+        case 1: {
+          const uint32_t s_type = ctx.types.Id(s);
           FloatResult(ctx,
-                      ExtInst(ctx, ctx.types.Id(s), Distance,
+                      ExtInst(ctx, s_type, Distance,
                               {Operand(ctx, t), Operand(ctx, t)}),
                       s, Distance, "geometric");
+        }
           return true;
         case 2:
           FloatResult(ctx, ExtInst(ctx, type, Normalize, {Operand(ctx, t)}), t,
@@ -356,10 +362,11 @@ bool GenExtFloatLoose(GenContext& ctx) {
           return true;
         default: {
           const ValueType v = t.WithLanes(rng.Percent(50) ? 3 : 4);
-          FloatResult(ctx,
-                      ExtInst(ctx, ctx.types.Id(v), Cross,
-                              {Operand(ctx, v), Operand(ctx, v)}),
-                      v, Cross, "geometric");
+          const uint32_t v_type = ctx.types.Id(v);
+          FloatResult(
+              ctx,
+              ExtInst(ctx, v_type, Cross, {Operand(ctx, v), Operand(ctx, v)}),
+              v, Cross, "geometric");
           return true;
         }
       }

@@ -288,10 +288,11 @@ void KernelBuilder::Prologue() {
           std::vector<spirv::Operand>{spirv::EnumOperand(
               spirv::OperandKind::kStorageClass,
               static_cast<uint32_t>(StorageClass::Workgroup))});
+      const uint32_t pointer_type =
+          ctx_.types.Pointer(StorageClass::Workgroup, u32_type);
+      const uint32_t zero = ctx_.types.U64(0);
       k_.local_base =
-          fn.Op(Op::OpInBoundsAccessChain,
-                ctx_.types.Pointer(StorageClass::Workgroup, u32_type),
-                {var, ctx_.types.U64(0)});
+          fn.Op(Op::OpInBoundsAccessChain, pointer_type, {var, zero});
     }
   }
 }

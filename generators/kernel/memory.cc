@@ -196,10 +196,9 @@ bool GenBufferLoad(GenContext& ctx) {
           ctx.types.Pointer(StorageClass::CrossWorkgroup, ctx.types.Id(t));
       const uint32_t cast = fn.Op(Op::OpBitcast, t_ptr, {k.in_int});
       const uint32_t index = IndexInto(ctx, AnyIntAs(ctx, 32), u32, count);
-      AddValue(ctx,
-               fn.Op(Op::OpLoad, ctx.types.Id(t),
-                     {fn.Op(Op::OpPtrAccessChain, t_ptr, {cast, index})}),
-               t);
+      const uint32_t element =
+          fn.Op(Op::OpPtrAccessChain, t_ptr, {cast, index});
+      AddValue(ctx, fn.Op(Op::OpLoad, ctx.types.Id(t), {element}), t);
       return true;
     }
     case 4: {
@@ -333,11 +332,13 @@ bool GenPointerForms(GenContext& ctx) {
       if (n == 8 && !ctx.features.vector16) n = 4;
       const ValueType vt = IntT(32, n);
       const uint32_t offset = IndexInto(ctx, AnyIntAs(ctx, 32), u32, 16 / 8);
+      const uint32_t pointer_type =
+          ctx.types.Pointer(StorageClass::Function, u32_type);
+      const uint32_t zero = ctx.types.U64(0);
       const uint32_t first =
-          fn.Op(Op::OpInBoundsAccessChain,
-                ctx.types.Pointer(StorageClass::Function, u32_type),
-                {a.pointer, ctx.types.U64(0)});
-      ExtInst(ctx, ctx.types.Void(), OpenCLLIB::Vstoren,
+          fn.Op(Op::OpInBoundsAccessChain, pointer_type, {a.pointer, zero});
+      const uint32_t void_type = ctx.types.Void();
+      ExtInst(ctx, void_type, OpenCLLIB::Vstoren,
               {Operand(ctx, vt), offset, first});
       const uint32_t index = IndexInto(ctx, AnyIntAs(ctx, 32), u32, 16);
       AddValue(
@@ -378,8 +379,9 @@ bool GenAtomic(GenContext& ctx) {
     return true;
   }
   // This work-item's own slot: every result is deterministic.
+  const uint32_t u64 = ctx.types.Id(IntT(64));
   const uint32_t index =
-      fn.Op(Op::OpIAdd, ctx.types.Id(IntT(64)),
+      fn.Op(Op::OpIAdd, u64,
             {k.linear_id, ctx.types.U64(static_cast<uint32_t>(ops.size()))});
   const uint32_t p =
       fn.Op(Op::OpInBoundsPtrAccessChain, pointer_type, {buffer, index});
@@ -456,9 +458,9 @@ bool GenGroup(GenContext& ctx) {
   const uint32_t scope = ctx.types.U32(kScopeWorkgroup);
   switch (rng.Below(5)) {
     case 0: {
-      const uint32_t r =
-          fn.Op(rng.Percent(50) ? Op::OpGroupAll : Op::OpGroupAny,
-                ctx.types.Id(BoolT()), {scope, Condition(ctx)});
+      const Op op = rng.Percent(50) ? Op::OpGroupAll : Op::OpGroupAny;
+      const uint32_t bool_type = ctx.types.Id(BoolT());
+      const uint32_t r = fn.Op(op, bool_type, {scope, Condition(ctx)});
       AddValue(ctx, r, BoolT());
       return true;
     }
@@ -467,10 +469,11 @@ bool GenGroup(GenContext& ctx) {
       const ValueType t = rng.Percent(60) ? IntT(rng.Percent(50) ? 32 : 64)
                                           : RandomFloatType(ctx, false);
       const uint32_t local_id = ctx.types.U64(0);
-      AddValue(ctx,
-               fn.Op(Op::OpGroupBroadcast, ctx.types.Id(t),
-                     {scope, Operand(ctx, t), local_id}),
-               t);
+      const uint32_t type = ctx.types.Id(t);
+      AddValue(
+          ctx,
+          fn.Op(Op::OpGroupBroadcast, type, {scope, Operand(ctx, t), local_id}),
+          t);
       return true;
     }
     case 2:
@@ -495,8 +498,9 @@ bool GenGroup(GenContext& ctx) {
       static constexpr Op kFloatOps[] = {Op::OpGroupFMin, Op::OpGroupFMax};
       const Op op = is_float ? rng.Pick<Op>(kFloatOps) : rng.Pick<Op>(kIntOps);
       const uint32_t operation = rng.Below(3);  // Reduce, Inclusive, Exclusive
+      const uint32_t type = ctx.types.Id(t);
       AddValue(ctx,
-               fn.OpWith(op, ctx.types.Id(t),
+               fn.OpWith(op, type,
                          {Id(scope),
                           spirv::EnumOperand(
                               spirv::OperandKind::kGroupOperation, operation),

@@ -82,8 +82,9 @@ void SinkIntScalar(GenContext& ctx, uint32_t id, ValueType t) {
     StoreInt32(ctx, id);
   } else {
     StoreInt32(ctx, fn.Op(Op::OpUConvert, u32, {id}));
-    const uint32_t high = fn.Op(Op::OpShiftRightLogical, ctx.types.Id(t),
-                                {id, ctx.types.U64(32)});
+    const uint32_t shift = ctx.types.U64(32);
+    const uint32_t high =
+        fn.Op(Op::OpShiftRightLogical, ctx.types.Id(t), {id, shift});
     StoreInt32(ctx, fn.Op(Op::OpUConvert, u32, {high}));
   }
 }
@@ -110,7 +111,8 @@ void SinkValue(GenContext& ctx, const Value& value) {
   ValueType element = t.Element();
   if (t.IsBool()) {
     const ValueType u = IntT(32, t.lanes);
-    vector = fn.Op(Op::OpSelect, ctx.types.Id(u),
+    const uint32_t u_type = ctx.types.Id(u);
+    vector = fn.Op(Op::OpSelect, u_type,
                    {value.id, ctx.types.Splat(u, 1), ctx.types.Splat(u, 0)});
     element = IntT(32);
   }

@@ -314,10 +314,11 @@ bool GenCall(GenContext& ctx) {
     }
     if (array == nullptr) array = &NewPrivateArray(ctx, IntT(32), 8);
     const uint32_t u32_type = ctx.types.Id(IntT(32));
-    uint32_t pointer =
-        fn.Op(spv::Op::OpInBoundsAccessChain,
-              ctx.types.Pointer(spv::StorageClass::Function, u32_type),
-              {array->pointer, ctx.types.U64(0)});
+    const uint32_t pointer_type =
+        ctx.types.Pointer(spv::StorageClass::Function, u32_type);
+    const uint32_t zero = ctx.types.U64(0);
+    uint32_t pointer = fn.Op(spv::Op::OpInBoundsAccessChain, pointer_type,
+                             {array->pointer, zero});
     if (h.array_storage == spv::StorageClass::Generic) {
       pointer = fn.Op(spv::Op::OpPtrCastToGeneric,
                       ctx.types.Pointer(spv::StorageClass::Generic, u32_type),

@@ -35,7 +35,10 @@ spirv::TestCase MustGenerate(const GeneratorOptions& options) {
 // (campaign findings name seeds). Decision bytes left it unchanged (the
 // seed-only Rng draws were checked identical to the previous Rng over 200
 // seeds x 20,000 mixed draws); a deliberate change (a new known-bug gate,
-// a new construct) updates the value here in the same commit.
+// a new construct) updates the value here in the same commit. CI runs this
+// under g++ and clang: a value that differs between them means a function
+// call whose arguments both draw from the Rng or allocate ids (argument
+// evaluation order is unspecified; see generators/kernel/README.md).
 TEST(DecisionBytesTest, SeedDrivenCasesAreUnchanged) {
   uint64_t h = 0xcbf29ce484222325ULL;
   GeneratorOptions options;
@@ -43,7 +46,7 @@ TEST(DecisionBytesTest, SeedDrivenCasesAreUnchanged) {
     options.seed = seed;
     h = Fnv1a(h, MustGenerate(options).module_words);
   }
-  EXPECT_EQ(h, 0x3a59b9973231d084ULL);
+  EXPECT_EQ(h, 0x4b052b93977c8d85ULL);
 }
 
 TEST(DecisionBytesTest, RecordingDoesNotChangeTheCase) {
