@@ -146,6 +146,10 @@ struct GenContext {
   uint32_t std_set = 0;              // OpenCL.std import id
   uint32_t debug_file = 0;  // OpString naming the "source" for OpLine, or 0
   uint32_t debug_line = 1;
+  // Pointee type id of the module's OpGenericCastToPtrExplicit to Function,
+  // or 0: llvm-spirv 14 allows only one (known-consumer-bugs/
+  // llvm_spirv_to_private_redefined).
+  uint32_t explicit_private_cast_pointee = 0;
 
   uint32_t depth = 0;
   // True while control flow is uniform across the work-group (the kernel's

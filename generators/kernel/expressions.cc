@@ -417,6 +417,8 @@ bool GenConvert(GenContext& ctx) {
     if (choice == 0) {  // width change
       const ValueType to = RandomIntType(ctx, false).WithLanes(from.lanes);
       if (to.width == from.width) {
+        // llvm-spirv: known-consumer-bugs/llvm_spirv_copy_object_alloca.
+        if (!ctx.BugsAllowed(kBugsLlvmSpirv)) return false;
         AddValue(ctx, fn.Op(Op::OpCopyObject, ctx.types.Id(from), {v->id}),
                  from);
         return true;
@@ -608,6 +610,8 @@ bool GenComposite(GenContext& ctx) {
       return true;
     }
     default:
+      // llvm-spirv: known-consumer-bugs/llvm_spirv_copy_object_alloca.
+      if (!ctx.BugsAllowed(kBugsLlvmSpirv)) return false;
       AddValue(ctx, fn.Op(Op::OpCopyObject, ctx.types.Id(t), {vec->id}), t,
                vec->product);
       return true;

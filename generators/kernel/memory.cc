@@ -140,8 +140,9 @@ bool GenPrivateMemory(GenContext& ctx) {
       const uint32_t bytes = ByteSize(array.element) * array.length;
       const PrivateArray copy =
           NewPrivateArray(ctx, array.element, array.length);
-      // Typed OpCopyMemory: IGC (known-consumer-bugs/copy_memory_typed).
-      if (ctx.BugsAllowed(kBugsIgc) && rng.Percent(50)) {
+      // Typed OpCopyMemory: IGC and llvm-spirv -r
+      // (known-consumer-bugs/copy_memory_typed).
+      if (ctx.BugsAllowed(kBugsIgc | kBugsLlvmSpirv) && rng.Percent(50)) {
         fn.Void(Op::OpCopyMemory, {Id(copy.pointer), Id(array.pointer)});
       } else {
         fn.Void(Op::OpCopyMemorySized, {Id(copy.pointer), Id(array.pointer),
@@ -290,10 +291,18 @@ bool GenPointerForms(GenContext& ctx) {
           fn.Op(Op::OpPtrCastToGeneric, generic_type, {private_ptr});
       uint32_t load_from = generic;
       if (rng.Percent(50)) {
-        // IGC: known-consumer-bugs/generic_cast_explicit_i32.
-        const Op cast = ctx.BugsAllowed(kBugsIgc) && rng.Percent(50)
+        // IGC: known-consumer-bugs/generic_cast_explicit_i32; llvm-spirv:
+        // llvm_spirv_to_private_redefined (one pointee type per module).
+        const bool explicit_ok =
+            ctx.BugsAllowed(kBugsIgc) &&
+            (ctx.BugsAllowed(kBugsLlvmSpirv) ||
+             ctx.explicit_private_cast_pointee == 0 ||
+             ctx.explicit_private_cast_pointee == element_type);
+        const Op cast = explicit_ok && rng.Percent(50)
                             ? Op::OpGenericCastToPtrExplicit
                             : Op::OpGenericCastToPtr;
+        if (cast == Op::OpGenericCastToPtrExplicit)
+          ctx.explicit_private_cast_pointee = element_type;
         const uint32_t fn_ptr =
             ctx.types.Pointer(StorageClass::Function, element_type);
         if (cast == Op::OpGenericCastToPtrExplicit) {

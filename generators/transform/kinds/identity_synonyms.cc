@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "generators/kernel/generator.h"
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/kinds.h"
 
@@ -77,6 +78,12 @@ class IdentitySynonym : public Transformation {
  public:
   explicit IdentitySynonym(const IdentityKind& k) : k_(k) {}
   std::string_view kind() const override { return k_.name; }
+  // llvm-spirv 14 -r turns OpCopyObject into an alloca in place
+  // (known-consumer-bugs/llvm_spirv_copy_object_alloca).
+  uint32_t known_bugs() const override {
+    return k_.identity == Identity::kCopyObject ? generators::kBugsLlvmSpirv
+                                                : 0;
+  }
 
   // Whether values of `type` can take this identity.
   bool Fits(TransformContext& ctx, uint32_t type_id) const {

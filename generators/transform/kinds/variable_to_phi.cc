@@ -18,6 +18,7 @@
 //
 // Record: {"variable": id}.
 #include "absl/strings/str_cat.h"
+#include "generators/kernel/generator.h"
 #include "generators/transform/kinds/data_util.h"
 #include "generators/transform/kinds/kinds.h"
 
@@ -122,6 +123,9 @@ absl::StatusOr<Plan> MakePlan(TransformContext& ctx, uint32_t variable) {
 class VariableToPhiKind : public Transformation {
  public:
   std::string_view kind() const override { return "variable_to_phi"; }
+  // Loads become OpCopyObject, which llvm-spirv 14 -r turns into an alloca
+  // in place (known-consumer-bugs/llvm_spirv_copy_object_alloca).
+  uint32_t known_bugs() const override { return generators::kBugsLlvmSpirv; }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
