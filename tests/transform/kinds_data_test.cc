@@ -302,7 +302,8 @@ TEST(DataKindRecords, VectorizeNeedsTwoToFourScalarsOfOneType) {
   nlohmann::json r = result->log["records"][0];
   r.erase("fresh_ids");
   nlohmann::json bad = r;
-  bad["ids"] = {r["ids"][0]};
+  bad["ids"] =
+      nlohmann::json::array({r["ids"][0]});  // not {x}: a copy under clang
   ExpectRefused(original, bad, "2 to 4 scalars");
   bad = r;
   bad["ids"][1] = 1;  // not a value
