@@ -120,9 +120,7 @@ absl::Status WriteReducedBundle(const Finding& finding,
     nlohmann::json j = oracles::ExecutionToJson(execution);
     j["target"] = target;
     const std::string file = absl::StrCat(
-        tmp, "/outputs/",
-        absl::StrReplaceAll(target, {{"/", "_"}, {" ", "_"}, {":", "_"}}),
-        ".json");
+        tmp, "/outputs/", oracles::TargetFileStem(target), ".json");
     if (auto s = WriteText(file, j.dump(2) + "\n"); !s.ok()) return s;
   }
   nlohmann::json verdict = b.verdict.ToJson();

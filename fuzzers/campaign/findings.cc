@@ -108,9 +108,7 @@ absl::StatusOr<bool> RecordFinding(const std::string& out_dir,
   }
   for (const auto& [target, execution] : r.outputs) {
     const std::string file = absl::StrCat(
-        tmp, "/outputs/",
-        absl::StrReplaceAll(target, {{"/", "_"}, {" ", "_"}, {":", "_"}}),
-        ".json");
+        tmp, "/outputs/", oracles::TargetFileStem(target), ".json");
     nlohmann::json j = oracles::ExecutionToJson(execution);
     j["target"] = target;
     if (auto s = WriteText(file, j.dump(2) + "\n"); !s.ok()) return s;

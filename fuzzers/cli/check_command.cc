@@ -1,14 +1,22 @@
 // `l0spv-fuzz check CASE_DIR --target=LIST [--signature=SIG] [--strict]
 // [--module=FILE.spv]`: re-runs the oracle that produced a finding; the
-// interestingness test of reduction (reducers/check_case.h).
+// interestingness test of reduction (reducers/check_case.h). With
+// --save_finding=OUT every matching verdict is recorded as the campaign
+// records it (OUT/findings/<name>/), so `reduce` can take a case that did
+// not come from a campaign (a decoded fuzzer crash, a hand-written kernel).
+#include <filesystem>
 #include <iostream>
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "fuzzers/campaign/findings.h"
 #include "fuzzers/cli/commands.h"
+#include "fuzzers/cli/reduce_support.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/verdict/verdict.h"
 #include "reducers/check_case.h"
+#include "spirv/test_case.h"
 
 ABSL_DECLARE_FLAG(std::string, target);
 ABSL_DECLARE_FLAG(int, timeout);
@@ -24,12 +32,49 @@ ABSL_FLAG(std::string, module, "",
           "take the module from this .spv file instead of CASE_DIR "
           "(spirv-reduce's candidate)");
 
+ABSL_FLAG(std::string, save_finding, "",
+          "record every verdict that matches (any finding without "
+          "--signature) under OUT/findings/<name>/, as a campaign does, for "
+          "`l0spv-fuzz reduce`");
+
 ABSL_FLAG(uint64_t, ref_steps, 0,
           "step budget of the reference interpreter (0 = its default); "
           "reduction caps it near the finding's own cost");
 
 namespace l0spv::cli {
 namespace {
+
+// Records each verdict of `outcome` that matches the request's signature as
+// a finding under OUT; prints the directories.
+int SaveFindings(const reducers::CheckRequest& request,
+                 const reducers::CheckOutcome& outcome,
+                 const std::string& out) {
+  auto tc = spirv::ReadTestCase(request.case_dir);
+  if (!tc.ok()) return UsageError("check", std::string(tc.status().message()));
+  for (const oracles::Verdict& v : outcome.verdicts) {
+    if (!v.IsFinding() || !reducers::SignatureMatches(request.signature, v))
+      continue;
+    campaign::FindingRecord record;
+    record.verdict = v;
+    record.test_case = *tc;
+    record.outputs = outcome.executions;
+    record.reproduce =
+        absl::StrCat(SelfExecutable(), " check {case} --target='", v.target,
+                     "' --signature='", v.signature, "'");
+    auto recorded = campaign::RecordFinding(out, record);
+    if (!recorded.ok()) {
+      std::cerr << "l0spv-fuzz check: --save_finding=" << out << ": "
+                << recorded.status().message() << "\n";
+      return kExitUsage;
+    }
+    std::cerr << "finding saved: "
+              << (std::filesystem::path(out) / "findings" /
+                  campaign::FindingDirName(v.signature))
+                     .string()
+              << "\n";
+  }
+  return kExitOk;
+}
 
 int RunCheck(const std::vector<std::string>& positional) {
   if (positional.size() != 1) {
@@ -46,6 +91,13 @@ int RunCheck(const std::vector<std::string>& positional) {
   request.strict = absl::GetFlag(FLAGS_strict);
   request.reference_steps = absl::GetFlag(FLAGS_ref_steps);
   request.timeout = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
+  if (!absl::GetFlag(FLAGS_save_finding).empty() &&
+      !request.module_file.empty()) {
+    return UsageError("check",
+                      "--save_finding records CASE_DIR as it is; it does not "
+                      "combine with --module (write the module into a copy "
+                      "of CASE_DIR instead)");
+  }
   auto outcome = reducers::CheckCaseDir(request);
   if (!outcome.ok())
     return UsageError("check", std::string(outcome.status().message()));
@@ -62,6 +114,11 @@ int RunCheck(const std::vector<std::string>& positional) {
     }
   }
   const bool interesting = outcome->interesting;
+  const std::string save_to = absl::GetFlag(FLAGS_save_finding);
+  if (!save_to.empty() && interesting) {
+    if (int rc = SaveFindings(request, *outcome, save_to); rc != kExitOk)
+      return rc;
+  }
   if (absl::GetFlag(FLAGS_json)) {
     nlohmann::json j{{"interesting", interesting}, {"verdicts", out}};
     if (!outcome->rejected.empty()) j["rejected"] = outcome->rejected;
@@ -80,7 +137,8 @@ Command CheckCommand() {
   return {"check",
           "re-run a case on the reference and targets; exit 1 if interesting",
           "check CASE_DIR --target=LIST [--signature=SIG] [--strict] "
-          "[--module=FILE.spv] [--ref_steps=N] [--timeout=S] [--json]\n\n"
+          "[--module=FILE.spv] [--ref_steps=N] [--timeout=S] [--json] "
+          "[--save_finding=OUT]\n\n"
           "Runs the case on the reference interpreter and on each target (in "
           "worker processes with limits) and judges each target as the "
           "campaign does. Interesting = some verdict has signature SIG (a "
@@ -88,9 +146,11 @@ Command CheckCommand() {
           "without --signature, any finding). --strict is the reduction "
           "oracle (see the flag). Exit 1 interesting, 0 not, 2 on bad input "
           "— a finding's README gives its check command; spirv-reduce wants "
-          "the opposite convention, `reduce` wraps it.",
+          "the opposite convention, `reduce` wraps it. --save_finding=OUT "
+          "records what it found as a campaign would (OUT/findings/<name>/), "
+          "ready for `l0spv-fuzz reduce`.",
           {"target", "signature", "timeout", "json", "strict", "module",
-           "ref_steps"},
+           "ref_steps", "save_finding"},
           RunCheck};
 }
 

@@ -35,7 +35,9 @@ namespace oracles = l0spv::oracles;
                "l0spv_llvm_spirv_fuzzer: llvm-spirv round trip: %s\n"
                "reproduce: l0spv_fuzz_seed_gen --decode=INPUT "
                "--avoid=llvm-spirv --out=CASE && l0spv-fuzz check CASE "
-               "--target=llvm-spirv\n",
+               "--target=llvm-spirv\n"
+               "reduce: add --save_finding=OUT to that check, then "
+               "l0spv-fuzz reduce OUT/findings/*\n",
                what.c_str());
   std::abort();
 }

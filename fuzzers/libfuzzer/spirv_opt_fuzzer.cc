@@ -136,7 +136,9 @@ std::vector<std::string> PassFlags(std::span<const uint8_t> choice) {
                "l0spv_spirv_opt_fuzzer: spirv-opt %s: %s\n"
                "reproduce: l0spv_fuzz_seed_gen --decode=INPUT --prefix=%zu "
                "--avoid=spirv-opt --out=CASE && l0spv-fuzz check CASE "
-               "--target='spirv-opt:%s'\n",
+               "--target='spirv-opt:%s'\n"
+               "reduce: add --save_finding=OUT to that check, then "
+               "l0spv-fuzz reduce OUT/findings/*\n",
                absl::StrJoin(flags, " ").c_str(), what.c_str(), kPassBytes,
                passes.c_str());
   std::abort();

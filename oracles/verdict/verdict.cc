@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "oracles/compare/compare.h"
@@ -198,6 +199,17 @@ std::string TargetKindForSignature(const std::string& target) {
   if (kind == "ocloc" && colon != std::string::npos)
     return Slug(absl::StrCat("ocloc-", target.substr(colon + 1)));
   return Slug(kind);
+}
+
+std::string TargetFileStem(const std::string& target) {
+  std::string stem =
+      absl::StrReplaceAll(target, {{"/", "_"}, {" ", "_"}, {":", "_"}});
+  constexpr size_t kMax = 80;
+  if (stem.size() <= kMax) return stem;
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a: stable across runs
+  for (unsigned char c : target) h = (h ^ c) * 0x100000001b3ULL;
+  stem.resize(kMax);
+  return absl::StrCat(stem, "-", absl::Hex(h & 0xffffffff, absl::kZeroPad8));
 }
 
 // Where a crash happened: the signal, plus the first informative line after

@@ -72,5 +72,10 @@ std::string NormalizeMessage(std::string_view message);
 // "opencl:Portable Computing Language" -> "opencl", "ocloc:tgllp" ->
 // "ocloc-tgllp", "spirv-opt:-O" -> "spirv-opt".
 std::string TargetKindForSignature(const std::string& target);
+// A file name stem for a target's outputs (outputs/<stem>.json): ':' '/'
+// and ' ' become '_'; a name longer than 80 characters (a spirv-opt pass
+// list) is cut and suffixed with a hash of the whole name, so it stays a
+// valid, distinct file name.
+std::string TargetFileStem(const std::string& target);
 
 }  // namespace l0spv::oracles

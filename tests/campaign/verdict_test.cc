@@ -152,5 +152,21 @@ TEST(VerdictTest, NormalizeMessage) {
   EXPECT_EQ(NormalizeMessage("error at line 12"), "error at line N");
 }
 
+TEST(VerdictTest, TargetFileStemIsShortSafeAndDistinct) {
+  EXPECT_EQ(TargetFileStem("ocloc:tgllp"), "ocloc_tgllp");
+  EXPECT_EQ(TargetFileStem("opencl:Portable Computing Language"),
+            "opencl_Portable_Computing_Language");
+  // A spirv-opt pass list can be thousands of characters: the stem stays a
+  // valid file name, and two lists sharing a long prefix stay distinct.
+  std::string passes = "spirv-opt:";
+  for (int i = 0; i < 60; ++i) passes += "eliminate-dead-code-aggressive,";
+  const std::string a = TargetFileStem(passes + "ccp");
+  const std::string b = TargetFileStem(passes + "cfg-cleanup");
+  EXPECT_LE(a.size(), 100u);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.find_first_of("/: "), std::string::npos);
+  EXPECT_EQ(a, TargetFileStem(passes + "ccp"));
+}
+
 }  // namespace
 }  // namespace l0spv::oracles

@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "oracles/process/subprocess.h"
 #include "spirv/binary.h"
 #include "spirv/spirv_tools.h"
@@ -507,6 +508,40 @@ TEST_F(CliTest, CheckReRunsACase) {
   EXPECT_EQ(r.exit_code, 2);
   r = L0spvFuzz({"check", out, "--target=bogus"});
   EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST_F(CliTest, CheckSavesWhatItFindsAsAFindingForReduce) {
+  const std::string out = (dir_ / "case").string();
+  ASSERT_EQ(L0spvFuzz({"generate", "--seed=9", "--out=" + out}).exit_code, 0);
+  // Shrink the u32 results buffer to one word: every work-item's stores
+  // past it are out of bounds, which the reference reports as `ub`.
+  std::ifstream in(out + "/case.json");
+  nlohmann::json j = nlohmann::json::parse(in);
+  in.close();
+  ASSERT_EQ(j["args"][0]["file"], "arg0.bin");
+  j["args"][0]["bytes"] = 4;
+  std::ofstream(out + "/case.json") << j.dump(2);
+  fs::resize_file(out + "/arg0.bin", 4);
+
+  const std::string saved = (dir_ / "saved").string();
+  CliRun r =
+      L0spvFuzz({"check", out, "--target=ref", "--save_finding=" + saved});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("finding saved: " + saved + "/findings/ub."));
+  int findings = 0;
+  for (const auto& e : fs::directory_iterator(saved + "/findings")) {
+    ++findings;
+    EXPECT_TRUE(fs::exists(e.path() / "verdict.json"));
+    EXPECT_TRUE(fs::exists(e.path() / "case" / "module.spv"));
+    EXPECT_TRUE(fs::exists(e.path() / "outputs" / "ref.json"));
+  }
+  EXPECT_EQ(findings, 1);
+
+  // --module would record a module the finding does not hold: refused.
+  r = L0spvFuzz({"check", out, "--target=ref", "--save_finding=" + saved,
+                 "--module=" + out + "/module.spv"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("does not combine with --module"));
 }
 
 }  // namespace
