@@ -41,19 +41,24 @@ absl::StatusOr<std::unique_ptr<Interestingness>> Interestingness::Make(
     const InterestingnessOptions& options) {
   std::unique_ptr<Interestingness> self(new Interestingness());
   self->options_ = options;
-  oracles::TargetOptions ref_options = options.target_options;
+  // Targets run as the campaign ran them. Only the candidate itself is held
+  // to every UB check: a target that runs its own output on the reference
+  // (spirv-opt, llvm-spirv) may legitimately speculate a load of memory
+  // that is never written (loop-invariant code motion does), which the
+  // uninitialised-read check would report instead of the real finding.
+  oracles::TargetOptions target_options = options.target_options;
+  if (options.reference_steps != 0)
+    target_options.reference.step_budget = options.reference_steps;
+  oracles::TargetOptions ref_options = target_options;
   if (options.strict_reference) {
     ref_options.reference.check_races = true;
     ref_options.reference.check_uninitialized = true;
   }
-  self->options_.target_options = ref_options;
   auto make = [&](const std::string& name)
       -> absl::StatusOr<std::unique_ptr<oracles::Target>> {
-    if (options.make_target) return options.make_target(name, ref_options);
-    return oracles::MakeTarget(name, ref_options);
+    if (options.make_target) return options.make_target(name, target_options);
+    return oracles::MakeTarget(name, target_options);
   };
-  if (options.reference_steps != 0)
-    ref_options.reference.step_budget = options.reference_steps;
   self->options_.target_options = ref_options;
   auto ref = oracles::MakeTarget("ref", ref_options);
   if (!ref.ok()) return ref.status();
