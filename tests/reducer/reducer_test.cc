@@ -153,6 +153,57 @@ TEST(Interestingness, NeverAcceptsInvalidModulesOrUndefinedBehaviour) {
   EXPECT_EQ(u.verdicts.size(), 1u);
 }
 
+// Only the candidate is held to every UB check; targets are judged as the
+// campaign judged them. spirv-opt's loop-invariant code motion hoists the
+// load of a never-written variable out of a loop body that never runs: a
+// legal speculative load, which the uninitialised-read check would report
+// as target-ub if it also applied to the optimizer's output.
+TEST(Interestingness, StrictChecksApplyToTheCandidateNotToTargetOutputs) {
+  auto words = spirv::Assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+       %bool = OpTypeBool
+      %false = OpConstantFalse %bool
+      %ptr_f = OpTypePointer Function %uint
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+        %var = OpVariable %ptr_f Function
+               OpBranch %header
+     %header = OpLabel
+               OpLoopMerge %exit %body None
+               OpBranchConditional %false %body %exit
+       %body = OpLabel
+          %v = OpLoad %uint %var
+               OpBranch %header
+       %exit = OpLabel
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(words.ok()) << words.status();
+  spirv::TestCase tc;
+  tc.module_words = *words;
+  tc.entry_point = "k";
+  tc.nd_range.global = {1, 1, 1};
+  tc.nd_range.local = std::array<uint64_t, 3>{1, 1, 1};
+  InterestingnessOptions io;
+  io.targets = {"spirv-opt:loop-invariant-code-motion"};
+  auto oracle = Interestingness::Make(io);
+  if (!oracle.ok() &&
+      oracle.status().code() == absl::StatusCode::kFailedPrecondition)
+    GTEST_SKIP() << oracle.status();
+  ASSERT_TRUE(oracle.ok()) << oracle.status();
+  const CheckOutcome o = (*oracle)->Check(tc);
+  ASSERT_EQ(o.verdicts.size(), 2u) << o.rejected;
+  for (const oracles::Verdict& v : o.verdicts)
+    EXPECT_EQ(v.kind, oracles::VerdictKind::kOk) << v.explanation;
+  EXPECT_FALSE(o.interesting);
+}
+
 TEST(Interestingness, UnknownTargetIsAnError) {
   InterestingnessOptions io;
   io.targets = {"no-such-target"};
