@@ -83,6 +83,10 @@ class Interestingness {
   // Caps the reference's executed instructions from now on (a reduced loop
   // bound must not cost a full step budget per candidate). 0 = no change.
   absl::Status LimitReferenceSteps(uint64_t steps);
+  // Lowers the wall-clock limit of every later run (never raises it).
+  void LimitWallTime(std::chrono::milliseconds limit) {
+    if (limit < options_.limits.wall_time) options_.limits.wall_time = limit;
+  }
 
  private:
   Interestingness() = default;

@@ -73,6 +73,12 @@ std::vector<std::unique_ptr<Stage>> DefaultStages(
   return stages;
 }
 
+std::chrono::milliseconds CandidateWallLimit(Clock::duration first_check) {
+  const auto scaled =
+      std::chrono::duration_cast<std::chrono::milliseconds>(first_check * 4);
+  return std::max<std::chrono::milliseconds>(scaled, std::chrono::seconds(5));
+}
+
 absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
                                               const ReduceOptions& options) {
   const Clock::time_point start = Clock::now();
@@ -92,7 +98,9 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
         absl::StrCat(finding_dir, ": cannot rebuild the finding's oracle: ",
                      oracle.status().message()));
   }
+  const Clock::time_point first_start = Clock::now();
   const CheckOutcome first = (*oracle)->Check(finding->test_case);
+  const Clock::duration first_time = Clock::now() - first_start;
   if (!first.interesting) {
     std::string seen;
     for (const oracles::Verdict& v : first.verdicts)
@@ -116,6 +124,11 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
     if (auto s = (*oracle)->LimitReferenceSteps(reference_steps); !s.ok())
       return s;
   }
+  // The same for wall time: a candidate that takes far longer than the
+  // finding did (a consumer compiling a blown-up loop, a hang the reduction
+  // introduced) is not the bug; waiting the full --timeout for each of them
+  // is what made reductions overrun their budget.
+  (*oracle)->LimitWallTime(CandidateWallLimit(first_time));
 
   ReductionReport report;
   report.signature = finding->signature;

@@ -88,6 +88,11 @@ std::vector<std::unique_ptr<Stage>> DefaultStages(
     const SpirvReduceOptions& spirv_reduce,
     std::optional<spirv::TestCase> original = std::nullopt);
 
+// Wall-clock limit of each candidate's runs: 4x the finding's own first
+// check, at least 5 s (never above ReduceOptions::target_timeout).
+std::chrono::milliseconds CandidateWallLimit(
+    std::chrono::steady_clock::duration first_check);
+
 absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
                                               const ReduceOptions& options);
 

@@ -204,6 +204,12 @@ TEST(Interestingness, StrictChecksApplyToTheCandidateNotToTargetOutputs) {
   EXPECT_FALSE(o.interesting);
 }
 
+TEST(ReduceFinding, CandidatesGetAWallLimitNearTheFindingsOwnCost) {
+  using std::chrono::milliseconds;
+  EXPECT_EQ(CandidateWallLimit(milliseconds(100)), milliseconds(5000));
+  EXPECT_EQ(CandidateWallLimit(milliseconds(3000)), milliseconds(12000));
+}
+
 TEST(Interestingness, UnknownTargetIsAnError) {
   InterestingnessOptions io;
   io.targets = {"no-such-target"};
