@@ -81,8 +81,9 @@ class IdentitySynonym : public Transformation {
   // llvm-spirv 14 -r turns OpCopyObject into an alloca in place
   // (known-consumer-bugs/llvm_spirv_copy_object_alloca).
   uint32_t known_bugs() const override {
-    return k_.identity == Identity::kCopyObject ? generators::kBugsLlvmSpirv
-                                                : 0;
+    return k_.identity == Identity::kCopyObject
+               ? static_cast<uint32_t>(generators::kBugsLlvmSpirv)
+               : 0u;
   }
 
   // Whether values of `type` can take this identity.
