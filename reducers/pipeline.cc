@@ -73,6 +73,25 @@ std::vector<std::unique_ptr<Stage>> DefaultStages(
   return stages;
 }
 
+std::string ReproCommand(const std::string& self,
+                         const std::vector<std::string>& targets,
+                         const std::string& signature,
+                         uint64_t reference_steps) {
+  // Every word quoted: target names may hold spaces ("opencl:Portable
+  // Computing Language"), signatures shell metacharacters.
+  std::vector<std::string> repro = {
+      ShellQuote(self),
+      "check",
+      "\"$(dirname \"$0\")\"",
+      ShellQuote("--target=" + (targets.empty() ? std::string("ref")
+                                                : absl::StrJoin(targets, ","))),
+      ShellQuote("--signature=" + signature),
+      "--strict"};
+  if (reference_steps != 0)
+    repro.push_back(absl::StrCat("--ref_steps=", reference_steps));
+  return absl::StrJoin(repro, " ");
+}
+
 std::chrono::milliseconds CandidateWallLimit(Clock::duration first_check) {
   const auto scaled =
       std::chrono::duration_cast<std::chrono::milliseconds>(first_check * 4);
@@ -229,17 +248,8 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   bundle.report = report.ToJson();
   bundle.instructions_before = report.instructions_before;
   bundle.instructions_after = report.instructions_after;
-  std::vector<std::string> repro = {
-      ShellQuote(options.self_command),
-      "check",
-      "\"$(dirname \"$0\")\"",
-      "--target=" + (io.targets.empty() ? std::string("ref")
-                                        : absl::StrJoin(io.targets, ",")),
-      "--signature=" + finding->signature,
-      "--strict"};
-  if (reference_steps != 0)
-    repro.push_back(absl::StrCat("--ref_steps=", reference_steps));
-  bundle.repro_command = absl::StrJoin(repro, " ");
+  bundle.repro_command = ReproCommand(options.self_command, io.targets,
+                                      finding->signature, reference_steps);
   if (auto s = WriteReducedBundle(*finding, bundle); !s.ok()) return s;
   return report;
 }

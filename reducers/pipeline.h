@@ -88,6 +88,13 @@ std::vector<std::unique_ptr<Stage>> DefaultStages(
     const SpirvReduceOptions& spirv_reduce,
     std::optional<spirv::TestCase> original = std::nullopt);
 
+// repro.sh's command: `self check <the script's directory> --target=...
+// --signature=... --strict [--ref_steps=N]`, every word shell-quoted.
+std::string ReproCommand(const std::string& self,
+                         const std::vector<std::string>& targets,
+                         const std::string& signature,
+                         uint64_t reference_steps);
+
 // Wall-clock limit of each candidate's runs: 4x the finding's own first
 // check, at least 5 s (never above ReduceOptions::target_timeout).
 std::chrono::milliseconds CandidateWallLimit(

@@ -204,6 +204,22 @@ TEST(Interestingness, StrictChecksApplyToTheCandidateNotToTargetOutputs) {
   EXPECT_FALSE(o.interesting);
 }
 
+TEST(ReduceFinding, ReproCommandSurvivesSpacesInTargetNames) {
+  const std::string cmd =
+      ReproCommand("/opt/l0spv fuzz/l0spv-fuzz",
+                   {"opencl:Portable Computing Language"}, "crash:opencl:x", 0);
+  // sh splits it into exactly the words `check` needs.
+  const std::string script =
+      "set -- " + cmd + "; printf '%s\\n' \"$#\" \"$1\" \"$4\"";
+  oracles::ChildLimits limits;
+  limits.wall_time = std::chrono::seconds(10);
+  auto run = oracles::RunCommand({"sh", "-c", script}, limits);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->stdout_text,
+            "6\n/opt/l0spv fuzz/l0spv-fuzz\n"
+            "--target=opencl:Portable Computing Language\n");
+}
+
 TEST(ReduceFinding, CandidatesGetAWallLimitNearTheFindingsOwnCost) {
   using std::chrono::milliseconds;
   EXPECT_EQ(CandidateWallLimit(milliseconds(100)), milliseconds(5000));
