@@ -9,7 +9,9 @@
 # and dictionary, as ClusterFuzz would, with a fixed -seed and at most RUNS
 # executions (default 1000), so the run is reproducible: the differential
 # fuzzers of third-party consumers keep finding those consumers' bugs, and
-# a test must not flake on whichever one a faster machine reaches first.
+# a test must not flake on whichever one a faster machine reaches first
+# (L0SPV_FUZZ_REPORT_ONLY=1: consumer findings are printed, not crashes;
+# fuzzers/libfuzzer/consumer_finding.h).
 # Exit 0 only if all of that holds.
 #
 #   ci/oss-fuzz/test-build.sh [WORK_DIR] [SECONDS] [RUNS]
@@ -80,7 +82,7 @@ for name in "${fuzzers[@]}"; do
   echo "== $name: $count seeds, $dict_note; fuzzing ${seconds}s"
   mkdir -p "$WORK/artifacts-$name"
   log="$WORK/$name.log"
-  if ! "$OUT/$name" "${args[@]}" -seed=1 -runs="$runs" \
+  if ! L0SPV_FUZZ_REPORT_ONLY=1 "$OUT/$name" "${args[@]}" -seed=1 -runs="$runs" \
       -max_total_time="$seconds" -print_final_stats=1 \
       -artifact_prefix="$WORK/artifacts-$name/" "$seeds" >"$log" 2>&1; then
     tail -40 "$log" >&2

@@ -6,7 +6,8 @@
 // maximum), the result validated, and both modules run on the reference
 // interpreter, judged by oracles::Judge. A crash, a valid module the
 // translator rejects, an invalid module it writes or a different result is
-// a finding: the target aborts with the verdict and a reproduce command.
+// a finding: the target aborts (see consumer_finding.h for CI's report-only
+// mode) with the verdict and a reproduce command.
 // The generator always avoids the constructs of filed llvm-spirv bugs
 // (KnownBugs kBugsLlvmSpirv).
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "LLVMSPIRVLib/LLVMSPIRVLib.h"
+#include "fuzzers/libfuzzer/consumer_finding.h"
 #include "fuzzers/libfuzzer/generator_input.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -30,16 +32,16 @@ namespace {
 
 namespace oracles = l0spv::oracles;
 
-[[noreturn]] void Finding(const std::string& what) {
-  std::fprintf(stderr,
-               "l0spv_llvm_spirv_fuzzer: llvm-spirv round trip: %s\n"
-               "reproduce: l0spv_fuzz_seed_gen --decode=INPUT "
-               "--avoid=llvm-spirv --out=CASE && l0spv-fuzz check CASE "
-               "--target=llvm-spirv\n"
-               "reduce: add --save_finding=OUT to that check, then "
-               "l0spv-fuzz reduce OUT/findings/*\n",
-               what.c_str());
-  std::abort();
+// Reports the finding (fuzzers/libfuzzer/consumer_finding.h); the caller
+// returns its value from LLVMFuzzerTestOneInput.
+int Finding(const std::string& what) {
+  l0spv::fuzzers::ConsumerFinding(
+      "l0spv_llvm_spirv_fuzzer: llvm-spirv round trip: " + what +
+      "\nreproduce: l0spv_fuzz_seed_gen --decode=INPUT --avoid=llvm-spirv "
+      "--out=CASE && l0spv-fuzz check CASE --target=llvm-spirv\n"
+      "reduce: add --save_finding=OUT to that check, then l0spv-fuzz reduce "
+      "OUT/findings/*\n");
+  return 0;
 }
 
 }  // namespace
@@ -65,27 +67,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   llvm::Module* raw = nullptr;
   std::string error;
   if (!llvm::readSpirv(context, opts, in, raw, error))
-    Finding("SPIR-V -> LLVM rejected a valid module: " + error);
+    return Finding("SPIR-V -> LLVM rejected a valid module: " + error);
   const std::unique_ptr<llvm::Module> module(raw);
   std::ostringstream out;
   if (!llvm::writeSpirv(module.get(), opts, out, error))
-    Finding("LLVM -> SPIR-V failed: " + error);
+    return Finding("LLVM -> SPIR-V failed: " + error);
   const std::string back = out.str();
   if (back.size() % 4 != 0)
-    Finding("wrote a module of " + std::to_string(back.size()) + " bytes");
+    return Finding("wrote a module of " + std::to_string(back.size()) +
+                   " bytes");
   l0spv::spirv::TestCase after_case = *tc;
   after_case.module_words.assign(back.size() / 4, 0);
   std::memcpy(after_case.module_words.data(), back.data(), back.size());
   const spv_target_env env = l0spv::spirv::UniversalEnvForVersion(version);
   if (auto s = l0spv::spirv::Validate(after_case.module_words, env); !s.ok()) {
-    Finding("produced a module that fails validation: " +
-            std::string(s.message()));
+    return Finding("produced a module that fails validation: " +
+                   std::string(s.message()));
   }
   const oracles::Execution after =
       oracles::reference::RunReference(after_case, ref);
   const oracles::Verdict verdict =
       oracles::Judge(*tc, before, "llvm-spirv", true, after);
   if (verdict.IsFinding())
-    Finding(verdict.signature + ": " + verdict.explanation);
+    return Finding(verdict.signature + ": " + verdict.explanation);
   return 0;
 }

@@ -6,7 +6,8 @@
 // on the reference interpreter; the verdict is oracles::Judge's, as for the
 // campaign's `spirv-opt:PASSES` target. A crash of the optimizer, a valid
 // module it rejects, an invalid module it emits or a result that differs
-// from the unoptimized kernel's is a finding: the target aborts with the
+// from the unoptimized kernel's is a finding: the target aborts (see
+// consumer_finding.h for CI's report-only mode) with the
 // verdict and a reproduce command.
 //
 // Known spirv-opt bugs are left out: the generator avoids the constructs
@@ -27,7 +28,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "fuzzers/libfuzzer/consumer_finding.h"
 #include "fuzzers/libfuzzer/generator_input.h"
 #include "oracles/reference/interpreter.h"
 #include "oracles/verdict/verdict.h"
@@ -128,23 +131,24 @@ std::vector<std::string> PassFlags(std::span<const uint8_t> choice) {
   return flags;
 }
 
-[[noreturn]] void Finding(const std::vector<std::string>& flags,
-                          const std::string& what) {
+// Reports the finding (fuzzers/libfuzzer/consumer_finding.h); the caller
+// returns its value from LLVMFuzzerTestOneInput.
+int Finding(const std::vector<std::string>& flags, const std::string& what) {
   std::string passes;
   for (const std::string& f : flags) {
     if (!passes.empty()) passes += ",";
     passes += f.rfind("--", 0) == 0 ? f.substr(2) : f;
   }
-  std::fprintf(stderr,
-               "l0spv_spirv_opt_fuzzer: spirv-opt %s: %s\n"
-               "reproduce: l0spv_fuzz_seed_gen --decode=INPUT --prefix=%zu "
-               "--avoid=spirv-opt --out=CASE && l0spv-fuzz check CASE "
-               "--target='spirv-opt:%s'\n"
-               "reduce: add --save_finding=OUT to that check, then "
-               "l0spv-fuzz reduce OUT/findings/*\n",
-               absl::StrJoin(flags, " ").c_str(), what.c_str(), kPassBytes,
-               passes.c_str());
-  std::abort();
+  l0spv::fuzzers::ConsumerFinding(absl::StrCat(
+      "l0spv_spirv_opt_fuzzer: spirv-opt ", absl::StrJoin(flags, " "), ": ",
+      what,
+      "\nreproduce: l0spv_fuzz_seed_gen --decode=INPUT --prefix=", kPassBytes,
+      " --avoid=spirv-opt --out=CASE && l0spv-fuzz check CASE "
+      "--target='spirv-opt:",
+      passes,
+      "'\nreduce: add --save_finding=OUT to that check, then l0spv-fuzz "
+      "reduce OUT/findings/*\n"));
+  return 0;
 }
 
 }  // namespace
@@ -180,18 +184,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       });
   for (const std::string& flag : flags) {
     if (!optimizer.RegisterPassFromFlag(flag))
-      Finding(flags, "the optimizer does not know its own flag");
+      return Finding(flags, "the optimizer does not know its own flag");
   }
   std::vector<uint32_t> optimized;
   if (!optimizer.Run(tc->module_words.data(), tc->module_words.size(),
                      &optimized)) {
     // Only the optimizer's fault when the module is valid.
     if (!l0spv::spirv::Validate(tc->module_words, env).ok()) return 0;
-    Finding(flags, "rejected a valid module: " + diagnostic);
+    return Finding(flags, "rejected a valid module: " + diagnostic);
   }
   if (auto s = l0spv::spirv::Validate(optimized, env); !s.ok()) {
-    Finding(flags, "produced a module that fails validation: " +
-                       std::string(s.message()));
+    return Finding(flags, "produced a module that fails validation: " +
+                              std::string(s.message()));
   }
 
   l0spv::spirv::TestCase after_case = *tc;
@@ -201,6 +205,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const oracles::Verdict verdict =
       oracles::Judge(*tc, before, "spirv-opt", true, after);
   if (verdict.IsFinding())
-    Finding(flags, verdict.signature + ": " + verdict.explanation);
+    return Finding(flags, verdict.signature + ": " + verdict.explanation);
   return 0;
 }
