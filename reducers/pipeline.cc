@@ -175,8 +175,15 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
       report.stages[i].unsupported = s->unsupported();
   }
 
-  ReductionContext ctx(finding->test_case, oracle->get(),
-                       start + options.budget);
+  // --reduce_time bounds the whole reduction: the stages stop early enough
+  // for a candidate still in flight and the final re-check to fit in it
+  // (but keep at least half of the budget).
+  const Clock::duration reserve = std::chrono::duration_cast<Clock::duration>(
+                                      CandidateWallLimit(first_time)) +
+                                  first_time;
+  const Clock::duration stage_budget =
+      std::max<Clock::duration>(options.budget - reserve, options.budget / 2);
+  ReductionContext ctx(finding->test_case, oracle->get(), start + stage_budget);
   for (bool progress = true; progress && !ctx.Expired();) {
     progress = false;
     ++report.rounds;
