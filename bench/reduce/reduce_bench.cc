@@ -17,13 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "fuzzers/campaign/findings.h"
-#include "generators/kernel/generator.h"
-#include "reducers/finding.h"
-#include "reducers/interestingness.h"
-#include "reducers/module_edit.h"
 #include "reducers/pipeline.h"
 #include "spirv/test_case.h"
+#include "tests/reducer/fault_findings.h"
 #include "tests/reducer/reduce_fault_target.h"
 
 namespace l0spv::reducers {
@@ -59,35 +55,14 @@ Scratch& ScratchDir() {
 const std::vector<std::string>& Findings(const std::string& fault) {
   static std::map<std::string, std::vector<std::string>> cache;
   auto [it, inserted] = cache.try_emplace(fault);
-  if (!inserted) return it->second;
-  InterestingnessOptions io;
-  io.targets = {fault};
-  io.make_target = testing::MakeReduceFaultTarget;
-  io.limits.wall_time = std::chrono::seconds(10);
-  auto oracle = Interestingness::Make(io);
-  if (!oracle.ok()) return it->second;
-  for (uint64_t seed = 1; it->second.size() < kFindingsPerFault && seed < 5000;
-       ++seed) {
-    generators::GeneratorOptions g;
-    g.seed = seed;
-    g.max_statements = 200;
-    auto tc = generators::GenerateTestCase(g);
-    if (!tc.ok() || FunctionBodyInstructionCount(tc->module_words) < 300 ||
-        !testing::HasFault(fault, tc->module_words))
-      continue;
-    const CheckOutcome c = (*oracle)->Check(*tc);
-    if (!c.interesting) continue;
-    campaign::FindingRecord r;
-    for (const auto& v : c.verdicts)
-      if (v.target == fault && v.IsFinding()) r.verdict = v;
-    r.test_case = *tc;
-    r.seed = seed;
-    r.outputs = c.executions;
-    const std::string dir = ScratchDir().path() + "/" + fault + "-" +
-                            std::to_string(it->second.size());
-    if (!campaign::RecordFinding(dir, r).ok()) continue;
-    it->second.push_back(dir + "/findings/" +
-                         campaign::FindingDirName(r.verdict.signature));
+  if (inserted) {
+    testing::FaultFindingOptions o;
+    o.fault = fault;
+    o.count = kFindingsPerFault;
+    o.last_seed = 5000;
+    o.min_instructions = 300;
+    it->second =
+        testing::MakeFaultFindings(o, ScratchDir().path() + "/" + fault);
   }
   return it->second;
 }

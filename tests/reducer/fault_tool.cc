@@ -25,6 +25,7 @@
 #include "reducers/finding.h"
 #include "reducers/module_edit.h"
 #include "reducers/pipeline.h"
+#include "tests/reducer/fault_findings.h"
 #include "tests/reducer/reduce_fault_target.h"
 
 namespace {
@@ -118,52 +119,18 @@ int Reduce(const Args& a) {
 }
 
 int MakeFindings(const Args& a) {
-  const std::string fault = a.Get("fault");
+  testing::FaultFindingOptions o;
+  o.fault = a.Get("fault");
   const std::string out = a.Get("out");
-  if (fault.empty() || out.empty()) return 2;
-  const uint64_t count = a.Num("count", 20);
-  const uint64_t min_instructions = a.Num("min_instructions", 300);
-  reducers::InterestingnessOptions io;
-  io.targets = {fault};
-  io.make_target = testing::MakeReduceFaultTarget;
-  io.limits.wall_time = std::chrono::seconds(10);
-  auto oracle = reducers::Interestingness::Make(io);
-  if (!oracle.ok()) {
-    std::cerr << oracle.status().message() << "\n";
-    return 2;
-  }
-  uint64_t found = 0;
-  for (uint64_t seed = a.Num("seed", 1); found < count && seed < 100000;
-       ++seed) {
-    generators::GeneratorOptions g;
-    g.seed = seed;
-    g.max_statements = static_cast<uint32_t>(a.Num("max_statements", 200));
-    auto tc = generators::GenerateTestCase(g);
-    if (!tc.ok() ||
-        reducers::FunctionBodyInstructionCount(tc->module_words) <
-            min_instructions ||
-        !testing::HasFault(fault, tc->module_words))
-      continue;
-    const reducers::CheckOutcome c = (*oracle)->Check(*tc);
-    if (!c.interesting) continue;
-    campaign::FindingRecord r;
-    for (const auto& v : c.verdicts)
-      if (v.target == fault && v.IsFinding()) r.verdict = v;
-    r.test_case = *tc;
-    r.seed = seed;
-    r.outputs = c.executions;
-    r.reproduce = Self() + " check {case} --target=" + fault;
-    const std::string dir = out + "/" + std::to_string(found);
-    auto is_new = campaign::RecordFinding(dir, r);
-    if (!is_new.ok()) {
-      std::cerr << is_new.status().message() << "\n";
-      return 2;
-    }
-    std::cout << dir << "/findings/"
-              << campaign::FindingDirName(r.verdict.signature) << "\n";
-    ++found;
-  }
-  return found == count ? 0 : 1;
+  if (o.fault.empty() || out.empty()) return 2;
+  o.count = a.Num("count", 20);
+  o.first_seed = a.Num("seed", 1);
+  o.min_instructions = a.Num("min_instructions", 300);
+  o.max_statements = static_cast<uint32_t>(a.Num("max_statements", 200));
+  o.reproduce = Self() + " check {case} --target=" + o.fault;
+  const std::vector<std::string> found = testing::MakeFaultFindings(o, out);
+  for (const std::string& dir : found) std::cout << dir << "\n";
+  return found.size() == o.count ? 0 : 1;
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "reducers/spirv_reduce_stage.h"
 #include "spirv/binary.h"
 #include "spirv/spirv_tools.h"
+#include "tests/reducer/fault_findings.h"
 #include "tests/reducer/reduce_fault_target.h"
 
 namespace l0spv::reducers {
@@ -65,30 +66,12 @@ void WriteText(const std::string& path, const std::string& text) {
 // under out; returns the finding directory.
 std::string MakeFinding(const std::string& fault, const std::string& out,
                         uint32_t max_statements = 40) {
-  InterestingnessOptions io;
-  io.targets = {fault};
-  io.make_target = testing::MakeReduceFaultTarget;
-  auto oracle = Interestingness::Make(io);
-  if (!oracle.ok()) return "";
-  for (uint64_t seed = 1; seed < 3000; ++seed) {
-    generators::GeneratorOptions g;
-    g.seed = seed;
-    g.max_statements = max_statements;
-    auto tc = generators::GenerateTestCase(g);
-    if (!tc.ok() || !testing::HasFault(fault, tc->module_words)) continue;
-    const CheckOutcome c = (*oracle)->Check(*tc);
-    if (!c.interesting) continue;
-    campaign::FindingRecord r;
-    for (const auto& v : c.verdicts)
-      if (v.target == fault) r.verdict = v;
-    r.test_case = *tc;
-    r.seed = seed;
-    r.outputs = c.executions;
-    r.reproduce = "check {case}";
-    if (!campaign::RecordFinding(out, r).ok()) return "";
-    return out + "/findings/" + campaign::FindingDirName(r.verdict.signature);
-  }
-  return "";
+  testing::FaultFindingOptions o;
+  o.fault = fault;
+  o.last_seed = 3000;
+  o.max_statements = max_statements;
+  const std::vector<std::string> found = testing::MakeFaultFindings(o, out);
+  return found.empty() ? "" : found[0];
 }
 
 oracles::Verdict V(oracles::VerdictKind kind, const std::string& target,
