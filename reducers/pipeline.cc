@@ -176,11 +176,11 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   }
 
   // --reduce_time bounds the whole reduction: the stages stop early enough
-  // for a candidate still in flight and the final re-check to fit in it
-  // (but keep at least half of the budget).
-  const Clock::duration reserve = std::chrono::duration_cast<Clock::duration>(
-                                      CandidateWallLimit(first_time)) +
-                                  first_time;
+  // for a candidate still in flight and the final re-check to fit in it —
+  // each costs about what the finding's first check did, candidates being
+  // smaller (a pathological candidate can still run to its wall limit) —
+  // but keep at least half of the budget.
+  const Clock::duration reserve = 2 * first_time;
   const Clock::duration stage_budget =
       std::max<Clock::duration>(options.budget - reserve, options.budget / 2);
   ReductionContext ctx(finding->test_case, oracle->get(), start + stage_budget);

@@ -9,7 +9,8 @@
 //    keeps nothing or the budget is spent. The current case is interesting
 //    after every step, so stopping at any time leaves a valid reproducer.
 //    The budget covers the whole call: the stages stop early enough for a
-//    candidate in flight (CandidateWallLimit) and the final re-check.
+//    candidate in flight and the final re-check (about twice the
+//    finding's first check).
 //  - Stage order (DefaultStages): shrink-log (findings with original/ and a
 //    transformation log; log_stage.h), nd-range, buffers,
 //    ext-inst-to-constant, remove-statements, value-to-constant,

@@ -264,7 +264,9 @@ TEST(ReduceFinding, CrashKeepsTheCrashingCallWithoutSpirvReduce) {
   const std::string dir = MakeFinding("fault-crash-rotate", tmp.path(), 80);
   ASSERT_FALSE(dir.empty());
   ReduceOptions o;
-  o.budget = std::chrono::seconds(60);
+  // Generous: under ASan on a loaded 2-core machine a candidate costs
+  // seconds; a quiet run reaches its fixed point long before.
+  o.budget = std::chrono::seconds(120);
   o.make_target = testing::MakeReduceFaultTarget;
   o.self_command = kTool;  // no check_command: spirv-reduce unsupported
   auto report = ReduceFinding(dir, o);
@@ -312,7 +314,9 @@ TEST(ReduceFinding, ShrinksTheTransformationLogOfAMutatedFinding) {
                           campaign::FindingDirName(r.verdict.signature);
   ASSERT_TRUE(fs::exists(dir + "/original/case.json"));
   ReduceOptions o;
-  o.budget = std::chrono::seconds(60);
+  // Generous: under ASan on a loaded 2-core machine a candidate costs
+  // seconds; a quiet run reaches its fixed point long before.
+  o.budget = std::chrono::seconds(120);
   o.make_target = testing::MakeReduceFaultTarget;
   o.self_command = kTool;
   auto report = ReduceFinding(dir, o);
