@@ -55,7 +55,13 @@ absl::StatusOr<std::chrono::seconds> ParseDuration(const std::string& text,
 std::string SelfExecutable() {
   std::error_code ec;
   const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("l0spv-fuzz") : p.string();
+  if (ec) return "l0spv-fuzz";
+  // Rebuilt while a long campaign runs, the link reads "PATH (deleted)";
+  // the reproducers should name PATH, where the new binary is.
+  std::string path = p.string();
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (path.ends_with(kDeleted)) path.resize(path.size() - kDeleted.size());
+  return path;
 }
 
 absl::StatusOr<reducers::ReduceOptions> ReduceOptionsFromFlags() {
