@@ -82,7 +82,11 @@ struct KernelResources {
   uint32_t next_int_slot = 0;
   FloatOutput float_out[3];  // f16, f32, f64 (param 0 = absent)
 
-  uint32_t in_int = 0;        // CrossWorkgroup u32* (read-only input)
+  uint32_t in_int = 0;  // u32* (read-only input) in in_int_storage
+  // CrossWorkgroup (__global) or UniformConstant (__constant): every pointer
+  // derived from in_int keeps this storage class (no Generic casts from
+  // UniformConstant).
+  spv::StorageClass in_int_storage = spv::StorageClass::CrossWorkgroup;
   uint32_t in_int_count = 0;  // power of two
   uint32_t in_float = 0;      // CrossWorkgroup float* (read-only input)
   uint32_t in_float_count = 0;

@@ -44,6 +44,10 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   f.statements = rng.Range(max_statements / 4, max_statements);
   f.helper_functions = f.weights[kFamCall] ? rng.Range(1, 3) : 0;
   f.max_depth = rng.Range(1, 3);
+  // Drawn last, so that they do not shift the draws above.
+  f.constant_input = rng.Percent(30);
+  f.struct_arg = rng.Percent(30);
+  f.unstructured = rng.Percent(30);
   return f;
 }
 

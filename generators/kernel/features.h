@@ -54,6 +54,13 @@ struct Features {
                                     // (else a __local kernel argument)
   bool non_uniform = false;         // ND-range may have partial groups
   bool computed_linear_id = false;  // gid from components vs GlobalLinearId
+  bool constant_input = false;      // the u32 input is a __constant buffer
+                                    // (UniformConstant), else __global
+  bool struct_arg = false;          // a struct kernel argument by value
+                                    // (ByVal pointer, OpenCL layout)
+  bool unstructured = false;        // ifs and loops may drop their merge
+                                    // instruction; loops may exit to two
+                                    // different blocks
   uint32_t avoid_bugs = kBugsAll;   // GeneratorOptions::avoid_known_bugs
   uint32_t statements = 20;
   uint32_t helper_functions = 0;

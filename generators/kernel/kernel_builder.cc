@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "generators/kernel/expressions.h"
@@ -37,6 +38,8 @@ class KernelBuilder {
   uint32_t Component(uint32_t vector, uint32_t index);
   void Prologue();
   void AddScalarArgs();
+  void AddStructArg();
+  void LoadStructMembers();
   void Finish();
   void RecordTolerances();
 
@@ -56,6 +59,10 @@ class KernelBuilder {
   std::vector<uint32_t*> param_slots_;
   std::vector<uint32_t> param_ids_;
   std::vector<std::pair<uint32_t, ValueType>> scalar_params_;
+  // The by-value struct argument (struct_arg_ = its argument index).
+  std::optional<uint32_t> struct_arg_;
+  uint32_t struct_type_ = 0;
+  std::vector<ValueType> struct_members_;
 };
 
 void KernelBuilder::ChooseNdRange() {
@@ -201,6 +208,73 @@ void KernelBuilder::AddScalarArgs() {
   }
 }
 
+// A struct of 2-5 int (and float) scalars and vectors, passed by value the
+// way llvm-spirv passes a C struct: a Function-storage pointer parameter
+// decorated FuncParamAttr ByVal. Its bytes are built in the OpenCL layout
+// (SPIR 1.2 2.1.5: members aligned to their size, 3-lane vectors to 4 lanes,
+// the struct to its largest member), padding zeroed.
+void KernelBuilder::AddStructArg() {
+  const uint32_t count = ctx_.rng.Range(2, 5);
+  std::vector<uint32_t> member_ids;
+  std::vector<uint8_t> bytes;
+  uint64_t align = 1;
+  for (uint32_t i = 0; i < count; ++i) {
+    ValueType t;
+    if (ctx_.features.fp32 && ctx_.rng.Percent(25)) {
+      uint8_t lanes = 1;
+      if (ctx_.features.vectors && ctx_.rng.Percent(40))
+        lanes = kLaneCounts[ctx_.rng.Range(1, 3)];
+      t = FloatT(32, lanes);
+    } else {
+      t = RandomIntType(ctx_);
+    }
+    const uint64_t lane_bytes = t.width / 8;
+    const uint64_t size = lane_bytes * (t.lanes == 3 ? 4 : t.lanes);
+    align = std::max(align, size);
+    const uint64_t offset = (bytes.size() + size - 1) / size * size;
+    bytes.resize(offset + size, 0);
+    for (uint32_t lane = 0; lane < t.lanes; ++lane) {
+      const uint64_t bits =
+          t.IsFloat()
+              ? FloatBits((static_cast<int>(ctx_.rng.Below(257)) - 128) / 4.0,
+                          t.width)
+              : ctx_.rng.Next();
+      std::memcpy(&bytes[offset + lane * lane_bytes], &bits, lane_bytes);
+    }
+    struct_members_.push_back(t);
+    member_ids.push_back(ctx_.types.Id(t));
+  }
+  bytes.resize((bytes.size() + align - 1) / align * align, 0);
+  struct_type_ = ctx_.builder.StructType(member_ids);
+  spirv::KernelArg arg;
+  arg.kind = spirv::KernelArg::Kind::kScalar;
+  arg.bytes = std::move(bytes);
+  arg.type = "struct";
+  tc_.args.push_back(std::move(arg));
+  param_types_.push_back(
+      ctx_.types.Pointer(StorageClass::Function, struct_type_));
+  struct_arg_ = static_cast<uint32_t>(tc_.args.size() - 1);
+}
+
+// Members of the struct argument join the value pool (each with
+// probability 3/4, through OpInBoundsAccessChain + OpLoad).
+void KernelBuilder::LoadStructMembers() {
+  const uint32_t param = fn_->parameter_ids()[*struct_arg_];
+  constexpr uint32_t kByVal = 2;  // FunctionParameterAttribute ByVal
+  ctx_.Decorate(param, spv::Decoration::FuncParamAttr, {kByVal});
+  for (uint32_t m = 0; m < struct_members_.size(); ++m) {
+    if (!ctx_.rng.Percent(75)) continue;
+    const ValueType t = struct_members_[m];
+    const uint32_t type = ctx_.types.Id(t);
+    const uint32_t pointer_type =
+        ctx_.types.Pointer(StorageClass::Function, type);
+    const uint32_t index = ctx_.types.U32(m);
+    const uint32_t member =
+        fn_->Op(Op::OpInBoundsAccessChain, pointer_type, {param, index});
+    AddValue(ctx_, fn_->Op(Op::OpLoad, type, {member}), t);
+  }
+}
+
 void KernelBuilder::Prologue() {
   FunctionEmitter& fn = *fn_;
   const ValueType u64 = IntT(64);
@@ -252,6 +326,7 @@ void KernelBuilder::Prologue() {
   for (const auto& [arg, type] : scalar_params_) {
     AddValue(ctx_, fn.parameter_ids()[arg], type);
   }
+  if (struct_arg_) LoadStructMembers();
   // Specialization constants, used with their default values.
   if (ctx_.rng.Percent(40)) {
     const ValueType u32 = IntT(32);
@@ -319,8 +394,10 @@ void KernelBuilder::Build() {
   }
   // Inputs.
   k_.in_int_count = kInputInts;
+  if (f.constant_input) k_.in_int_storage = StorageClass::UniformConstant;
   AddBufferArg(IntT(32), kInputInts, false, RandomInts(kInputInts),
-               "u32 input");
+               f.constant_input ? "u32 constant input" : "u32 input",
+               k_.in_int_storage);
   param_slots_.push_back(&k_.in_int);
   if (f.fp32) {
     k_.in_float_count = kInputFloats;
@@ -368,6 +445,7 @@ void KernelBuilder::Build() {
     }
   }
   AddScalarArgs();
+  if (f.struct_arg) AddStructArg();
 
   // The kernel function.
   const uint32_t void_type = ctx_.types.Void();
@@ -453,10 +531,20 @@ void KernelBuilder::Finish() {
         std::vector<spirv::Operand>{
             spirv::StringOperand("generated by l0spv-fuzz")});
   }
-  // NoCapture on the buffer parameters, through a decoration group.
-  if (ctx_.rng.Percent(40)) {
+  // NoCapture on the buffer parameters, through a decoration group; one
+  // OpDecorate each next to a ByVal struct parameter when llvm-spirv's bugs
+  // are avoided (known-consumer-bugs/llvm_spirv_group_byval.spvasm).
+  constexpr uint32_t kNoCapture = 5;  // FunctionParameterAttribute
+  const bool group_ok = !struct_arg_ || ctx_.BugsAllowed(kBugsLlvmSpirv);
+  const bool no_capture = ctx_.rng.Percent(40);
+  if (no_capture && !group_ok) {
+    for (size_t i = 0; i < tc_.args.size(); ++i) {
+      if (tc_.args[i].kind == spirv::KernelArg::Kind::kBuffer)
+        ctx_.Decorate(param_ids_[i], spv::Decoration::FuncParamAttr,
+                      {kNoCapture});
+    }
+  } else if (no_capture) {
     const uint32_t group = ctx_.builder.TakeNextId();
-    constexpr uint32_t kNoCapture = 5;  // FunctionParameterAttribute
     ctx_.Decorate(group, spv::Decoration::FuncParamAttr, {kNoCapture});
     m.annotations.emplace_back(static_cast<uint32_t>(Op::OpDecorationGroup), 0,
                                group, std::vector<spirv::Operand>{});

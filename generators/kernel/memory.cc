@@ -166,7 +166,7 @@ bool GenBufferLoad(GenContext& ctx) {
   FunctionEmitter& fn = *ctx.fn;
   const ValueType u32 = IntT(32);
   const uint32_t u32_ptr =
-      ctx.types.Pointer(StorageClass::CrossWorkgroup, ctx.types.Id(u32));
+      ctx.types.Pointer(k.in_int_storage, ctx.types.Id(u32));
   switch (rng.Below(6)) {
     case 0:
     case 1: {
@@ -194,7 +194,7 @@ bool GenBufferLoad(GenContext& ctx) {
       ValueType t = RandomIntType(ctx, false);
       const uint32_t count = k.in_int_count * 4 / (t.width / 8);
       const uint32_t t_ptr =
-          ctx.types.Pointer(StorageClass::CrossWorkgroup, ctx.types.Id(t));
+          ctx.types.Pointer(k.in_int_storage, ctx.types.Id(t));
       const uint32_t cast = fn.Op(Op::OpBitcast, t_ptr, {k.in_int});
       const uint32_t index = IndexInto(ctx, AnyIntAs(ctx, 32), u32, count);
       const uint32_t element =
@@ -221,8 +221,8 @@ bool GenBufferLoad(GenContext& ctx) {
       // vload_half(n): the input's bytes as halves, widened to float.
       if (!ctx.features.fp32) return false;
       ctx.builder.AddCapability(spv::Capability::Float16Buffer);
-      const uint32_t half_ptr = ctx.types.Pointer(StorageClass::CrossWorkgroup,
-                                                  ctx.builder.FloatType(16));
+      const uint32_t half_ptr =
+          ctx.types.Pointer(k.in_int_storage, ctx.builder.FloatType(16));
       const uint32_t cast = fn.Op(Op::OpBitcast, half_ptr, {k.in_int});
       const uint8_t n = ctx.features.vectors
                             ? rng.Pick<uint8_t>(std::span<const uint8_t>(
@@ -264,9 +264,9 @@ bool GenPointerForms(GenContext& ctx) {
       const uint32_t offset =
           fn.Op(Op::OpIMul, u64_type, {index, ctx.types.U64(4)});
       const uint32_t moved = fn.Op(Op::OpIAdd, u64_type, {address, offset});
-      const uint32_t pointer = fn.Op(
-          Op::OpConvertUToPtr,
-          ctx.types.Pointer(StorageClass::CrossWorkgroup, u32_type), {moved});
+      const uint32_t pointer =
+          fn.Op(Op::OpConvertUToPtr,
+                ctx.types.Pointer(k.in_int_storage, u32_type), {moved});
       AddValue(ctx, fn.Op(Op::OpLoad, u32_type, {pointer}), u32);
       return true;
     }
@@ -315,7 +315,9 @@ bool GenPointerForms(GenContext& ctx) {
         } else {
           load_from = fn.Op(cast, fn_ptr, {generic});
         }
-      } else if (ctx.kernel != nullptr && a.element == u32 && rng.Percent(50)) {
+      } else if (ctx.kernel != nullptr && a.element == u32 &&
+                 ctx.kernel->in_int_storage == StorageClass::CrossWorkgroup &&
+                 rng.Percent(50)) {
         // A generic pointer that may point to private or global memory.
         KernelResources& k = *ctx.kernel;
         const uint32_t gi =
@@ -459,8 +461,9 @@ bool GenGroup(GenContext& ctx) {
   if (ctx.kernel == nullptr || !ctx.uniform) return false;
   // PoCL 3.1 has no work-group collective functions (the build fails to
   // link work_group_broadcast & co.; known-consumer-bugs/
-  // pocl_work_group_functions.spvasm).
-  if (!ctx.BugsAllowed(kBugsPocl)) return false;
+  // pocl_work_group_functions.spvasm), nor has Oclgrind 21.10, an OpenCL
+  // 1.2 device (oclgrind_work_group_functions.spvasm).
+  if (!ctx.BugsAllowed(kBugsPocl | kBugsOclgrind)) return false;
   Rng& rng = ctx.rng;
   FunctionEmitter& fn = *ctx.fn;
   ctx.builder.AddCapability(spv::Capability::Groups);

@@ -101,6 +101,13 @@ struct Region {
 uint32_t RegionSize(GenContext& ctx) {
   return std::min<uint32_t>(ctx.rng.Range(1, 6), ctx.statements_left + 1);
 }
+
+// Kernels need no structured control flow (the Shader capability's rules do
+// not apply): with the `unstructured` feature, half the ifs and loops carry
+// no OpSelectionMerge/OpLoopMerge, as llvm-spirv emits them from -O0 code.
+bool DropMerge(GenContext& ctx) {
+  return ctx.features.unstructured && ctx.rng.Percent(50);
+}
 }  // namespace
 
 bool GenIf(GenContext& ctx) {
@@ -118,10 +125,12 @@ bool GenIf(GenContext& ctx) {
   const uint32_t merge_label = fn.NewId();
   const bool has_else = ctx.rng.Percent(60);
   const uint32_t header = fn.current_label();
-  fn.Void(spv::Op::OpSelectionMerge,
-          {Id(merge_label),
-           spirv::EnumOperand(spirv::OperandKind::kSelectionControl,
-                              ctx.rng.Below(3))});
+  if (!DropMerge(ctx)) {
+    fn.Void(spv::Op::OpSelectionMerge,
+            {Id(merge_label),
+             spirv::EnumOperand(spirv::OperandKind::kSelectionControl,
+                                ctx.rng.Below(3))});
+  }
   fn.BranchConditional(condition, then_label,
                        has_else ? else_label : merge_label);
 
@@ -178,20 +187,29 @@ bool GenLoop(GenContext& ctx) {
   const uint32_t header = fn.NewId(), body = fn.NewId(), latch = fn.NewId(),
                  merge = fn.NewId();
   const uint32_t counter = fn.NewId(), acc = fn.NewId();
+  // Without a merge instruction, a break may leave through a second exit
+  // block that joins the normal exit after the loop (a loop with two exit
+  // targets; the header still dominates both, so its phis stay usable).
+  const bool structured = !DropMerge(ctx);
+  const uint32_t break_exit = !structured && rng.Percent(50) ? fn.NewId() : 0;
   fn.Branch(header);
 
   fn.StartBlock(header);
   const uint32_t go_on =
       fn.Op(spv::Op::OpULessThan, bool_type, {counter, bound});
   const uint32_t loop_control = rng.Below(3);  // None, Unroll, DontUnroll
-  fn.Void(spv::Op::OpLoopMerge,
-          {Id(merge), Id(latch),
-           spirv::EnumOperand(spirv::OperandKind::kLoopControl, loop_control)});
+  if (structured) {
+    fn.Void(
+        spv::Op::OpLoopMerge,
+        {Id(merge), Id(latch),
+         spirv::EnumOperand(spirv::OperandKind::kLoopControl, loop_control)});
+  }
   fn.BranchConditional(go_on, body, merge);
 
   std::vector<std::pair<uint32_t, uint32_t>> latch_acc;
   uint32_t counter_next = 0;
   uint32_t acc_next = 0;
+  bool break_used = false;
   {
     fn.StartBlock(body);
     Region region(ctx);
@@ -206,7 +224,9 @@ bool GenLoop(GenContext& ctx) {
       const uint32_t rest = fn.NewId();
       const uint32_t from = fn.current_label();
       if (exit_kind == 1) {
-        fn.BranchConditional(Condition(ctx), merge, rest);
+        break_used = break_exit != 0;
+        fn.BranchConditional(Condition(ctx), break_exit ? break_exit : merge,
+                             rest);
       } else {
         fn.BranchConditional(Condition(ctx), latch, rest);
         latch_acc.emplace_back(acc, from);
@@ -230,7 +250,20 @@ bool GenLoop(GenContext& ctx) {
                {{ctx.types.U32(0), preheader}, {counter_next, latch}});
 
   fn.StartBlock(merge);
-  // The header dominates the merge: its phis are usable after the loop.
+  if (break_used) {
+    // Both exits meet in a join block (when the body drew another exit
+    // kind, break_exit stays an unused id).
+    const uint32_t join = fn.NewId();
+    fn.Branch(join);
+    fn.StartBlock(break_exit);
+    {
+      Region region(ctx);
+      GenStatements(ctx, std::min<uint32_t>(2, ctx.statements_left));
+    }
+    fn.Branch(join);
+    fn.StartBlock(join);
+  }
+  // The header dominates the exits: its phis are usable after the loop.
   AddValue(ctx, acc, acc_type);
   AddValue(ctx, counter, u32);
   return true;

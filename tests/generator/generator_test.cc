@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "generators/kernel/opcode_stats.h"
 #include "gmock/gmock.h"
@@ -112,6 +113,62 @@ TEST(GeneratorTest, CasesRunCleanOnReference) {
         oracles::CompareExecutions(tc, a, b, oracles::CompareOptionsFor(tc));
     EXPECT_TRUE(r.equal) << "seed " << seed << ": " << r.explanation;
   }
+}
+
+// The swarm features that shape the kernel's interface and CFG appear:
+// a __constant (UniformConstant) input buffer, a struct argument by value
+// (FuncParamAttr ByVal pointer) whose bytes fill the struct, and
+// conditional branches without a merge instruction (unstructured CFG).
+TEST(GeneratorTest, InterfaceAndCfgFeaturesAppear) {
+  int constant_inputs = 0, struct_args = 0, merge_less_branches = 0;
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    const spirv::TestCase tc = Generate(seed);
+    auto module = spirv::ReadModuleWords(tc.module_words);
+    ASSERT_TRUE(module.ok());
+    absl::flat_hash_map<uint32_t, uint32_t> pointer_storage;
+    for (const spirv::Instruction& inst : module->types_values) {
+      if (inst.opcode() == static_cast<uint32_t>(spv::Op::OpTypePointer))
+        pointer_storage[inst.result_id()] = inst.word(0);
+    }
+    for (const spirv::Instruction& d : module->annotations) {
+      if (d.opcode() == static_cast<uint32_t>(spv::Op::OpDecorate) &&
+          d.word(1) == static_cast<uint32_t>(spv::Decoration::FuncParamAttr) &&
+          d.word(2) == 2 /* ByVal */)
+        ++struct_args;
+    }
+    ASSERT_FALSE(module->entry_points.empty());
+    const spirv::Function* kernel =
+        module->FindFunction(module->entry_points[0].word(1));
+    ASSERT_NE(kernel, nullptr);
+    for (size_t i = 0; i < kernel->parameters.size(); ++i) {
+      const spirv::Instruction& p = kernel->parameters[i];
+      if (pointer_storage[p.type_id()] ==
+          static_cast<uint32_t>(spv::StorageClass::UniformConstant))
+        ++constant_inputs;
+      if (tc.args[i].type == "struct") {
+        EXPECT_EQ(tc.args[i].kind, spirv::KernelArg::Kind::kScalar);
+        EXPECT_EQ(pointer_storage[p.type_id()],
+                  static_cast<uint32_t>(spv::StorageClass::Function));
+      }
+    }
+    for (const spirv::Function& f : module->functions) {
+      for (const spirv::BasicBlock& b : f.blocks) {
+        const auto& insts = b.instructions;
+        if (insts.empty() ||
+            insts.back().opcode() !=
+                static_cast<uint32_t>(spv::Op::OpBranchConditional))
+          continue;
+        const uint32_t before =
+            insts.size() > 1 ? insts[insts.size() - 2].opcode() : 0;
+        if (before != static_cast<uint32_t>(spv::Op::OpSelectionMerge) &&
+            before != static_cast<uint32_t>(spv::Op::OpLoopMerge))
+          ++merge_less_branches;
+      }
+    }
+  }
+  EXPECT_GT(constant_inputs, 0);
+  EXPECT_GT(struct_args, 0);
+  EXPECT_GT(merge_less_branches, 0);
 }
 
 TEST(GeneratorTest, FloatResultsCarryTolerances) {
