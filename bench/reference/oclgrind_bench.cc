@@ -11,6 +11,10 @@
 // Oclgrind's kernel time is measured from enqueue to clFinish, so its build
 // is not counted against it; ref's time is the whole RunReference call
 // (decode + run, validation skipped).
+// BM_RefVsOclgrind compares the default configurations' checks (bounds on
+// both sides, no race detection); BM_RefVsOclgrindDataRaces turns race
+// detection on on both sides (ref's check_races, Oclgrind's data-race
+// plugin).
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -41,7 +45,13 @@ const std::string& OclgrindVendorsDir() {
   return *dir;
 }
 
-void BM_RefVsOclgrind(benchmark::State& state, BenchKernel kernel) {
+// Which optional checks both sides run. Oclgrind always checks the bounds
+// of memory accesses, as ref always does; its data-race plugin is off by
+// default (OCLGRIND_DATA_RACES=1 turns it on), as is ref's race detection
+// in the like-for-like comparison.
+enum class Checks { kDefault, kDataRaces };
+
+void RefVsOclgrind(benchmark::State& state, BenchKernel kernel, Checks checks) {
   if (OclgrindVendorsDir().empty()) {
     state.SkipWithError("Oclgrind not installed (apt-get install oclgrind)");
     return;
@@ -54,10 +64,13 @@ void BM_RefVsOclgrind(benchmark::State& state, BenchKernel kernel) {
   oracles::reference::ReferenceOptions ref_options;
   ref_options.skip_validation = true;
   ref_options.step_budget = uint64_t{1} << 40;
+  ref_options.check_races = checks == Checks::kDataRaces;
   oracles::OpenClTargetOptions cl_options;
   cl_options.platform = "Oclgrind";
   cl_options.time_limit = std::chrono::minutes(10);
   cl_options.environment = {"OCL_ICD_VENDORS=" + OclgrindVendorsDir()};
+  if (checks == Checks::kDataRaces)
+    cl_options.environment.push_back("OCLGRIND_DATA_RACES=1");
 
   double ref_s = 0, ocl_s = 0, ocl_total_s = 0, instructions = 0;
   for (auto _ : state) {
@@ -98,6 +111,13 @@ void BM_RefVsOclgrind(benchmark::State& state, BenchKernel kernel) {
   state.counters["oclgrind_total_s"] = ocl_total_s / n;
 }
 
+void BM_RefVsOclgrind(benchmark::State& state, BenchKernel kernel) {
+  RefVsOclgrind(state, kernel, Checks::kDefault);
+}
+void BM_RefVsOclgrindDataRaces(benchmark::State& state, BenchKernel kernel) {
+  RefVsOclgrind(state, kernel, Checks::kDataRaces);
+}
+
 BENCHMARK_CAPTURE(BM_RefVsOclgrind, alu, BenchKernel::kAlu)
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
@@ -105,6 +125,12 @@ BENCHMARK_CAPTURE(BM_RefVsOclgrind, memory, BenchKernel::kMemory)
     ->Unit(benchmark::kSecond)
     ->Iterations(3);
 BENCHMARK_CAPTURE(BM_RefVsOclgrind, barrier, BenchKernel::kBarrier)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(3);
+BENCHMARK_CAPTURE(BM_RefVsOclgrindDataRaces, memory, BenchKernel::kMemory)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_RefVsOclgrindDataRaces, barrier, BenchKernel::kBarrier)
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 
