@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs N generated kernels (default 1000) on Oclgrind with its data-race and
-# invalid-memory checks, next to the reference interpreter, and reports how
+# Runs N generated kernels (default 1000) on Oclgrind with its data-race,
+# invalid-memory and API-usage checks (OCLGRIND_DATA_RACES=1,
+# OCLGRIND_CHECK_API=1), next to the reference interpreter, and reports how
 # many runs Oclgrind flagged. Issue 4's generator guarantee: generated
 # kernels are free of undefined behaviour, so every Oclgrind error report
 # (verdict `target-ub`) is either an Oclgrind false positive or a generator

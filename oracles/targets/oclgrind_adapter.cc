@@ -102,6 +102,8 @@ class OclgrindTarget : public Target {
                      options_.oclgrind_data_races ? "1" : "0"),
         absl::StrCat("OCLGRIND_UNINITIALIZED=",
                      options_.oclgrind_uninitialized ? "1" : "0"),
+        // Errors in the harness's own OpenCL API use are reported too.
+        "OCLGRIND_CHECK_API=1",
         // One simulator thread: reports (which work-item is named first) and
         // results are then the same on every run.
         "OCLGRIND_NUM_THREADS=1",

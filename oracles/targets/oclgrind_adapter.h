@@ -8,8 +8,8 @@
 //    private vendors directory listing liboclgrind-rt-icd.so
 //    (OCL_ICD_VENDORS), so the system's ICDs are never loaded. Oclgrind's
 //    checks are switched on through its environment (invalid memory
-//    accesses always; data races and uninitialized values per
-//    TargetOptions) and its reports go to a per-run log file
+//    accesses and API-usage checks always; data races and uninitialized
+//    values per TargetOptions) and its reports go to a per-run log file
 //    (OCLGRIND_LOG), separate from kernel printf output.
 //  - A run whose kernel completed but for which Oclgrind reported errors is
 //    kUbDetected (never kOk): message "Oclgrind reported N error(s): <first
