@@ -177,15 +177,32 @@ LD WideOp(uint32_t n, LD x, LD y, LD z, bool* ok) {
       return std::pow(x, y);  // y is an exact integer here
     case Powr:
     case Half_powr:
-    case Native_powr:
-      if (x < 0) return std::numeric_limits<LD>::quiet_NaN();
-      return std::pow(x, y);
-    case Rootn:
-      if (y == 0) return std::numeric_limits<LD>::quiet_NaN();
-      if (x < 0 && std::fmod(y, 2.0L) == 0)
-        return std::numeric_limits<LD>::quiet_NaN();
+    case Native_powr: {
+      // powr is pow for x >= 0 with its own special cases (OpenCL C 6.13.2.1):
+      // NaN for x < 0, for (+-0, +-0), (+inf, +-0), (+1, +-inf) and any NaN
+      // operand, where pow() gives 1 for several of them; +-0 count as +0
+      // (powr(+-0, y < 0) is +inf).
+      const LD nan = std::numeric_limits<LD>::quiet_NaN();
+      if (std::isnan(x) || std::isnan(y) || x < 0) return nan;
+      if (x == 0 && y == 0) return nan;
+      if (std::isinf(x) && y == 0) return nan;
+      if (x == 1 && std::isinf(y)) return nan;
+      return std::pow(x == 0 ? 0.0L : x, y);
+    }
+    case Rootn: {
+      const LD nan = std::numeric_limits<LD>::quiet_NaN();
+      if (y == 0) return nan;
+      const bool odd = std::fmod(y, 2.0L) != 0;
+      if (x == 0) {
+        // rootn(+-0, n): +-inf for odd n < 0, +inf for even n < 0, +-0 for
+        // odd n > 0, +0 for even n > 0.
+        const LD magnitude = y < 0 ? std::numeric_limits<LD>::infinity() : 0;
+        return odd ? std::copysign(magnitude, x) : magnitude;
+      }
+      if (x < 0 && !odd) return nan;
       if (x < 0) return -std::pow(-x, 1.0L / y);
       return std::pow(x, 1.0L / y);
+    }
     case Rsqrt:
     case Half_rsqrt:
     case Native_rsqrt:

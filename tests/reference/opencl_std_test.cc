@@ -76,6 +76,48 @@ OpStore %o %v Aligned 16
   EXPECT_EQ(v[3], std::sqrt(2.5f));
 }
 
+// powr's special cases differ from pow's (OpenCL C 6.13.2.1): NaN where
+// pow() gives 1; rootn keeps the sign of a zero for odd n.
+TEST(ReferenceOpenClStd, PowrAndRootnSpecialCases) {
+  Execution e = RunBody(R"(
+%zero = OpConstant %float 0
+%nzero = OpConstant %float -0
+%one = OpConstant %float 1
+%two = OpConstant %float 2
+%inf = OpConstant %float 0x1p+128
+%m3 = OpConstant %uint 0xFFFFFFFD
+%m3f = OpConstant %float -3
+%ptr_g_v4 = OpTypePointer CrossWorkgroup %v4float
+)",
+                        R"(
+%a = OpExtInst %float %ext powr %zero %zero
+%b = OpExtInst %float %ext powr %one %inf
+%c = OpExtInst %float %ext powr %inf %zero
+%d = OpExtInst %float %ext powr %two %two
+%v = OpCompositeConstruct %v4float %a %b %c %d
+%o = OpBitcast %ptr_g_v4 %out
+OpStore %o %v Aligned 16
+%e = OpExtInst %float %ext rootn %nzero %m3
+%f = OpExtInst %float %ext powr %nzero %m3f
+%g = OpExtInst %float %ext pow %zero %zero
+%h = OpExtInst %float %ext rootn %two %uint_2
+%w = OpCompositeConstruct %v4float %e %f %g %h
+%o2 = OpInBoundsPtrAccessChain %ptr_g_v4 %o %uint_1
+OpStore %o2 %w Aligned 16
+)",
+                        "float", 32);
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  auto v = As<float>(e.buffers[0]);
+  EXPECT_TRUE(std::isnan(v[0]));  // powr(0, 0)
+  EXPECT_TRUE(std::isnan(v[1]));  // powr(1, inf)
+  EXPECT_TRUE(std::isnan(v[2]));  // powr(inf, 0)
+  EXPECT_EQ(v[3], 4.0f);
+  EXPECT_EQ(v[4], -INFINITY);  // rootn(-0, -3)
+  EXPECT_EQ(v[5], INFINITY);   // powr(-0, -3) = +inf
+  EXPECT_EQ(v[6], 1.0f);       // pow(0, 0) = 1
+  EXPECT_EQ(v[7], std::sqrt(2.0f));
+}
+
 TEST(ReferenceOpenClStd, VloadVstoreHalfAndShuffle) {
   Execution e = RunBody(R"(
 %h = OpConstant %float 1.5
