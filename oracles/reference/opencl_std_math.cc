@@ -93,6 +93,58 @@ bool IsExact(uint32_t n) {
   }
 }
 
+// sinpi, cospi and tanpi reduce their argument exactly (fmod is exact) and
+// return the values OpenCL C 6.13.2.1 fixes at integers and half-integers
+// exactly: the extended-precision pi is not exact, so sin(pi * 1) would be
+// about 5e-20 instead of 0, and tan(pi * 0.5) a huge finite number instead
+// of infinity. Elsewhere the extended-precision product is accurate enough.
+LD SinPi(LD x) {
+  if (std::isinf(x) || std::isnan(x))
+    return std::numeric_limits<LD>::quiet_NaN();
+  const LD y = std::fmod(std::fabs(x), 2.0L);  // exact, in [0, 2)
+  LD r;
+  if (y == 0 || y == 1) {
+    r = 0;  // sinpi(n) is +0 for n > 0, -0 for n < 0 (sign applied below)
+  } else if (y == 0.5L) {
+    r = 1;
+  } else if (y == 1.5L) {
+    r = -1;
+  } else {
+    r = std::sin(kPi * y);
+  }
+  return std::signbit(x) ? -r : r;
+}
+
+LD CosPi(LD x) {
+  if (std::isinf(x) || std::isnan(x))
+    return std::numeric_limits<LD>::quiet_NaN();
+  const LD y = std::fmod(std::fabs(x), 2.0L);
+  if (y == 0.5L || y == 1.5L) return 0;  // +0 at n + 0.5
+  if (y == 0) return 1;
+  if (y == 1) return -1;
+  return std::cos(kPi * y);
+}
+
+LD TanPi(LD x) {
+  if (std::isinf(x) || std::isnan(x))
+    return std::numeric_limits<LD>::quiet_NaN();
+  const LD y = std::fmod(x, 1.0L);  // exact, sign of x
+  // Parity of the integer part n (x = n + y): fmod(x, 2) is exact.
+  const bool odd = std::fabs(std::fmod(x - y, 2.0L)) == 1;
+  if (y == 0) {
+    // tanpi(n) is copysign(0, n) for even n, copysign(0, -n) for odd n.
+    return odd ? -std::copysign(0.0L, x) : std::copysign(0.0L, x);
+  }
+  if (std::fabs(y) == 0.5L) {
+    // n + 0.5 with n = floor(x): +inf for even n, -inf for odd n.
+    const LD n = std::floor(x);
+    const bool n_odd = std::fabs(std::fmod(n, 2.0L)) == 1;
+    return n_odd ? -std::numeric_limits<LD>::infinity()
+                 : std::numeric_limits<LD>::infinity();
+  }
+  return std::tan(kPi * y);
+}
+
 // Everything else, in extended precision.
 LD WideOp(uint32_t n, LD x, LD y, LD z, bool* ok) {
   switch (n) {
@@ -127,7 +179,7 @@ LD WideOp(uint32_t n, LD x, LD y, LD z, bool* ok) {
     case Cosh:
       return std::cosh(x);
     case Cospi:
-      return std::cos(kPi * std::fmod(x, 2.0L));
+      return CosPi(x);
     case Erfc:
       return std::erfc(x);
     case Erf:
@@ -214,7 +266,7 @@ LD WideOp(uint32_t n, LD x, LD y, LD z, bool* ok) {
     case Sinh:
       return std::sinh(x);
     case Sinpi:
-      return std::sin(kPi * std::fmod(x, 2.0L));
+      return SinPi(x);
     case Half_sqrt:
     case Native_sqrt:
       return std::sqrt(x);
@@ -225,7 +277,7 @@ LD WideOp(uint32_t n, LD x, LD y, LD z, bool* ok) {
     case Tanh:
       return std::tanh(x);
     case Tanpi:
-      return std::tan(kPi * std::fmod(x, 1.0L));
+      return TanPi(x);
     case Tgamma:
       return std::tgamma(x);
     case Half_divide:

@@ -1,4 +1,5 @@
 // OpenCL.std instructions: integer, exact math, vload/vstore, shuffle.
+#include <bit>
 #include <cmath>
 
 #include "gtest/gtest.h"
@@ -116,6 +117,45 @@ OpStore %o2 %w Aligned 16
   EXPECT_EQ(v[5], INFINITY);   // powr(-0, -3) = +inf
   EXPECT_EQ(v[6], 1.0f);       // pow(0, 0) = 1
   EXPECT_EQ(v[7], std::sqrt(2.0f));
+}
+
+// sinpi/cospi/tanpi are exact at integers and half-integers (OpenCL C
+// 6.13.2.1), which sin(pi * x) with an inexact pi is not.
+TEST(ReferenceOpenClStd, PiFunctionsAreExactAtHalfIntegers) {
+  Execution e = RunBody(R"(
+%p_one = OpConstant %float 1
+%p_half = OpConstant %float 0.5
+%p_m15 = OpConstant %float -1.5
+%p_big = OpConstant %float 24.25
+%ptr_g_v4 = OpTypePointer CrossWorkgroup %v4float
+)",
+                        R"(
+%a = OpExtInst %float %ext sinpi %p_one
+%b = OpExtInst %float %ext cospi %p_half
+%c = OpExtInst %float %ext tanpi %p_half
+%d = OpExtInst %float %ext tanpi %p_one
+%v = OpCompositeConstruct %v4float %a %b %c %d
+%o = OpBitcast %ptr_g_v4 %out
+OpStore %o %v Aligned 16
+%e = OpExtInst %float %ext tanpi %p_m15
+%f = OpExtInst %float %ext sinpi %p_m15
+%g = OpExtInst %float %ext cospi %p_big
+%h = OpExtInst %float %ext cospi %p_one
+%w = OpCompositeConstruct %v4float %e %f %g %h
+%o2 = OpInBoundsPtrAccessChain %ptr_g_v4 %o %uint_1
+OpStore %o2 %w Aligned 16
+)",
+                        "float", 32);
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  auto v = As<float>(e.buffers[0]);
+  EXPECT_EQ(std::bit_cast<uint32_t>(v[0]), 0u);           // sinpi(1) = +0
+  EXPECT_EQ(std::bit_cast<uint32_t>(v[1]), 0u);           // cospi(0.5) = +0
+  EXPECT_EQ(v[2], INFINITY);                              // tanpi(0.5)
+  EXPECT_EQ(std::bit_cast<uint32_t>(v[3]), 0x80000000u);  // tanpi(1) = -0
+  EXPECT_EQ(v[4], INFINITY);  // tanpi(-1.5): n = -2 is even
+  EXPECT_EQ(v[5], 1.0f);      // sinpi(-1.5) = 1
+  EXPECT_EQ(v[6], std::sqrt(0.5f));
+  EXPECT_EQ(v[7], -1.0f);
 }
 
 TEST(ReferenceOpenClStd, VloadVstoreHalfAndShuffle) {
