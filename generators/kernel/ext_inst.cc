@@ -99,7 +99,13 @@ bool GenExtInt(GenContext& ctx) {
     }
       return true;
     case 4: {
-      const uint32_t n = rng.Pick<uint32_t>(kTernary);
+      uint32_t n = rng.Pick<uint32_t>(kTernary);
+      // Oclgrind 21.10's 64-bit mad_sat wraps instead of saturating
+      // (known-consumer-bugs/oclgrind_mad_sat_long.spvasm).
+      if (t.width == 64 && !ctx.BugsAllowed(kBugsOclgrind)) {
+        if (n == SMad_sat) n = SMad_hi;
+        if (n == UMad_sat) n = UMad_hi;
+      }
       AddValue(ctx,
                ExtInst(ctx, type, n,
                        {Operand(ctx, t), Operand(ctx, t), Operand(ctx, t)}),
