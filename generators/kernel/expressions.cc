@@ -505,9 +505,73 @@ bool GenConvert(GenContext& ctx) {
   return true;
 }
 
+namespace {
+
+// A struct value with 2-3 members, the first possibly a 2-element array
+// (a nested composite), built from pool values by OpCompositeInsert into an
+// OpUndef (or OpCompositeConstruct where llvm-spirv's construct bug is not
+// avoided), then one member (or array element, through a two-index path)
+// extracted back into the pool. Every member is written before the extract,
+// so the OpUndef contributes nothing.
+bool GenStructValue(GenContext& ctx) {
+  FunctionEmitter& fn = *ctx.fn;
+  Rng& rng = ctx.rng;
+  const uint32_t count = rng.Range(2, 3);
+  std::vector<ValueType> members;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (ctx.features.fp32 && rng.Percent(30)) {
+      members.push_back(RandomFloatType(ctx));
+    } else {
+      members.push_back(RandomIntType(ctx));
+    }
+  }
+  const bool nested = rng.Percent(50);
+  std::vector<uint32_t> member_ids;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t id = ctx.types.Id(members[i]);
+    member_ids.push_back(i == 0 && nested ? ctx.types.Array(id, 2) : id);
+  }
+  const uint32_t struct_type = ctx.builder.StructType(member_ids);
+  uint32_t value = 0;
+  if (ctx.BugsAllowed(kBugsLlvmSpirv) && rng.Percent(50)) {
+    std::vector<uint32_t> parts;
+    for (uint32_t i = 0; i < count; ++i) {
+      if (i == 0 && nested) {
+        const uint32_t a = Operand(ctx, members[0], true);
+        const uint32_t b = Operand(ctx, members[0], true);
+        parts.push_back(fn.Op(Op::OpCompositeConstruct, member_ids[0], {a, b}));
+      } else {
+        parts.push_back(Operand(ctx, members[i], true));
+      }
+    }
+    value = fn.Op(Op::OpCompositeConstruct, struct_type, parts);
+  } else {
+    value = fn.Op(Op::OpUndef, struct_type, {});
+    for (uint32_t i = 0; i < count; ++i) {
+      for (uint32_t j = 0; j < (i == 0 && nested ? 2u : 1u); ++j) {
+        const uint32_t part = Operand(ctx, members[i], true);
+        std::vector<spirv::Operand> ops{Id(part), Id(value), Lit(i)};
+        if (i == 0 && nested) ops.push_back(Lit(j));
+        value = fn.OpWith(Op::OpCompositeInsert, struct_type, std::move(ops));
+      }
+    }
+  }
+  const uint32_t pick = rng.Below(count);
+  std::vector<spirv::Operand> path{Id(value), Lit(pick)};
+  if (pick == 0 && nested) path.push_back(Lit(rng.Below(2)));
+  AddValue(ctx,
+           fn.OpWith(Op::OpCompositeExtract, ctx.types.Id(members[pick]),
+                     std::move(path)),
+           members[pick]);
+  return true;
+}
+
+}  // namespace
+
 bool GenComposite(GenContext& ctx) {
   FunctionEmitter& fn = *ctx.fn;
   Rng& rng = ctx.rng;
+  if (rng.Percent(15)) return GenStructValue(ctx);
   const Value* vec =
       ctx.pool.PickIf(rng, [](const Value& c) { return c.type.IsVector(); });
   const uint32_t choice = rng.Below(7);
