@@ -10,8 +10,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "reducers/stage.h"
@@ -25,5 +27,10 @@ using ApplySites = std::function<std::optional<spirv::TestCase>(
 
 bool ReduceInChunks(ReductionContext& ctx, const EnumerateSites& enumerate,
                     const ApplySites& apply);
+
+// A Stage named `name` whose Run() is ReduceInChunks over these functions.
+std::unique_ptr<Stage> MakeChunkStage(std::string name,
+                                      EnumerateSites enumerate,
+                                      ApplySites apply);
 
 }  // namespace l0spv::reducers

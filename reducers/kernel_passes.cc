@@ -50,25 +50,6 @@ void ForEachBodyInstruction(const Module& m, F&& f) {
       for (const Instruction& inst : b.instructions) f(inst);
 }
 
-// --- generic stage wrappers --------------------------------------------------
-
-class ChunkStage : public Stage {
- public:
-  ChunkStage(std::string name, EnumerateSites e, ApplySites a)
-      : name_(std::move(name)),
-        enumerate_(std::move(e)),
-        apply_(std::move(a)) {}
-  std::string name() const override { return name_; }
-  bool Run(ReductionContext& ctx) override {
-    return ReduceInChunks(ctx, enumerate_, apply_);
-  }
-
- private:
-  std::string name_;
-  EnumerateSites enumerate_;
-  ApplySites apply_;
-};
-
 // --- values to constants
 // -------------------------------------------------------
 
@@ -642,38 +623,32 @@ std::unique_ptr<Stage> MakeBufferStage() {
   return std::make_unique<BufferStage>();
 }
 std::unique_ptr<Stage> MakeExtInstToConstantStage() {
-  return std::make_unique<ChunkStage>(
+  return MakeChunkStage(
       "ext-inst-to-constant",
       [](const TestCase& tc) { return ValueSites(tc, true); }, ValuesToNull);
 }
 std::unique_ptr<Stage> MakeValueToConstantStage() {
-  return std::make_unique<ChunkStage>(
+  return MakeChunkStage(
       "value-to-constant",
       [](const TestCase& tc) { return ValueSites(tc, false); }, ValuesToNull);
 }
 std::unique_ptr<Stage> MakeRemoveStatementsStage() {
-  return std::make_unique<ChunkStage>("remove-statements", StatementSites,
-                                      RemoveStatements);
+  return MakeChunkStage("remove-statements", StatementSites, RemoveStatements);
 }
 std::unique_ptr<Stage> MakeRemoveUnusedStage() {
-  return std::make_unique<ChunkStage>("remove-unused", UnusedSites,
-                                      RemoveUnused);
+  return MakeChunkStage("remove-unused", UnusedSites, RemoveUnused);
 }
 std::unique_ptr<Stage> MakeRemoveFunctionsStage() {
-  return std::make_unique<ChunkStage>("remove-functions", FunctionSites,
-                                      RemoveFunctions);
+  return MakeChunkStage("remove-functions", FunctionSites, RemoveFunctions);
 }
 std::unique_ptr<Stage> MakeSimplifyBranchesStage() {
-  return std::make_unique<ChunkStage>("simplify-branches", BranchSites,
-                                      SimplifyBranches);
+  return MakeChunkStage("simplify-branches", BranchSites, SimplifyBranches);
 }
 std::unique_ptr<Stage> MakeShrinkConstantsStage() {
-  return std::make_unique<ChunkStage>("shrink-constants", ConstantSites,
-                                      ShrinkConstants);
+  return MakeChunkStage("shrink-constants", ConstantSites, ShrinkConstants);
 }
 std::unique_ptr<Stage> MakeDropUnusedArgsStage() {
-  return std::make_unique<ChunkStage>("drop-unused-args", UnusedArgSites,
-                                      DropArgs);
+  return MakeChunkStage("drop-unused-args", UnusedArgSites, DropArgs);
 }
 
 }  // namespace l0spv::reducers

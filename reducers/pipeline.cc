@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "generators/transform/engine.h"
 #include "reducers/bundle.h"
+#include "reducers/collapse_passes.h"
 #include "reducers/finding.h"
 #include "reducers/kernel_passes.h"
 #include "reducers/log_stage.h"
@@ -66,7 +67,11 @@ std::vector<std::unique_ptr<Stage>> DefaultStages(
   stages.push_back(MakeRemoveUnusedStage());
   stages.push_back(MakeSimplifyBranchesStage());
   stages.push_back(MakeRemoveUnusedStage());
+  stages.push_back(MakeInlineSingleCallsStage());
   stages.push_back(MakeRemoveFunctionsStage());
+  stages.push_back(MakeFoldLaneAccessesStage());
+  stages.push_back(MakeVectorsToScalarsStage());
+  stages.push_back(MakeRemoveUnusedStage());
   stages.push_back(std::make_unique<SpirvReduceStage>(spirv_reduce));
   stages.push_back(MakeShrinkConstantsStage());
   stages.push_back(MakeDropUnusedArgsStage());

@@ -39,4 +39,32 @@ bool ReduceInChunks(ReductionContext& ctx, const EnumerateSites& enumerate,
   return progress;
 }
 
+namespace {
+
+class ChunkStage : public Stage {
+ public:
+  ChunkStage(std::string name, EnumerateSites e, ApplySites a)
+      : name_(std::move(name)),
+        enumerate_(std::move(e)),
+        apply_(std::move(a)) {}
+  std::string name() const override { return name_; }
+  bool Run(ReductionContext& ctx) override {
+    return ReduceInChunks(ctx, enumerate_, apply_);
+  }
+
+ private:
+  std::string name_;
+  EnumerateSites enumerate_;
+  ApplySites apply_;
+};
+
+}  // namespace
+
+std::unique_ptr<Stage> MakeChunkStage(std::string name,
+                                      EnumerateSites enumerate,
+                                      ApplySites apply) {
+  return std::make_unique<ChunkStage>(std::move(name), std::move(enumerate),
+                                      std::move(apply));
+}
+
 }  // namespace l0spv::reducers
