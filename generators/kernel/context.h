@@ -106,6 +106,8 @@ struct KernelResources {
   uint32_t local_size = 0;   // u64 actual work-group size (> 0)
   uint32_t local_capacity = 0;
   uint32_t local_id_vector = 0;  // v3 u64 LocalInvocationId
+  // u32 SubgroupLocalInvocationId (identity shuffles), or 0.
+  uint32_t subgroup_local_id = 0;
 
   uint64_t work_items = 0;
 };

@@ -326,6 +326,11 @@ void KernelBuilder::Prologue() {
   for (const auto& [arg, type] : scalar_params_) {
     AddValue(ctx_, fn.parameter_ids()[arg], type);
   }
+  // The subgroup-local id, for identity shuffles (subgroups.h); Oclgrind
+  // has no subgroups.
+  if (ctx_.features.weights[kFamGroup] != 0 && ctx_.BugsAllowed(kBugsOclgrind))
+    k_.subgroup_local_id =
+        LoadBuiltin(spv::BuiltIn::SubgroupLocalInvocationId, IntT(32));
   if (struct_arg_) LoadStructMembers();
   // Specialization constants, used with their default values.
   if (ctx_.rng.Percent(40)) {

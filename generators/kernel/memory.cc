@@ -2,6 +2,7 @@
 
 #include "generators/kernel/expressions.h"
 #include "generators/kernel/ext_inst.h"
+#include "generators/kernel/subgroups.h"
 #include "spirv/unified1/OpenCL.std.h"
 
 namespace l0spv::generators {
@@ -459,11 +460,12 @@ bool GenExchange(GenContext& ctx) {
 
 bool GenGroup(GenContext& ctx) {
   if (ctx.kernel == nullptr || !ctx.uniform) return false;
+  if (ctx.rng.Percent(40) && GenSubgroup(ctx)) return true;
   // PoCL 3.1 has no work-group collective functions (the build fails to
   // link work_group_broadcast & co.; known-consumer-bugs/
   // pocl_work_group_functions.spvasm), nor has Oclgrind 21.10, an OpenCL
   // 1.2 device (oclgrind_work_group_functions.spvasm).
-  if (!ctx.BugsAllowed(kBugsPocl | kBugsOclgrind)) return false;
+  if (!ctx.BugsAllowed(kBugsPocl | kBugsOclgrind)) return GenSubgroup(ctx);
   Rng& rng = ctx.rng;
   FunctionEmitter& fn = *ctx.fn;
   ctx.builder.AddCapability(spv::Capability::Groups);

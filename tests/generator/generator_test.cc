@@ -115,6 +115,56 @@ TEST(GeneratorTest, CasesRunCleanOnReference) {
   }
 }
 
+// Subgroup operations are emitted only in forms whose results do not depend
+// on the device's subgroup size: every case that uses one gives the same
+// buffers with subgroups of 1, 4, 8, 16 and 32 work-items.
+TEST(GeneratorTest, SubgroupResultsDoNotDependOnTheSubgroupSize) {
+  int with_subgroup_ops = 0;
+  for (uint64_t seed = 0; seed < 400 && with_subgroup_ops < 25; ++seed) {
+    GeneratorOptions g;
+    g.seed = seed;
+    g.avoid_known_bugs = 0;
+    auto tc = GenerateTestCase(g);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    auto m = spirv::ReadModuleWords(tc->module_words);
+    ASSERT_TRUE(m.ok());
+    bool uses = false;
+    for (const spirv::Function& f : m->functions)
+      for (const spirv::BasicBlock& b : f.blocks)
+        for (const spirv::Instruction& inst : b.instructions) {
+          const std::string_view name = inst.name();
+          uses = uses || name.find("SubgroupShuffle") != name.npos;
+          if (name.rfind("OpGroup", 0) == 0 && inst.NumOperands() > 0) {
+            // Scope operand: a constant 3 (Subgroup).
+            for (const spirv::Instruction& c : m->types_values)
+              if (c.result_id() == inst.word(0) && c.NumOperands() == 1 &&
+                  c.word(0) == 3)
+                uses = true;
+          }
+        }
+    if (!uses) continue;
+    ++with_subgroup_ops;
+    oracles::reference::ReferenceOptions options;
+    options.subgroup_size = 1;
+    const oracles::Execution base =
+        oracles::reference::RunReference(*tc, options);
+    ASSERT_EQ(base.status, oracles::ExecutionStatus::kOk)
+        << "seed " << seed << ": " << base.message;
+    for (uint32_t size : {4u, 8u, 16u, 32u}) {
+      options.subgroup_size = size;
+      const oracles::Execution e =
+          oracles::reference::RunReference(*tc, options);
+      ASSERT_EQ(e.status, oracles::ExecutionStatus::kOk)
+          << "seed " << seed << ": " << e.message;
+      const oracles::CompareResult r = oracles::CompareExecutions(
+          *tc, base, e, oracles::CompareOptionsFor(*tc));
+      EXPECT_TRUE(r.equal) << "seed " << seed << ", subgroup size " << size
+                           << ": " << r.explanation;
+    }
+  }
+  EXPECT_GE(with_subgroup_ops, 25);
+}
+
 // The swarm features that shape the kernel's interface and CFG appear:
 // a __constant (UniformConstant) input buffer, a struct argument by value
 // (FuncParamAttr ByVal pointer) whose bytes fill the struct, and
