@@ -26,6 +26,7 @@
 #include "llvm/IR/Module.h"
 #include "oracles/reference/interpreter.h"
 #include "oracles/verdict/verdict.h"
+#include "spirv/binary.h"
 #include "spirv/spirv_tools.h"
 
 namespace {
@@ -44,6 +45,24 @@ int Finding(const std::string& what) {
   return 0;
 }
 
+// The extensions the input module declares: the translator may use them on
+// the way back (as the llvm-spirv target passes --spirv-ext), and no other.
+SPIRV::TranslatorOpts::ExtensionsStatusMap DeclaredExtensions(
+    const std::vector<uint32_t>& words) {
+  SPIRV::TranslatorOpts::ExtensionsStatusMap allowed;
+  auto m = l0spv::spirv::ReadModuleWords(words);
+  if (!m.ok()) return allowed;
+  for (const l0spv::spirv::Instruction& e : m->extensions) {
+    if (e.NumOperands() == 0) continue;
+    const std::string name = e.operand(0).AsString();
+#define EXT(X) \
+  if (name == #X) allowed[SPIRV::ExtensionID::X] = true;
+#include "LLVMSPIRVLib/LLVMSPIRVExtensions.inc"
+#undef EXT
+  }
+  return allowed;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -59,7 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (before.status != oracles::ExecutionStatus::kOk) return 0;
 
   const uint32_t version = tc->module_words[1];
-  const SPIRV::TranslatorOpts opts(static_cast<SPIRV::VersionNumber>(version));
+  const SPIRV::TranslatorOpts opts(static_cast<SPIRV::VersionNumber>(version),
+                                   DeclaredExtensions(tc->module_words));
   llvm::LLVMContext context;
   std::string words(reinterpret_cast<const char*>(tc->module_words.data()),
                     tc->module_words.size() * 4);

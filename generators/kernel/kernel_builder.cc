@@ -326,9 +326,10 @@ void KernelBuilder::Prologue() {
   for (const auto& [arg, type] : scalar_params_) {
     AddValue(ctx_, fn.parameter_ids()[arg], type);
   }
-  // The subgroup-local id, for identity shuffles (subgroups.h); Oclgrind
-  // has no subgroups.
-  if (ctx_.features.weights[kFamGroup] != 0 && ctx_.BugsAllowed(kBugsOclgrind))
+  // The subgroup-local id, for identity shuffles (subgroups.h); neither
+  // Oclgrind nor PoCL has subgroups.
+  if (ctx_.features.weights[kFamGroup] != 0 &&
+      ctx_.BugsAllowed(kBugsOclgrind | kBugsPocl))
     k_.subgroup_local_id =
         LoadBuiltin(spv::BuiltIn::SubgroupLocalInvocationId, IntT(32));
   if (struct_arg_) LoadStructMembers();

@@ -109,8 +109,10 @@ bool GenUniformGroupOp(GenContext& ctx) {
 
 bool GenSubgroup(GenContext& ctx) {
   if (ctx.kernel == nullptr || !ctx.uniform) return false;
-  // Oclgrind 21.10 is an OpenCL 1.2 device without subgroups.
-  if (!ctx.BugsAllowed(kBugsOclgrind)) return false;
+  // Oclgrind 21.10 is an OpenCL 1.2 device without subgroups; PoCL 3.1's
+  // kernel library has neither get_sub_group_local_id nor the Intel
+  // shuffles (known-consumer-bugs/pocl_subgroups.spvasm).
+  if (!ctx.BugsAllowed(kBugsOclgrind | kBugsPocl)) return false;
   return ctx.rng.Percent(60) ? GenIdentityShuffle(ctx) : GenUniformGroupOp(ctx);
 }
 

@@ -3,11 +3,26 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "oracles/targets/adapter_util.h"
 #include "oracles/targets/target_registry.h"
+#include "spirv/binary.h"
 
 namespace l0spv::oracles {
 namespace {
+
+// The translator emits an extension's instructions only when told it may
+// (--spirv-ext): whatever the input module declared, the round trip may use.
+std::string AllowedExtensions(const std::vector<uint32_t>& words) {
+  auto m = spirv::ReadModuleWords(words);
+  if (!m.ok()) return "";
+  std::vector<std::string> names;
+  for (const spirv::Instruction& e : m->extensions)
+    if (e.NumOperands() > 0) names.push_back("+" + e.operand(0).AsString());
+  return names.empty()
+             ? ""
+             : absl::StrCat("--spirv-ext=", absl::StrJoin(names, ","));
+}
 
 class LlvmSpirvTarget : public Target {
  public:
@@ -45,10 +60,15 @@ class LlvmSpirvTarget : public Target {
     }
     const std::string max_version = absl::StrCat(
         "--spirv-max-version=", SpirvVersionString(test_case.module_words));
-    if (auto failed = RunToolStage(
-            {program_, max_version, "module.bc", "-o", "back.spv"}, dir->path(),
-            clock, limits, absl::StrCat(tool_, " (LLVM → SPIR-V)"),
-            test_case.module_words, &log)) {
+    std::vector<std::string> forward = {program_, max_version};
+    if (std::string ext = AllowedExtensions(test_case.module_words);
+        !ext.empty())
+      forward.push_back(ext);
+    for (const char* arg : {"module.bc", "-o", "back.spv"})
+      forward.emplace_back(arg);
+    if (auto failed = RunToolStage(forward, dir->path(), clock, limits,
+                                   absl::StrCat(tool_, " (LLVM → SPIR-V)"),
+                                   test_case.module_words, &log)) {
       return *failed;
     }
     const std::string who = absl::StrCat(tool_, " round trip");
