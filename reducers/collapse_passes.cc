@@ -90,17 +90,15 @@ std::vector<uint64_t> LaneAccessSites(const TestCase& tc) {
   auto m = spirv::ReadModuleWords(tc.module_words);
   if (!m.ok()) return sites;
   const Defs defs(*m);
-  for (const spirv::Function& f : m->functions)
-    for (const spirv::BasicBlock& b : f.blocks)
-      for (const Instruction& inst : b.instructions) {
-        if (!IsSingleIndexExtract(inst)) continue;
-        const Instruction* src = defs.Get(inst.word(0));
-        if (src == nullptr) continue;
-        if (KnownComponent(defs, inst.word(0), inst.word(1)) != 0 ||
-            OpOf(*src) == Op::OpVectorShuffle ||
-            (OpOf(*src) == Op::OpCompositeInsert && src->NumOperands() == 3))
-          sites.push_back(inst.result_id());
-      }
+  ForEachBodyInstruction(*m, [&](const Instruction& inst) {
+    if (!IsSingleIndexExtract(inst)) return;
+    const Instruction* src = defs.Get(inst.word(0));
+    if (src == nullptr) return;
+    if (KnownComponent(defs, inst.word(0), inst.word(1)) != 0 ||
+        OpOf(*src) == Op::OpVectorShuffle ||
+        (OpOf(*src) == Op::OpCompositeInsert && src->NumOperands() == 3))
+      sites.push_back(inst.result_id());
+  });
   return sites;
 }
 
@@ -278,15 +276,13 @@ absl::flat_hash_map<uint32_t, uint32_t> SingleLaneValues(const Module& m) {
   absl::flat_hash_map<uint32_t, uint32_t> extract_uses;
   absl::flat_hash_map<uint32_t, uint32_t> lane;
   absl::flat_hash_set<uint32_t> mixed;
-  for (const spirv::Function& f : m.functions)
-    for (const spirv::BasicBlock& b : f.blocks)
-      for (const Instruction& inst : b.instructions) {
-        if (!IsSingleIndexExtract(inst)) continue;
-        const uint32_t v = inst.word(0);
-        ++extract_uses[v];
-        auto [it, fresh] = lane.try_emplace(v, inst.word(1));
-        if (!fresh && it->second != inst.word(1)) mixed.insert(v);
-      }
+  ForEachBodyInstruction(m, [&](const Instruction& inst) {
+    if (!IsSingleIndexExtract(inst)) return;
+    const uint32_t v = inst.word(0);
+    ++extract_uses[v];
+    auto [it, fresh] = lane.try_emplace(v, inst.word(1));
+    if (!fresh && it->second != inst.word(1)) mixed.insert(v);
+  });
   absl::flat_hash_map<uint32_t, uint32_t> out;
   for (const auto& [v, n] : extract_uses) {
     auto u = uses.find(v);
@@ -302,13 +298,12 @@ std::vector<uint64_t> VectorSites(const TestCase& tc) {
   if (!m.ok()) return sites;
   const Defs defs(*m);
   const auto single_lane = SingleLaneValues(*m);
-  for (const spirv::Function& f : m->functions)
-    for (const spirv::BasicBlock& b : f.blocks)
-      for (const Instruction& inst : b.instructions)
-        if (inst.result_id() != 0 && single_lane.contains(inst.result_id()) &&
-            defs.VectorTypeOf(inst.result_id()) != nullptr &&
-            IsLaneWise(inst, *m, defs))
-          sites.push_back(inst.result_id());
+  ForEachBodyInstruction(*m, [&](const Instruction& inst) {
+    if (inst.result_id() != 0 && single_lane.contains(inst.result_id()) &&
+        defs.VectorTypeOf(inst.result_id()) != nullptr &&
+        IsLaneWise(inst, *m, defs))
+      sites.push_back(inst.result_id());
+  });
   return sites;
 }
 
@@ -395,15 +390,13 @@ std::vector<uint64_t> SingleCallSites(const TestCase& tc) {
   auto m = spirv::ReadModuleWords(tc.module_words);
   if (!m.ok()) return sites;
   absl::flat_hash_map<uint32_t, uint32_t> calls;
-  for (const spirv::Function& f : m->functions)
-    for (const spirv::BasicBlock& b : f.blocks)
-      for (const Instruction& inst : b.instructions)
-        if (OpOf(inst) == Op::OpFunctionCall) ++calls[inst.word(0)];
-  for (const spirv::Function& f : m->functions)
-    for (const spirv::BasicBlock& b : f.blocks)
-      for (const Instruction& inst : b.instructions)
-        if (OpOf(inst) == Op::OpFunctionCall && calls[inst.word(0)] == 1)
-          sites.push_back(inst.result_id());
+  ForEachBodyInstruction(*m, [&](const Instruction& inst) {
+    if (OpOf(inst) == Op::OpFunctionCall) ++calls[inst.word(0)];
+  });
+  ForEachBodyInstruction(*m, [&](const Instruction& inst) {
+    if (OpOf(inst) == Op::OpFunctionCall && calls[inst.word(0)] == 1)
+      sites.push_back(inst.result_id());
+  });
   return sites;
 }
 

@@ -43,13 +43,6 @@ bool IsNumeric(const absl::flat_hash_map<uint32_t, const Instruction*>& types,
   return Is(t, Op::OpTypeVector) && IsNumeric(types, t.word(0));
 }
 
-template <typename F>
-void ForEachBodyInstruction(const Module& m, F&& f) {
-  for (const spirv::Function& fn : m.functions)
-    for (const spirv::BasicBlock& b : fn.blocks)
-      for (const Instruction& inst : b.instructions) f(inst);
-}
-
 // --- values to constants
 // -------------------------------------------------------
 

@@ -22,6 +22,15 @@ namespace l0spv::reducers {
 size_t FunctionBodyInstructionCount(const spirv::Module& module);
 size_t FunctionBodyInstructionCount(const std::vector<uint32_t>& words);
 
+// Calls f(instruction) for every instruction in every function body, in
+// binary order.
+template <typename F>
+void ForEachBodyInstruction(const spirv::Module& m, F&& f) {
+  for (const spirv::Function& fn : m.functions)
+    for (const spirv::BasicBlock& b : fn.blocks)
+      for (const spirv::Instruction& inst : b.instructions) f(inst);
+}
+
 // Uses of each id in function bodies, types/values and entry points (debug
 // names and decorations do not keep a value alive).
 absl::flat_hash_map<uint32_t, uint32_t> CountUses(const spirv::Module& module);
