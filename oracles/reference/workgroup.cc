@@ -134,9 +134,10 @@ void SetIdentity(GroupOp op, Kind k, uint8_t* acc) {
 }
 
 // a = a op b for one lane of kind k. Floats are computed in double and
-// rounded to the lane format after every step (exact for one add or
-// multiply of half/float operands: double has more than 2p + 2 bits);
-// FMin/FMax return the other operand when one is NaN.
+// rounded to the lane format after every step: correctly rounded, as
+// double rounding is innocuous for one add or multiply of half/float
+// operands (double has at least 2p + 2 bits). FMin/FMax return the other
+// operand when one is NaN.
 void Combine(GroupOp op, Kind k, uint8_t* a, const uint8_t* b) {
   const Scalar s{k};
   const uint32_t eb = KindBytes(k);
@@ -606,11 +607,20 @@ bool CompleteNonUniform(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
         const uint64_t lid = lane(m);
         uint64_t src = ix;
         std::string why;
+        std::string name;  // the lane named, when it does not fit a uint64
         if (g.op == GroupOp::kNuShuffleXor) src = lid ^ ix;
-        if (g.op == GroupOp::kNuShuffleDown) src = lid + ix;
+        if (g.op == GroupOp::kNuShuffleDown) {
+          if (ix >= size) {  // also keeps lid + ix from wrapping around
+            why = "is outside the subgroup";
+            name = absl::StrCat(lid, " + ", ix);
+          } else {
+            src = lid + ix;
+          }
+        }
         if (g.op == GroupOp::kNuShuffleUp) {
           if (ix > lid) {
             why = "is below the subgroup's first invocation";
+            name = absl::StrCat(lid, " - ", ix);
           } else {
             src = lid - ix;
           }
@@ -622,9 +632,7 @@ bool CompleteNonUniform(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
                                  : g.op == GroupOp::kNuShuffleXor ? "Mask "
                                                                   : "Delta ",
                                  ix, " names subgroup invocation ",
-                                 g.op == GroupOp::kNuShuffleUp && ix > lid
-                                     ? absl::StrCat(lid, " - ", ix)
-                                     : absl::StrCat(src),
+                                 name.empty() ? absl::StrCat(src) : name,
                                  ", which ", why));
         std::memcpy(out.data() + i * inst.c, value(by_lane[src]), inst.c);
       }

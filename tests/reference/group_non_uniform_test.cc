@@ -6,6 +6,7 @@
 // partial last one) is x = 8..11, lanes 0..3.
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -29,6 +30,7 @@ constexpr char kDecls[] = R"(
 %uint_12 = OpConstant %uint 12
 %uint_16 = OpConstant %uint 16
 %uint_100 = OpConstant %uint 100
+%ulong_max = OpConstant %ulong 18446744073709551615
 %uint_0x55 = OpConstant %uint 0x55
 %uint_0x1FF = OpConstant %uint 0x1FF
 %uint_0x2C6 = OpConstant %uint 0x2C6
@@ -835,6 +837,40 @@ OpStore %myout %v Aligned 4
            "Delta 1 names subgroup invocation 0 - 1, which is below");
 }
 
+TEST(ReferenceGroupNonUniform, ShuffleDownByAHugeDeltaIsUb) {
+  // A 64-bit Delta must not wrap around to a lane of the subgroup.
+  Execution e = RunNu(R"(
+%v = OpGroupNonUniformShuffleDown %uint %uint_3 %x32 %ulong_max
+OpStore %myout %v Aligned 4
+)");
+  ExpectUb(e, "subgroup shuffle out of range",
+           "Delta 18446744073709551615 names subgroup invocation "
+           "0 + 18446744073709551615, which is outside the subgroup");
+}
+
+TEST(ReferenceGroupNonUniform, ActiveSetDoesNotDependOnTheSchedule) {
+  // Work-items resumed in seeded random orders still complete the
+  // non-uniform scan with exactly the invocations of the branch.
+  const std::string text = WrapBody(kDecls, std::string(kLane) + If("%odd", R"(
+%s = OpGroupNonUniformIAdd %uint %uint_3 InclusiveScan %x32
+OpStore %myout %s Aligned 4
+)"),
+                                    "uint", false, kCaps);
+  auto words = spirv::Assemble(text, SPV_ENV_UNIVERSAL_1_3);
+  ASSERT_TRUE(words.ok()) << words.status();
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    ReferenceOptions o;
+    o.subgroup_size = 8;
+    o.schedule_seed = seed;
+    Execution e =
+        RunReference(MakeCase(*words, {12}, std::nullopt, {Buffer(12 * 4)}), o);
+    ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+    EXPECT_EQ(Words(e),
+              (std::vector<uint32_t>{0, 1, 0, 4, 0, 9, 0, 16, 0, 9, 0, 20}))
+        << seed;
+  }
+}
+
 // ---- Unsupported and malformed ----
 
 TEST(ReferenceGroupNonUniform, WorkgroupScopeIsUnsupported) {
@@ -910,6 +946,93 @@ TEST(ReferenceGroupNonUniform, MalformedOperandsAreRejected) {
 )",
                           "uint", 12, 12, SPV_ENV_UNIVERSAL_1_3, true),
                     "OpGroupNonUniformBallot", "Result of type int");
+}
+
+// Every family in one kernel, in uniform and non-uniform control flow.
+constexpr char kEveryFamily[] = R"(
+%el = OpGroupNonUniformElect %bool %uint_3
+%al = OpGroupNonUniformAll %bool %uint_3 %odd
+%ae = OpGroupNonUniformAllEqual %bool %uint_3 %x32
+%bc = OpGroupNonUniformBroadcast %uint %uint_3 %x32 %uint_1
+%bf = OpGroupNonUniformBroadcastFirst %uint %uint_3 %x32
+%ba = OpGroupNonUniformBallot %v4uint %uint_3 %odd
+%ib = OpGroupNonUniformInverseBallot %bool %uint_3 %mask55
+%be = OpGroupNonUniformBallotBitExtract %bool %uint_3 %ba %lane
+%bn = OpGroupNonUniformBallotBitCount %uint %uint_3 InclusiveScan %ba
+%lsb = OpGroupNonUniformBallotFindLSB %uint %uint_3 %mask2C6
+%ad = OpGroupNonUniformIAdd %uint %uint_3 ExclusiveScan %x32
+%cl = OpGroupNonUniformUMax %uint %uint_3 ClusteredReduce %x32 %uint_4
+%fl = OpConvertUToF %float %x32
+%fm = OpGroupNonUniformFMin %float %uint_3 Reduce %fl
+%lo = OpGroupNonUniformLogicalXor %bool %uint_3 Reduce %odd
+%sx = OpGroupNonUniformShuffleXor %uint %uint_3 %x32 %uint_1
+%sd = OpGroupNonUniformShuffleDown %uint %uint_3 %x32 %uint_0
+%s1 = OpIAdd %uint %bn %lsb
+%s2 = OpIAdd %uint %s1 %ad
+%s3 = OpIAdd %uint %s2 %cl
+%s4 = OpIAdd %uint %s3 %sx
+%s5 = OpIAdd %uint %s4 %sd
+%s6 = OpIAdd %uint %s5 %bc
+%s7 = OpIAdd %uint %s6 %bf
+OpStore %myout %s7 Aligned 4
+)";
+
+TEST(ReferenceGroupNonUniform, EveryFamilyInOneKernel) {
+  Execution e = RunNu(kEveryFamily);
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+}
+
+TEST(ReferenceGroupNonUniform, MutatedModulesNeverCrash) {
+  // Decoder and scheduler robustness (the interpreter fuzzer's job, here
+  // deterministic): corrupt words of the kernel above and run it without
+  // validation; any status is fine, a crash or hang is not.
+  const std::string text =
+      WrapBody(kDecls, std::string(kLane) + kEveryFamily, "uint", false, kCaps);
+  auto words = spirv::Assemble(text, SPV_ENV_UNIVERSAL_1_3);
+  ASSERT_TRUE(words.ok()) << words.status();
+  // Operand words of the function bodies (never an instruction's first
+  // word, so the module still parses and the decoder sees the damage).
+  std::vector<size_t> operands;
+  bool in_function = false;
+  for (size_t at = 5; at < words->size();) {
+    const uint32_t count = (*words)[at] >> 16;
+    if (count == 0) break;
+    in_function = in_function || ((*words)[at] & 0xFFFF) == 54;  // OpFunction
+    for (size_t k = 1; in_function && k < count; ++k)
+      operands.push_back(at + k);
+    at += count;
+  }
+  ASSERT_FALSE(operands.empty());
+  std::mt19937 rng(7);
+  const uint32_t bound = (*words)[3];
+  ReferenceOptions o;
+  o.subgroup_size = 8;
+  o.skip_validation = true;
+  o.step_budget = 100000;
+  int ran = 0;
+  for (int iter = 0; iter < 1000; ++iter) {
+    std::vector<uint32_t> w = *words;
+    const int edits = 1 + static_cast<int>(rng() % 2);
+    for (int k = 0; k < edits; ++k) {
+      uint32_t& word = w[operands[rng() % operands.size()]];
+      switch (rng() % 3) {
+        case 0:  // another id: a type, a constant, a value
+          word = 1 + rng() % (bound - 1);
+          break;
+        case 1:  // a small literal (scopes, group operations, indices)
+          word = rng() % 8;
+          break;
+        default:
+          word ^= 1u << (rng() % 32);
+          break;
+      }
+    }
+    Execution e =
+        RunReference(MakeCase(w, {12}, std::nullopt, {Buffer(12 * 8)}), o);
+    ran += e.status == ExecutionStatus::kOk;
+  }
+  // Some mutations leave the kernel runnable.
+  EXPECT_GT(ran, 0);
 }
 
 }  // namespace
