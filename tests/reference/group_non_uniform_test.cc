@@ -17,6 +17,7 @@ namespace l0spv::oracles::reference::test {
 namespace {
 
 constexpr char kCaps[] =
+    "OpCapability Groups\n"
     "OpCapability GroupNonUniform\n"
     "OpCapability GroupNonUniformVote\n"
     "OpCapability GroupNonUniformBallot\n"
@@ -85,8 +86,12 @@ Execution RunNu(const std::string& body, const std::string& out_type = "uint",
                      .size(),
                  "%myout = OpBitcast %ptr_g_uint %out");
   }
+  // Half arithmetic needs Float16 (Float16Buffer only covers storage).
+  const bool half = out_type == "half" ||
+                    body.find(" %half ") != std::string::npos ||
+                    body.find(" %v4half ") != std::string::npos;
   const std::string caps =
-      absl::StrCat(kCaps, out_type == "half" ? "OpCapability Float16\n" : "");
+      absl::StrCat(kCaps, half ? "OpCapability Float16\n" : "");
   return RunText(
       WrapBody(kDecls + extra_decls, lane + body, out_type, false, caps), items,
       words * 8, env, skip_validation);
@@ -868,6 +873,55 @@ OpStore %myout %s Aligned 4
     EXPECT_EQ(Words(e),
               (std::vector<uint32_t>{0, 1, 0, 4, 0, 9, 0, 16, 0, 9, 0, 20}))
         << seed;
+  }
+}
+
+// ---- OpGroup* at Subgroup scope on the extended types ----
+
+TEST(ReferenceGroupNonUniform, OpGroupAtSubgroupScopeOnExtendedTypes) {
+  // The guide's "Extended Types": char/short/long and half/double scalars
+  // for the OpGroup* arithmetic, vectors for OpGroupBroadcast.
+  Execution e = RunNu(R"(
+%c = OpUConvert %uchar %x32
+%cs = OpGroupIAdd %uchar %uint_3 Reduce %c
+%s = OpUConvert %ushort %x32
+%smax = OpGroupUMax %ushort %uint_3 InclusiveScan %s
+%l = OpUConvert %ulong %x32
+%lmin = OpGroupSMin %ulong %uint_3 ExclusiveScan %l
+%h = OpConvertUToF %half %x32
+%hs = OpGroupFAdd %half %uint_3 Reduce %h
+%d = OpConvertUToF %double %x32
+%dm = OpGroupFMax %double %uint_3 Reduce %d
+%hv = OpCompositeConstruct %v4half %h %h %h %h
+%hb = OpGroupBroadcast %v4half %uint_3 %hv %uint_1
+%hb3 = OpCompositeExtract %half %hb 3
+%r1 = OpUConvert %uint %cs
+%r2 = OpUConvert %uint %smax
+%r3 = OpUConvert %uint %lmin
+%r4 = OpConvertFToU %uint %hs
+%r5 = OpConvertFToU %uint %dm
+%r6 = OpConvertFToU %uint %hb3
+%p1 = OpIMul %uint %r1 %uint_100
+%p2 = OpIAdd %uint %p1 %r2
+%q = OpIMul %uint %p2 %uint_100
+%q3 = OpIAdd %uint %q %r3
+%q4 = OpIMul %uint %r4 %uint_100
+%q5 = OpIAdd %uint %q4 %r5
+%q6 = OpIMul %uint %q5 %uint_100
+%q7 = OpIAdd %uint %q6 %r6
+%a = OpIMul %uint %q3 %uint_16
+%v = OpBitwiseXor %uint %a %q7
+OpStore %myout %v Aligned 4
+)");
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  const auto w = As<uint32_t>(e.buffers[0]);
+  for (uint32_t x = 0; x < 12; ++x) {
+    const uint32_t sg = x / 8, lane = x % 8, first = 8 * sg;
+    const uint32_t sum = sg == 0 ? 28 : 38, max = sg == 0 ? 7 : 11;
+    const uint32_t lmin = lane == 0 ? 0xFFFFFFFFu : first;  // INT64_MAX low
+    const uint32_t q3 = (sum * 100 + x) * 100 + lmin;
+    const uint32_t q7 = (sum * 100 + max) * 100 + first + 1;
+    EXPECT_EQ(w[x], (q3 * 16) ^ q7) << x;
   }
 }
 
