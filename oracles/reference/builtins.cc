@@ -87,6 +87,41 @@ void InitWorkItem(const Program& program, const Geometry& g,
       case Builtin::kSubgroupLocalInvocationId:
         v[0] = local_index % sg;
         break;
+      case Builtin::kSubgroupEqMask:
+      case Builtin::kSubgroupGeMask:
+      case Builtin::kSubgroupGtMask:
+      case Builtin::kSubgroupLeMask:
+      case Builtin::kSubgroupLtMask: {
+        // Bits of the subgroup's invocations (lane < its size) compared
+        // with this lane; 4 x 32 bits.
+        const uint64_t lane = local_index % sg;
+        const uint64_t size =
+            std::min<uint64_t>(sg, items - uint64_t{inv.subgroup} * sg);
+        uint32_t words[4] = {0, 0, 0, 0};
+        for (uint64_t bit = 0; bit < size && bit < 128; ++bit) {
+          bool set = false;
+          switch (a.builtin) {
+            case Builtin::kSubgroupEqMask:
+              set = bit == lane;
+              break;
+            case Builtin::kSubgroupGeMask:
+              set = bit >= lane;
+              break;
+            case Builtin::kSubgroupGtMask:
+              set = bit > lane;
+              break;
+            case Builtin::kSubgroupLeMask:
+              set = bit <= lane;
+              break;
+            default:
+              set = bit < lane;
+              break;
+          }
+          if (set) words[bit / 32] |= 1u << (bit % 32);
+        }
+        std::memcpy(inv.builtins.data() + a.builtin_offset, words, 16);
+        continue;
+      }
     }
     uint8_t* out = inv.builtins.data() + a.builtin_offset;
     for (int l = 0; l < a.builtin_lanes; ++l)

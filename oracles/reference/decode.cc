@@ -182,6 +182,7 @@ class Decoder {
   absl::Status Atomic(const Instruction& inst, Op_ op);
   absl::Status Group(const Instruction& inst, GroupOp op, bool has_mode);
   absl::Status IntelSubgroup(const Instruction& inst, GroupOp op);
+  absl::Status NonUniform(const Instruction& inst, GroupOp op);
   absl::Status AsyncCopy(const Instruction& inst);
   absl::Status WaitEvents(const Instruction& inst);
   // The value `id` occupies at least `bytes` bytes (guards byte copies on
@@ -944,9 +945,16 @@ absl::Status Decoder::DecodeGlobalVariable(const Instruction& inst) {
     const TypeDesc* vt = Type(pt->elem);
     const TypeDesc* st =
         vt && vt->cls == TypeDesc::kVector ? Type(vt->elem) : vt;
+    // The subgroup masks are uvec4; every other builtin is a 32/64-bit
+    // integer or a 3-vector of them.
+    const bool mask =
+        d->builtin >= static_cast<int>(spv::BuiltIn::SubgroupEqMask) &&
+        d->builtin <= static_cast<int>(spv::BuiltIn::SubgroupLtMask);
     if (st == nullptr || st->cls != TypeDesc::kInt ||
         (st->width != 32 && st->width != 64) ||
-        (vt->cls == TypeDesc::kVector && vt->lanes != 3))
+        (mask &&
+         (vt->cls != TypeDesc::kVector || vt->lanes != 4 || st->width != 32)) ||
+        (!mask && vt->cls == TypeDesc::kVector && vt->lanes != 3))
       return Unimpl(
           absl::StrCat("BuiltIn variable %", id, " has an unsupported type"));
     static constexpr std::pair<spv::BuiltIn, Builtin> kMap[] = {
@@ -968,6 +976,11 @@ absl::Status Decoder::DecodeGlobalVariable(const Instruction& inst) {
         {spv::BuiltIn::SubgroupId, Builtin::kSubgroupId},
         {spv::BuiltIn::SubgroupLocalInvocationId,
          Builtin::kSubgroupLocalInvocationId},
+        {spv::BuiltIn::SubgroupEqMask, Builtin::kSubgroupEqMask},
+        {spv::BuiltIn::SubgroupGeMask, Builtin::kSubgroupGeMask},
+        {spv::BuiltIn::SubgroupGtMask, Builtin::kSubgroupGtMask},
+        {spv::BuiltIn::SubgroupLeMask, Builtin::kSubgroupLeMask},
+        {spv::BuiltIn::SubgroupLtMask, Builtin::kSubgroupLtMask},
     };
     bool found = false;
     for (const auto& [spv_b, b] : kMap) {
@@ -985,7 +998,7 @@ absl::Status Decoder::DecodeGlobalVariable(const Instruction& inst) {
     a.kind = AllocKind::kBuiltin;
     a.read_only = true;
     a.builtin_lanes =
-        static_cast<uint8_t>(vt->cls == TypeDesc::kVector ? 3 : 1);
+        static_cast<uint8_t>(vt->cls == TypeDesc::kVector ? vt->lanes : 1);
     a.builtin_lane_bytes = static_cast<uint8_t>(st->width / 8);
     a.bytes = vt->size;
     a.builtin_offset = prog_.builtin_block_bytes;
@@ -1572,6 +1585,8 @@ absl::Status Decoder::Group(const Instruction& inst, GroupOp op,
   if (auto s = NeedBytes(*v, rs->bytes); !s.ok()) return s;
   if (rs->n != 1 && op != GroupOp::kBroadcast)
     return Unimpl(absl::StrCat(OpName(inst.opcode()), " on a vector"));
+  if (rs->k == kAgg && op != GroupOp::kBroadcast)
+    return Unimpl(absl::StrCat(OpName(inst.opcode()), " on a composite"));
   auto r = Slot(inst.result_id());
   if (!r.ok()) return r.status();
   Inst i{Op_::kGroup};
@@ -1650,6 +1665,179 @@ absl::Status Decoder::IntelSubgroup(const Instruction& inst, GroupOp op) {
     if (!r.ok()) return r.status();
     i.r = *r;
   }
+  i.k = rs->k;
+  i.n = rs->n;
+  i.d = static_cast<uint32_t>(prog_.groups.size());
+  i.c = rs->bytes;
+  prog_.groups.push_back(g);
+  Emit(i, inst);
+  return absl::OkStatus();
+}
+
+// How a shape reads in messages: "uint", "float4", "bool", ...
+std::string ShapeName(const Shape& s) {
+  static constexpr const char* kNames[] = {
+      "bool", "char", "short", "int", "long", "half", "float", "double", ""};
+  if (s.k == kAgg) return "a composite";
+  return s.n == 1 ? std::string(kNames[s.k]) : absl::StrCat(kNames[s.k], +s.n);
+}
+
+// OpGroupNonUniform* (SPIR-V 1.3). The types and scopes are the ones the
+// Level Zero SPIR-V programming guide ("Extended Subgroups") requires;
+// anything else traps as unsupported when reached.
+absl::Status Decoder::NonUniform(const Instruction& inst, GroupOp op) {
+  GroupCall g;
+  g.op = op;
+  g.scope = 3;
+  g.non_uniform = true;
+  auto scope = ScopeOf(inst, 0);
+  if (!scope.ok()) return scope.status();
+  if (*scope != 3) {
+    const spirv::EnumerantInfo* e =
+        spirv::FindEnumerant(spirv::OperandKind::kScope, *scope);
+    return Unimpl(absl::StrCat(
+        "Execution scope ", e ? std::string(e->name) : absl::StrCat(*scope),
+        " is not supported: the Level Zero programming guide allows only "
+        "Subgroup for OpGroupNonUniform* instructions"));
+  }
+  const bool ballot_in =
+      op == GroupOp::kInverseBallot || op == GroupOp::kBallotBitExtract ||
+      op == GroupOp::kBallotBitCount || op == GroupOp::kBallotFindLSB ||
+      op == GroupOp::kBallotFindMSB;
+  const bool arithmetic = (op >= GroupOp::kIAdd && op <= GroupOp::kSMax) ||
+                          (op >= GroupOp::kIMul && op <= GroupOp::kLogicalXor);
+  const bool has_mode = arithmetic || op == GroupOp::kBallotBitCount;
+  size_t next = 1;
+  if (has_mode) {
+    if (inst.NumOperands() < 2)
+      return Bad(
+          absl::StrCat(OpName(inst.opcode()), ": group operation missing"));
+    const uint32_t mode = inst.word(1);
+    if (mode > 3 || (mode == 3 && !arithmetic))
+      return Unimpl(absl::StrCat("GroupOperation ", mode,
+                                 " is not supported (Reduce, InclusiveScan, "
+                                 "ExclusiveScan",
+                                 arithmetic ? ", ClusteredReduce" : "", ")"));
+    g.mode = static_cast<GroupMode>(mode);
+    next = 2;
+  }
+  auto rs = ShapeOf(inst.type_id());
+  if (!rs.ok()) return rs.status();
+  auto is_num = [](const Shape& s) { return s.k >= kI8 && s.k <= kF64; };
+  auto is_int = [](const Shape& s) { return s.k >= kI8 && s.k <= kI64; };
+  auto is_uvec4 = [](const Shape& s) { return s.k == kI32 && s.n == 4; };
+  auto is_bool = [](const Shape& s) { return s.k == kBool && s.n == 1; };
+  auto unsupported_type = [&](const Shape& s, absl::string_view what,
+                              absl::string_view allowed) {
+    return Unimpl(absl::StrCat(what, " of type ", ShapeName(s),
+                               " is not supported (the Level Zero "
+                               "programming guide lists ",
+                               allowed, ")"));
+  };
+  // Value operand.
+  if (op != GroupOp::kElect) {
+    auto v = Id(inst, next);
+    if (!v.ok()) return v.status();
+    auto vt = TypeOfValue(*v);
+    if (!vt.ok()) return vt.status();
+    auto vs = ShapeOf(*vt);
+    if (!vs.ok()) return vs.status();
+    const bool pred_in =
+        op == GroupOp::kAll || op == GroupOp::kAny || op == GroupOp::kBallot;
+    const bool logical =
+        op >= GroupOp::kLogicalAnd && op <= GroupOp::kLogicalXor;
+    const bool float_op = op == GroupOp::kFAdd || op == GroupOp::kFMul ||
+                          op == GroupOp::kFMin || op == GroupOp::kFMax;
+    if (pred_in || logical) {
+      if (!is_bool(*vs)) return unsupported_type(*vs, "Value", "bool");
+    } else if (ballot_in) {
+      if (!is_uvec4(*vs))
+        return unsupported_type(*vs, "Value", "a vector of four 32-bit uint");
+    } else if (op == GroupOp::kBroadcast) {
+      if (!is_num(*vs))
+        return unsupported_type(*vs, "Value",
+                                "integer and float scalars and vectors");
+    } else if (arithmetic && float_op) {
+      if (vs->n != 1 || vs->k < kF16 || vs->k > kF64)
+        return unsupported_type(*vs, "Value", "float scalars");
+    } else if (arithmetic) {
+      if (vs->n != 1 || !is_int(*vs))
+        return unsupported_type(*vs, "Value", "integer scalars");
+    } else if (vs->n != 1 || !is_num(*vs)) {
+      return unsupported_type(*vs, "Value", "integer and float scalars");
+    }
+    auto slot = Slot(*v);
+    if (!slot.ok()) return slot.status();
+    g.value = *slot;
+    g.value_kind = vs->k;
+    g.value_lanes = vs->n;
+    const bool same_type = !pred_in && !ballot_in && op != GroupOp::kAllEqual;
+    if (same_type && (rs->k != vs->k || rs->n != vs->n))
+      return Bad(absl::StrCat(OpName(inst.opcode()), " %", inst.result_id(),
+                              ": result type differs from the Value's"));
+    ++next;
+  }
+  // Result type of the operations whose result is not the Value's type.
+  switch (op) {
+    case GroupOp::kElect:
+    case GroupOp::kAll:
+    case GroupOp::kAny:
+    case GroupOp::kAllEqual:
+    case GroupOp::kInverseBallot:
+    case GroupOp::kBallotBitExtract:
+      if (!is_bool(*rs)) return unsupported_type(*rs, "Result", "bool");
+      break;
+    case GroupOp::kBallot:
+      if (!is_uvec4(*rs))
+        return unsupported_type(*rs, "Result", "a vector of four 32-bit uint");
+      break;
+    case GroupOp::kBallotBitCount:
+    case GroupOp::kBallotFindLSB:
+    case GroupOp::kBallotFindMSB:
+      if (rs->n != 1 || !is_int(*rs))
+        return unsupported_type(*rs, "Result", "an integer scalar");
+      break;
+    default:
+      break;
+  }
+  // Id / Index / Mask / Delta operand: an integer scalar.
+  const bool has_index =
+      op == GroupOp::kBroadcast || op == GroupOp::kBallotBitExtract ||
+      (op >= GroupOp::kNuShuffle && op <= GroupOp::kNuShuffleDown);
+  if (has_index) {
+    auto ix = Id(inst, next);
+    if (!ix.ok()) return ix.status();
+    auto it = TypeOfValue(*ix);
+    if (!it.ok()) return it.status();
+    auto is = ShapeOf(*it);
+    if (!is.ok()) return is.status();
+    if (is->n != 1 || !is_int(*is))
+      return Bad(absl::StrCat(OpName(inst.opcode()), " %", inst.result_id(),
+                              ": the id/index operand is not an integer "
+                              "scalar"));
+    auto slot = Slot(*ix);
+    if (!slot.ok()) return slot.status();
+    g.index = *slot;
+    g.index_bytes = KindBytes(is->k);
+    ++next;
+  }
+  // ClusterSize: only (and always) with ClusteredReduce.
+  const bool has_cluster = inst.NumOperands() > next;
+  if (has_mode && g.mode == GroupMode::kClusteredReduce) {
+    if (!has_cluster)
+      return Bad(absl::StrCat(OpName(inst.opcode()), " %", inst.result_id(),
+                              ": ClusteredReduce without a ClusterSize"));
+    auto c = ConstantInt(inst.word(next));
+    if (!c) return Unimpl("ClusterSize is not an integer constant");
+    g.cluster = *c;
+  } else if (has_cluster) {
+    return Bad(absl::StrCat(OpName(inst.opcode()), " %", inst.result_id(),
+                            ": too many operands"));
+  }
+  auto r = Slot(inst.result_id());
+  if (!r.ok()) return r.status();
+  Inst i{Op_::kGroup};
+  i.r = *r;
   i.k = rs->k;
   i.n = rs->n;
   i.d = static_cast<uint32_t>(prog_.groups.size());
@@ -2632,6 +2820,70 @@ absl::Status Decoder::Translate(const Instruction& inst) {
       return IntelSubgroup(inst, GroupOp::kBlockRead);
     case Op::OpSubgroupBlockWriteINTEL:
       return IntelSubgroup(inst, GroupOp::kBlockWrite);
+    case Op::OpGroupNonUniformElect:
+      return NonUniform(inst, GroupOp::kElect);
+    case Op::OpGroupNonUniformAll:
+      return NonUniform(inst, GroupOp::kAll);
+    case Op::OpGroupNonUniformAny:
+      return NonUniform(inst, GroupOp::kAny);
+    case Op::OpGroupNonUniformAllEqual:
+      return NonUniform(inst, GroupOp::kAllEqual);
+    case Op::OpGroupNonUniformBroadcast:
+      return NonUniform(inst, GroupOp::kBroadcast);
+    case Op::OpGroupNonUniformBroadcastFirst:
+      return NonUniform(inst, GroupOp::kBroadcastFirst);
+    case Op::OpGroupNonUniformBallot:
+      return NonUniform(inst, GroupOp::kBallot);
+    case Op::OpGroupNonUniformInverseBallot:
+      return NonUniform(inst, GroupOp::kInverseBallot);
+    case Op::OpGroupNonUniformBallotBitExtract:
+      return NonUniform(inst, GroupOp::kBallotBitExtract);
+    case Op::OpGroupNonUniformBallotBitCount:
+      return NonUniform(inst, GroupOp::kBallotBitCount);
+    case Op::OpGroupNonUniformBallotFindLSB:
+      return NonUniform(inst, GroupOp::kBallotFindLSB);
+    case Op::OpGroupNonUniformBallotFindMSB:
+      return NonUniform(inst, GroupOp::kBallotFindMSB);
+    case Op::OpGroupNonUniformShuffle:
+      return NonUniform(inst, GroupOp::kNuShuffle);
+    case Op::OpGroupNonUniformShuffleXor:
+      return NonUniform(inst, GroupOp::kNuShuffleXor);
+    case Op::OpGroupNonUniformShuffleUp:
+      return NonUniform(inst, GroupOp::kNuShuffleUp);
+    case Op::OpGroupNonUniformShuffleDown:
+      return NonUniform(inst, GroupOp::kNuShuffleDown);
+    case Op::OpGroupNonUniformIAdd:
+      return NonUniform(inst, GroupOp::kIAdd);
+    case Op::OpGroupNonUniformFAdd:
+      return NonUniform(inst, GroupOp::kFAdd);
+    case Op::OpGroupNonUniformIMul:
+      return NonUniform(inst, GroupOp::kIMul);
+    case Op::OpGroupNonUniformFMul:
+      return NonUniform(inst, GroupOp::kFMul);
+    case Op::OpGroupNonUniformSMin:
+      return NonUniform(inst, GroupOp::kSMin);
+    case Op::OpGroupNonUniformUMin:
+      return NonUniform(inst, GroupOp::kUMin);
+    case Op::OpGroupNonUniformFMin:
+      return NonUniform(inst, GroupOp::kFMin);
+    case Op::OpGroupNonUniformSMax:
+      return NonUniform(inst, GroupOp::kSMax);
+    case Op::OpGroupNonUniformUMax:
+      return NonUniform(inst, GroupOp::kUMax);
+    case Op::OpGroupNonUniformFMax:
+      return NonUniform(inst, GroupOp::kFMax);
+    case Op::OpGroupNonUniformBitwiseAnd:
+      return NonUniform(inst, GroupOp::kBitwiseAnd);
+    case Op::OpGroupNonUniformBitwiseOr:
+      return NonUniform(inst, GroupOp::kBitwiseOr);
+    case Op::OpGroupNonUniformBitwiseXor:
+      return NonUniform(inst, GroupOp::kBitwiseXor);
+    case Op::OpGroupNonUniformLogicalAnd:
+      return NonUniform(inst, GroupOp::kLogicalAnd);
+    case Op::OpGroupNonUniformLogicalOr:
+      return NonUniform(inst, GroupOp::kLogicalOr);
+    case Op::OpGroupNonUniformLogicalXor:
+      return NonUniform(inst, GroupOp::kLogicalXor);
     case Op::OpGroupAsyncCopy:
       return AsyncCopy(inst);
     case Op::OpGroupWaitEvents:

@@ -264,8 +264,41 @@ enum class GroupOp : uint8_t {
   kAsyncCopy,
   // OpGroupWaitEvents: index = NumEvents, value = EventsList.
   kWaitEvents,
+  // OpGroupNonUniform* (SPIR-V 1.3, Subgroup scope only): computed over the
+  // active invocations, the ones of the subgroup that wait at the
+  // instruction together (GroupCall::non_uniform). kAll, kAny, kBroadcast
+  // and the arithmetic operations above are shared with OpGroup*; kIAdd ...
+  // kSMax plus the ones below take GroupMode incl. kClusteredReduce.
+  kIMul,
+  kFMul,
+  kBitwiseAnd,
+  kBitwiseOr,
+  kBitwiseXor,
+  kLogicalAnd,
+  kLogicalOr,
+  kLogicalXor,
+  kElect,             // r = the lowest active SubgroupLocalInvocationId
+  kAllEqual,          // value = Value (int: bits, float: IEEE ==)
+  kBroadcastFirst,    // value = Value of the lowest active invocation
+  kBallot,            // value = Predicate; r = uvec4 of active lanes
+  kInverseBallot,     // value = uvec4 (uniform); r = own bit
+  kBallotBitExtract,  // value = uvec4, index = Index (index_bytes)
+  kBallotBitCount,    // value = uvec4; mode Reduce/InclusiveScan/ExclusiveScan
+  kBallotFindLSB,     // value = uvec4
+  kBallotFindMSB,     // value = uvec4
+  // Non-uniform shuffles: value = Value, index = Id / Mask / Delta
+  // (index_bytes); reading an inactive or out-of-range lane is UB.
+  kNuShuffle,
+  kNuShuffleXor,
+  kNuShuffleUp,
+  kNuShuffleDown,
 };
-enum class GroupMode : uint8_t { kReduce, kInclusiveScan, kExclusiveScan };
+enum class GroupMode : uint8_t {
+  kReduce,
+  kInclusiveScan,
+  kExclusiveScan,
+  kClusteredReduce,  // GroupCall::cluster lanes per cluster
+};
 
 struct GroupCall {
   GroupOp op;
@@ -286,6 +319,14 @@ struct GroupCall {
   uint32_t element_bytes = 0;
   uint32_t event = kNoSlot;
   bool gather = true;
+  // OpGroupNonUniform*: runs over the active invocations only.
+  bool non_uniform = false;
+  // The Value operand's shape where it differs from the result's (ballot
+  // operations: uvec4 in, bool / uint out; Ballot: bool in).
+  Kind value_kind = kAgg;
+  uint8_t value_lanes = 1;
+  // ClusteredReduce: the ClusterSize constant (checked when run).
+  uint64_t cluster = 0;
 };
 
 // Shuffles may run in non-uniform control flow: only the invocations that
@@ -293,6 +334,11 @@ struct GroupCall {
 inline bool IsShuffle(GroupOp op) {
   return op == GroupOp::kShuffle || op == GroupOp::kShuffleDown ||
          op == GroupOp::kShuffleUp || op == GroupOp::kShuffleXor;
+}
+// Group operations that run in non-uniform control flow: the Intel
+// shuffles and every OpGroupNonUniform*.
+inline bool RunsNonUniform(const GroupCall& g) {
+  return g.non_uniform || IsShuffle(g.op);
 }
 
 struct ExtCall;
@@ -367,6 +413,12 @@ enum class Builtin : uint8_t {
   kNumEnqueuedSubgroups,
   kSubgroupId,
   kSubgroupLocalInvocationId,
+  // uvec4 masks of the subgroup's invocations (GroupNonUniformBallot).
+  kSubgroupEqMask,
+  kSubgroupGeMask,
+  kSubgroupGtMask,
+  kSubgroupLeMask,
+  kSubgroupLtMask,
 };
 
 struct StaticAlloc {

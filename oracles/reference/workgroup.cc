@@ -83,6 +83,123 @@ struct Scalar {
   }
 };
 
+bool IsFloatOp(GroupOp op) {
+  return op == GroupOp::kFAdd || op == GroupOp::kFMul || op == GroupOp::kFMin ||
+         op == GroupOp::kFMax;
+}
+
+// The identity of an arithmetic group operation (the ExclusiveScan result
+// of the first invocation): 0 for add/or/xor, 1 for mul, +inf / INT_MAX /
+// UINT_MAX for min, -inf / INT_MIN / 0 for max, all ones for and, true for
+// LogicalAnd.
+void SetIdentity(GroupOp op, Kind k, uint8_t* acc) {
+  const Scalar s{k};
+  const uint32_t eb = KindBytes(k);
+  std::memset(acc, 0, 8);
+  if (eb == 0) return;  // never decoded: guarded for safety
+  switch (op) {
+    case GroupOp::kFAdd:
+      s.StoreDouble(acc, 0.0);
+      break;
+    case GroupOp::kFMul:
+      s.StoreDouble(acc, 1.0);
+      break;
+    case GroupOp::kIMul:
+    case GroupOp::kLogicalAnd:
+      acc[0] = 1;
+      break;
+    case GroupOp::kFMin:
+      s.StoreDouble(acc, std::numeric_limits<double>::infinity());
+      break;
+    case GroupOp::kFMax:
+      s.StoreDouble(acc, -std::numeric_limits<double>::infinity());
+      break;
+    case GroupOp::kUMin:
+    case GroupOp::kBitwiseAnd:
+      std::memset(acc, 0xFF, eb);
+      break;
+    case GroupOp::kSMin: {
+      const uint64_t v = (uint64_t{1} << (eb * 8 - 1)) - 1;
+      std::memcpy(acc, &v, eb);
+      break;
+    }
+    case GroupOp::kSMax: {
+      const uint64_t v = uint64_t{1} << (eb * 8 - 1);
+      std::memcpy(acc, &v, eb);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// a = a op b for one lane of kind k. Floats are computed in double and
+// rounded to the lane format after every step: correctly rounded, as
+// double rounding is innocuous for one add or multiply of half/float
+// operands (double has at least 2p + 2 bits). FMin/FMax return the other
+// operand when one is NaN.
+void Combine(GroupOp op, Kind k, uint8_t* a, const uint8_t* b) {
+  const Scalar s{k};
+  const uint32_t eb = KindBytes(k);
+  if (IsFloatOp(op)) {
+    const double x = s.AsDouble(a), y = s.AsDouble(b);
+    double r;
+    if (op == GroupOp::kFAdd) {
+      r = x + y;
+    } else if (op == GroupOp::kFMul) {
+      r = x * y;
+    } else if (op == GroupOp::kFMin) {
+      r = std::isnan(x) ? y : std::isnan(y) ? x : std::min(x, y);
+    } else {
+      r = std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y);
+    }
+    s.StoreDouble(a, r);
+    return;
+  }
+  uint64_t r = 0;
+  switch (op) {
+    case GroupOp::kIAdd:
+      r = s.AsBits(a) + s.AsBits(b);
+      break;
+    case GroupOp::kIMul:
+      r = s.AsBits(a) * s.AsBits(b);
+      break;
+    case GroupOp::kUMin:
+      r = std::min(s.AsBits(a), s.AsBits(b));
+      break;
+    case GroupOp::kUMax:
+      r = std::max(s.AsBits(a), s.AsBits(b));
+      break;
+    case GroupOp::kSMin:
+      r = static_cast<uint64_t>(std::min(s.AsSigned(a), s.AsSigned(b)));
+      break;
+    case GroupOp::kSMax:
+      r = static_cast<uint64_t>(std::max(s.AsSigned(a), s.AsSigned(b)));
+      break;
+    case GroupOp::kBitwiseAnd:
+      r = s.AsBits(a) & s.AsBits(b);
+      break;
+    case GroupOp::kBitwiseOr:
+      r = s.AsBits(a) | s.AsBits(b);
+      break;
+    case GroupOp::kBitwiseXor:
+      r = s.AsBits(a) ^ s.AsBits(b);
+      break;
+    case GroupOp::kLogicalAnd:
+      r = (a[0] != 0) && (b[0] != 0);
+      break;
+    case GroupOp::kLogicalOr:
+      r = (a[0] != 0) || (b[0] != 0);
+      break;
+    case GroupOp::kLogicalXor:
+      r = (a[0] != 0) != (b[0] != 0);
+      break;
+    default:
+      break;
+  }
+  std::memcpy(a, &r, eb);
+}
+
 // SPV_INTEL_subgroups: shuffles among the invocations that reached the
 // instruction (`members`, a subset of one subgroup) and block reads/writes
 // (the whole subgroup, uniform pointer).
@@ -317,6 +434,271 @@ bool CompleteAsync(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
   return true;
 }
 
+using Ballot = std::array<uint32_t, 4>;
+
+bool BallotBit(const Ballot& b, uint64_t bit) {
+  return bit < 128 && ((b[bit / 32] >> (bit % 32)) & 1u) != 0;
+}
+
+// OpGroupNonUniform*: `members` are the active invocations of one subgroup
+// (those waiting at the instruction together), in LocalInvocationIndex
+// order, so lane order. Reading an invocation that is not active, or an
+// id outside the subgroup, is UB; so are the other undefined results the
+// SPIR-V specification names (see the README).
+bool CompleteNonUniform(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
+                        std::span<Invocation* const> members) {
+  const GroupCall& g = ctx.state->program->groups[inst.d];
+  Executor& exec = *ctx.executor;
+  const uint32_t sg = std::max<uint32_t>(1, ctx.geometry->subgroup_size);
+  const std::array<uint64_t, 3> gs =
+      GroupSize(*ctx.geometry, ctx.state->group_id);
+  const uint64_t items = gs[0] * gs[1] * gs[2];
+  // Invocations in this subgroup (the last one may be partial).
+  const uint32_t size = static_cast<uint32_t>(
+      std::min<uint64_t>(sg, items - uint64_t{members[0]->subgroup} * sg));
+  auto regs = [](Invocation* m) { return m->frames.back().regs; };
+  auto value = [&](Invocation* m) { return regs(m) + g.value; };
+  auto result = [&](Invocation* m) { return regs(m) + inst.r; };
+  auto lane = [&](const Invocation* m) { return m->local_index % sg; };
+  auto index = [&](Invocation* m) {
+    return ReadUint(regs(m) + g.index, g.index_bytes);
+  };
+  auto ballot = [&](Invocation* m) {
+    Ballot b;
+    std::memcpy(b.data(), value(m), 16);
+    return b;
+  };
+  auto ub = [&](Invocation* m, absl::string_view check,
+                absl::string_view detail) {
+    exec.Error(*m, pc, ExecutionStatus::kUbDetected, check, detail);
+    return false;
+  };
+  auto set_bool = [&](Invocation* m, bool v) { *result(m) = v ? 1 : 0; };
+  auto set_uint = [&](Invocation* m, uint64_t v) {
+    std::memcpy(result(m), &v, KindBytes(inst.k));
+  };
+  std::vector<Invocation*> by_lane(sg, nullptr);
+  for (Invocation* m : members) by_lane[lane(m)] = m;
+  // Why lane `src` cannot be read (empty: it can).
+  auto unreadable = [&](uint64_t src) -> std::string {
+    if (src >= size) return "is outside the subgroup";
+    if (by_lane[src] == nullptr) return "is not active (did not reach it)";
+    return "";
+  };
+
+  switch (g.op) {
+    case GroupOp::kElect:
+      for (Invocation* m : members) set_bool(m, m == members[0]);
+      return true;
+    case GroupOp::kAll:
+    case GroupOp::kAny: {
+      bool all = true, any = false;
+      for (Invocation* m : members) {
+        all &= *value(m) != 0;
+        any |= *value(m) != 0;
+      }
+      for (Invocation* m : members)
+        set_bool(m, g.op == GroupOp::kAll ? all : any);
+      return true;
+    }
+    case GroupOp::kAllEqual: {
+      // Integers compare bits; floats compare with IEEE == (a NaN is never
+      // equal, -0 == +0), as FOrdEqual.
+      const Scalar s{g.value_kind};
+      const uint32_t eb = KindBytes(g.value_kind);
+      const bool is_float = g.value_kind >= kF16;
+      bool equal = true;
+      for (Invocation* m : members) {
+        equal &= is_float
+                     ? s.AsDouble(value(m)) == s.AsDouble(value(members[0]))
+                     : std::memcmp(value(m), value(members[0]), eb) == 0;
+      }
+      for (Invocation* m : members) set_bool(m, equal);
+      return true;
+    }
+    case GroupOp::kBroadcast:
+    case GroupOp::kBroadcastFirst: {
+      uint64_t src = lane(members[0]);
+      if (g.op == GroupOp::kBroadcast) {
+        src = index(members[0]);
+        for (Invocation* m : members) {
+          if (index(m) != src)
+            return ub(m, "non-uniform broadcast id",
+                      absl::StrCat("this work-item broadcasts from subgroup "
+                                   "invocation ",
+                                   index(m), ", the first active one from ",
+                                   src, " (Id must be dynamically uniform)"));
+        }
+        if (std::string why = unreadable(src); !why.empty())
+          return ub(members[0], "broadcast from an inactive invocation",
+                    absl::StrCat("Id ", src, " names subgroup invocation ", src,
+                                 ", which ", why));
+      }
+      std::vector<uint8_t> v(value(by_lane[src]), value(by_lane[src]) + inst.c);
+      for (Invocation* m : members) std::memcpy(result(m), v.data(), inst.c);
+      return true;
+    }
+    case GroupOp::kBallot: {
+      Ballot b{0, 0, 0, 0};
+      for (Invocation* m : members)
+        if (*value(m) != 0) b[lane(m) / 32] |= 1u << (lane(m) % 32);
+      for (Invocation* m : members) std::memcpy(result(m), b.data(), 16);
+      return true;
+    }
+    case GroupOp::kInverseBallot: {
+      const Ballot first = ballot(members[0]);
+      for (Invocation* m : members) {
+        if (ballot(m) != first)
+          return ub(m, "non-uniform ballot value",
+                    "OpGroupNonUniformInverseBallot needs the same Value in "
+                    "every active invocation");
+      }
+      for (Invocation* m : members) set_bool(m, BallotBit(first, lane(m)));
+      return true;
+    }
+    case GroupOp::kBallotBitExtract:
+      for (Invocation* m : members) {
+        const uint64_t bit = index(m);
+        if (bit >= sg)
+          return ub(m, "ballot bit index out of range",
+                    absl::StrCat("Index ", bit,
+                                 " is not below the subgroup size ", sg));
+        set_bool(m, BallotBit(ballot(m), bit));
+      }
+      return true;
+    case GroupOp::kBallotBitCount:
+      // Only the bits of the subgroup's invocations count.
+      for (Invocation* m : members) {
+        const Ballot b = ballot(m);
+        uint64_t end = size;
+        if (g.mode == GroupMode::kInclusiveScan) end = lane(m) + 1;
+        if (g.mode == GroupMode::kExclusiveScan) end = lane(m);
+        uint64_t n = 0;
+        for (uint64_t bit = 0; bit < end; ++bit) n += BallotBit(b, bit);
+        set_uint(m, n);
+      }
+      return true;
+    case GroupOp::kBallotFindLSB:
+    case GroupOp::kBallotFindMSB:
+      for (Invocation* m : members) {
+        const Ballot b = ballot(m);
+        int64_t found = -1;
+        for (uint64_t bit = 0; bit < size; ++bit) {
+          if (!BallotBit(b, bit)) continue;
+          found = static_cast<int64_t>(bit);
+          if (g.op == GroupOp::kBallotFindLSB) break;
+        }
+        if (found < 0)
+          return ub(m, "ballot find of an empty mask",
+                    absl::StrCat("no bit of the subgroup's ", size,
+                                 " invocations is set in Value, so the "
+                                 "result is undefined"));
+        set_uint(m, static_cast<uint64_t>(found));
+      }
+      return true;
+    case GroupOp::kNuShuffle:
+    case GroupOp::kNuShuffleXor:
+    case GroupOp::kNuShuffleUp:
+    case GroupOp::kNuShuffleDown: {
+      std::vector<uint8_t> out(members.size() * inst.c);
+      for (size_t i = 0; i < members.size(); ++i) {
+        Invocation* m = members[i];
+        const uint64_t ix = index(m);
+        const uint64_t lid = lane(m);
+        uint64_t src = ix;
+        std::string why;
+        std::string name;  // the lane named, when it does not fit a uint64
+        if (g.op == GroupOp::kNuShuffleXor) src = lid ^ ix;
+        if (g.op == GroupOp::kNuShuffleDown) {
+          if (ix >= size) {  // also keeps lid + ix from wrapping around
+            why = "is outside the subgroup";
+            name = absl::StrCat(lid, " + ", ix);
+          } else {
+            src = lid + ix;
+          }
+        }
+        if (g.op == GroupOp::kNuShuffleUp) {
+          if (ix > lid) {
+            why = "is below the subgroup's first invocation";
+            name = absl::StrCat(lid, " - ", ix);
+          } else {
+            src = lid - ix;
+          }
+        }
+        if (why.empty()) why = unreadable(src);
+        if (!why.empty())
+          return ub(m, "subgroup shuffle out of range",
+                    absl::StrCat(g.op == GroupOp::kNuShuffle      ? "Id "
+                                 : g.op == GroupOp::kNuShuffleXor ? "Mask "
+                                                                  : "Delta ",
+                                 ix, " names subgroup invocation ",
+                                 name.empty() ? absl::StrCat(src) : name,
+                                 ", which ", why));
+        std::memcpy(out.data() + i * inst.c, value(by_lane[src]), inst.c);
+      }
+      for (size_t i = 0; i < members.size(); ++i)
+        std::memcpy(result(members[i]), out.data() + i * inst.c, inst.c);
+      return true;
+    }
+    default:
+      break;
+  }
+  // Arithmetic: lane order, each step rounded (floats), so FAdd/FMul are
+  // deterministic.
+  const uint32_t eb = KindBytes(inst.k);
+  uint64_t cluster = size;  // Reduce and scans: the whole subgroup
+  if (g.mode == GroupMode::kClusteredReduce) {
+    cluster = g.cluster;
+    if (cluster == 0 || (cluster & (cluster - 1)) != 0 || cluster > sg)
+      return ub(members[0], "invalid ClusterSize",
+                absl::StrCat("ClusterSize ", g.cluster,
+                             " is not a power of two no larger than the "
+                             "subgroup size ",
+                             sg));
+  }
+  const bool minmax_f = g.op == GroupOp::kFMin || g.op == GroupOp::kFMax;
+  const Scalar fs{inst.k};
+  std::vector<uint8_t> out(members.size() * 8);
+  for (size_t i = 0; i < members.size();) {
+    // One cluster: members i .. j-1.
+    size_t j = i;
+    const uint64_t c = lane(members[i]) / cluster;
+    while (j < members.size() && lane(members[j]) / cluster == c) ++j;
+    uint8_t acc[8];
+    SetIdentity(g.op, inst.k, acc);
+    bool number = false;  // FMin/FMax: some value combined is not NaN
+    size_t used = 0;
+    auto check = [&](size_t at) {
+      if (!minmax_f || used == 0 || number) return true;
+      return ub(members[at], "undefined group result",
+                "every value combined for this work-item is NaN, so the "
+                "result is undefined");
+    };
+    for (size_t k = i; k < j; ++k) {
+      uint8_t* r = out.data() + k * 8;
+      if (g.mode == GroupMode::kExclusiveScan) {
+        if (!check(k)) return false;
+        std::memcpy(r, acc, eb);
+      }
+      Combine(g.op, inst.k, acc, value(members[k]));
+      number |= minmax_f && !std::isnan(fs.AsDouble(value(members[k])));
+      ++used;
+      if (g.mode == GroupMode::kInclusiveScan) {
+        if (!check(k)) return false;
+        std::memcpy(r, acc, eb);
+      }
+    }
+    if (g.mode == GroupMode::kReduce || g.mode == GroupMode::kClusteredReduce) {
+      if (!check(i)) return false;
+      for (size_t k = i; k < j; ++k) std::memcpy(out.data() + k * 8, acc, eb);
+    }
+    i = j;
+  }
+  for (size_t i = 0; i < members.size(); ++i)
+    std::memcpy(result(members[i]), out.data() + i * 8, eb);
+  return true;
+}
+
 // Computes a collective for `members` (in LocalInvocationIndex order).
 bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
               std::span<Invocation* const> members, bool subgroup) {
@@ -328,7 +710,7 @@ bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
     return true;
   }
   const GroupCall& g = prog.groups[inst.d];
-  const Scalar s{inst.k};
+  if (g.non_uniform) return CompleteNonUniform(ctx, inst, pc, members);
   const uint32_t eb = inst.k == kAgg ? inst.c : KindBytes(inst.k);
   auto value = [&](Invocation* m) { return m->frames.back().regs + g.value; };
   auto result = [&](Invocation* m) { return m->frames.back().regs + inst.r; };
@@ -386,71 +768,10 @@ bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
   if (g.op == GroupOp::kAsyncCopy || g.op == GroupOp::kWaitEvents)
     return CompleteAsync(ctx, inst, pc, members);
   // Arithmetic reductions and scans, accumulated in member order.
-  const bool is_float = g.op == GroupOp::kFAdd || g.op == GroupOp::kFMin ||
-                        g.op == GroupOp::kFMax;
   uint8_t acc[8] = {0};
-  // Identity.
-  switch (g.op) {
-    case GroupOp::kFAdd:
-      s.StoreDouble(acc, 0.0);
-      break;
-    case GroupOp::kFMin:
-      s.StoreDouble(acc, std::numeric_limits<double>::infinity());
-      break;
-    case GroupOp::kFMax:
-      s.StoreDouble(acc, -std::numeric_limits<double>::infinity());
-      break;
-    case GroupOp::kUMin:
-      std::memset(acc, 0xFF, eb);
-      break;
-    case GroupOp::kSMin: {
-      const uint64_t v = (uint64_t{1} << (eb * 8 - 1)) - 1;
-      std::memcpy(acc, &v, eb);
-      break;
-    }
-    case GroupOp::kSMax: {
-      const uint64_t v = uint64_t{1} << (eb * 8 - 1);
-      std::memcpy(acc, &v, eb);
-      break;
-    }
-    default:
-      break;
-  }
+  SetIdentity(g.op, inst.k, acc);
   auto combine = [&](uint8_t* a, const uint8_t* b) {
-    if (is_float) {
-      const double x = s.AsDouble(a), y = s.AsDouble(b);
-      double r;
-      if (g.op == GroupOp::kFAdd) {
-        r = x + y;
-      } else if (g.op == GroupOp::kFMin) {
-        r = std::isnan(x) ? y : std::isnan(y) ? x : std::min(x, y);
-      } else {
-        r = std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y);
-      }
-      s.StoreDouble(a, r);
-      return;
-    }
-    uint64_t r = 0;
-    switch (g.op) {
-      case GroupOp::kIAdd:
-        r = s.AsBits(a) + s.AsBits(b);
-        break;
-      case GroupOp::kUMin:
-        r = std::min(s.AsBits(a), s.AsBits(b));
-        break;
-      case GroupOp::kUMax:
-        r = std::max(s.AsBits(a), s.AsBits(b));
-        break;
-      case GroupOp::kSMin:
-        r = static_cast<uint64_t>(std::min(s.AsSigned(a), s.AsSigned(b)));
-        break;
-      case GroupOp::kSMax:
-        r = static_cast<uint64_t>(std::max(s.AsSigned(a), s.AsSigned(b)));
-        break;
-      default:
-        break;
-    }
-    std::memcpy(a, &r, eb);
+    Combine(g.op, inst.k, a, b);
   };
   if (g.mode == GroupMode::kReduce) {
     for (Invocation* m : members) combine(acc, value(m));
@@ -570,17 +891,18 @@ bool RunWorkgroup(WorkgroupContext& ctx, const std::array<uint64_t, 3>& group,
       progressed = true;
     }
     if (!progressed) {
-      // Shuffles in non-uniform control flow: when nothing else can move,
-      // the invocations of a subgroup that wait at the same shuffle
-      // complete it among themselves (the first such shuffle in
-      // LocalInvocationIndex order, so the choice is deterministic).
+      // Shuffles and OpGroupNonUniform* in non-uniform control flow: when
+      // nothing else can move, the invocations of a subgroup that wait at
+      // the same such instruction (the active ones) complete it among
+      // themselves (the first such instruction in LocalInvocationIndex
+      // order, so the choice is deterministic).
       for (uint32_t first = 0; first < items && !progressed; first += sg) {
         const uint32_t last = std::min(items, first + sg);
         for (uint32_t i = first; i < last && !progressed; ++i) {
           const Invocation& w = *pool[i];
           if (w.state != Invocation::State::kWaiting) continue;
           const Inst& inst = prog.insts[w.wait_pc];
-          if (inst.op != Op::kGroup || !IsShuffle(prog.groups[inst.d].op))
+          if (inst.op != Op::kGroup || !RunsNonUniform(prog.groups[inst.d]))
             continue;
           members.clear();
           for (uint32_t j = first; j < last; ++j) {

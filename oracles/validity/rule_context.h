@@ -59,10 +59,13 @@ inline constexpr std::string_view kRuleRecursion = "L0-RECURSION";
 inline constexpr std::string_view kRuleExecScope = "L0-EXEC-SCOPE";
 inline constexpr std::string_view kRuleExecScopeAsyncCopy =
     "L0-EXEC-SCOPE-ASYNC-COPY";
+inline constexpr std::string_view kRuleExecScopeNonUniform =
+    "L0-EXEC-SCOPE-NON-UNIFORM";
 inline constexpr std::string_view kRuleMemoryScope = "L0-MEMORY-SCOPE";
 inline constexpr std::string_view kRuleCapability = "L0-CAPABILITY";
 inline constexpr std::string_view kRuleExtension = "L0-EXTENSION";
 inline constexpr std::string_view kRuleSubgroupTypes = "L0-SUBGROUP-TYPES";
+inline constexpr std::string_view kRuleNonUniformTypes = "L0-NON-UNIFORM-TYPES";
 
 // First word of operand `i`, or nullopt when the instruction is too short.
 std::optional<uint32_t> OperandWord(const spirv::Instruction& inst, size_t i);

@@ -58,6 +58,18 @@ void CheckExecutionScope(RuleContext& ctx, const Instruction& inst, uint32_t id,
     }
     return;
   }
+  // OpGroupNonUniform*: the programming guide's extended subgroups allow
+  // only Subgroup.
+  if (inst.name().starts_with("OpGroupNonUniform")) {
+    if (value != subgroup) {
+      ctx.Report(kRuleExecScopeNonUniform, &inst,
+                 absl::StrCat(what,
+                              "; Level Zero (extended subgroups) requires "
+                              "Subgroup for ",
+                              AbslView(inst.name())));
+    }
+    return;
+  }
   if (value != workgroup && value != subgroup) {
     ctx.Report(
         kRuleExecScope, &inst,

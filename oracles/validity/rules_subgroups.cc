@@ -146,8 +146,72 @@ void CheckImageOperands(RuleContext& ctx, const Instruction& inst) {
   }
 }
 
+// Extended subgroups (programming guide): OpGroupNonUniform* values are
+// integer or float scalars; OpGroupNonUniformBroadcast also takes 2/3/4/8/16
+// component vectors of them. Bool (vote, logical) and uvec4 (ballot)
+// operands are spirv-val's business; width and fp16/fp64 support are
+// L0-INT-WIDTH / L0-FLOAT-WIDTH / L0-CAPABILITY's.
+void CheckNonUniform(RuleContext& ctx, const Instruction& inst, Op op) {
+  uint32_t type_id = 0;
+  bool vectors = false;
+  switch (op) {
+    case Op::OpGroupNonUniformAllEqual:
+      type_id = ValueType(ctx, OperandWord(inst, 1));
+      break;
+    case Op::OpGroupNonUniformBroadcast:
+      vectors = true;
+      type_id = inst.type_id();
+      break;
+    case Op::OpGroupNonUniformBroadcastFirst:
+    case Op::OpGroupNonUniformShuffle:
+    case Op::OpGroupNonUniformShuffleXor:
+    case Op::OpGroupNonUniformShuffleUp:
+    case Op::OpGroupNonUniformShuffleDown:
+    case Op::OpGroupNonUniformIAdd:
+    case Op::OpGroupNonUniformFAdd:
+    case Op::OpGroupNonUniformIMul:
+    case Op::OpGroupNonUniformFMul:
+    case Op::OpGroupNonUniformSMin:
+    case Op::OpGroupNonUniformUMin:
+    case Op::OpGroupNonUniformFMin:
+    case Op::OpGroupNonUniformSMax:
+    case Op::OpGroupNonUniformUMax:
+    case Op::OpGroupNonUniformFMax:
+    case Op::OpGroupNonUniformBitwiseAnd:
+    case Op::OpGroupNonUniformBitwiseOr:
+    case Op::OpGroupNonUniformBitwiseXor:
+      type_id = inst.type_id();
+      break;
+    default:
+      return;
+  }
+  const TypeInfo* t = ctx.types().Get(type_id);
+  if (t == nullptr) return;  // undeclared: spirv-val's business
+  const TypeInfo* scalar = t;
+  bool ok = true;
+  if (t->op == Op::OpTypeVector) {
+    ok = vectors && (t->count == 2 || t->count == 3 || t->count == 4 ||
+                     t->count == 8 || t->count == 16);
+    scalar = ctx.types().Get(t->element);
+    if (scalar == nullptr) return;
+  }
+  ok = ok && (scalar->op == Op::OpTypeInt || scalar->op == Op::OpTypeFloat);
+  if (ok) return;
+  ctx.Report(
+      kRuleNonUniformTypes, &inst,
+      absl::StrCat(ctx.Describe(inst), " operates on ", ctx.TypeName(type_id),
+                   "; the extended subgroups take integer or float "
+                   "scalars",
+                   vectors ? " and 2/3/4/8/16-component vectors of them" : "",
+                   " for ", AbslView(inst.name())));
+}
+
 void CheckInstruction(RuleContext& ctx, const Instruction& inst) {
   const Op op = static_cast<Op>(inst.opcode());
+  if (inst.name().starts_with("OpGroupNonUniform")) {
+    CheckNonUniform(ctx, inst, op);
+    return;
+  }
   if (IsShuffle(op)) {
     CheckShuffle(ctx, inst);
     return;

@@ -13,8 +13,10 @@ constexpr std::string_view kValidation = "Validation Rules";
 constexpr std::string_view kTypes = "Supported Types";
 constexpr std::string_view kCapabilities = "Required Capabilities";
 constexpr std::string_view kSubgroups = "Extensions: SPV_INTEL_subgroups";
+constexpr std::string_view kExtendedSubgroups =
+    "Programming guide: Extended Subgroups";
 
-constexpr std::array<RuleInfo, 29> kRules = {{
+constexpr std::array<RuleInfo, 31> kRules = {{
     // Module shape.
     {"L0-SPIRV-VERSION",
      "the module's SPIR-V version is a 1.x version no newer than the "
@@ -83,6 +85,9 @@ constexpr std::array<RuleInfo, 29> kRules = {{
      "Scope for Execution of OpGroupAsyncCopy and OpGroupWaitEvents is "
      "Workgroup",
      kValidation},
+    {"L0-EXEC-SCOPE-NON-UNIFORM",
+     "Scope for Execution of OpGroupNonUniform* instructions is Subgroup",
+     kExtendedSubgroups},
     {"L0-MEMORY-SCOPE",
      "Scope for Memory is CrossDevice, Device, Workgroup, Invocation or "
      "Subgroup",
@@ -99,6 +104,10 @@ constexpr std::array<RuleInfo, 29> kRules = {{
      "SPV_INTEL_subgroups shuffles and block reads/writes use the data, "
      "pointer, image and coordinate types the environment accepts",
      kSubgroups},
+    {"L0-NON-UNIFORM-TYPES",
+     "OpGroupNonUniform* values are integer or float scalars (Broadcast: "
+     "also 2/3/4/8/16-component vectors), as the extended subgroups list",
+     kExtendedSubgroups},
 }};
 
 }  // namespace

@@ -37,6 +37,7 @@ TEST(RulesTableTest, HasTheSpecifiedRules) {
                               "L0-RECURSION",
                               "L0-EXEC-SCOPE",
                               "L0-EXEC-SCOPE-ASYNC-COPY",
+                              "L0-EXEC-SCOPE-NON-UNIFORM",
                               "L0-MEMORY-SCOPE",
                               "L0-KERNEL-ARG-TYPE",
                               "L0-KERNEL-ARG-WIDTH",
@@ -48,6 +49,7 @@ TEST(RulesTableTest, HasTheSpecifiedRules) {
                               "L0-INT-WIDTH",
                               "L0-FLOAT-WIDTH",
                               "L0-SUBGROUP-TYPES",
+                              "L0-NON-UNIFORM-TYPES",
                               "L0-EXTINST-SET"}) {
     EXPECT_NE(FindLintRule(id), nullptr) << id;
   }
