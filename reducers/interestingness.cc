@@ -1,8 +1,10 @@
 #include "reducers/interestingness.h"
 
 #include "absl/strings/str_cat.h"
+#include "oracles/compare/compare.h"
 #include "oracles/validity/device_profile.h"
 #include "oracles/validity/lint.h"
+#include "reducers/module_edit.h"
 #include "spirv/binary.h"
 
 namespace l0spv::reducers {
@@ -123,6 +125,28 @@ CheckOutcome Interestingness::Check(const spirv::TestCase& candidate) {
   }
   for (const oracles::Verdict& v : out.verdicts) {
     if (SignatureMatches(options_.signature, v)) out.interesting = true;
+  }
+  // A reduction step can leave an OpUndef flowing into a branch or a store
+  // (the original only used it as the base of inserts that overwrote it):
+  // the reference reads it as zero, a target may pick anything. Such a
+  // candidate is no reproducer: the reference must compute the same with
+  // every OpUndef given other bits.
+  if (out.interesting && options_.strict_reference &&
+      reference.status == oracles::ExecutionStatus::kOk) {
+    if (auto defined = WithUndefsDefined(candidate.module_words)) {
+      spirv::TestCase variant = candidate;
+      variant.module_words = std::move(*defined);
+      const oracles::Execution other = ref_->Run(variant, options_.limits);
+      const bool same =
+          other.status == oracles::ExecutionStatus::kOk &&
+          oracles::CompareExecutions(candidate, reference, other,
+                                     oracles::CompareOptionsFor(candidate))
+              .equal;
+      if (!same) {
+        out.interesting = false;
+        out.rejected = "its results depend on an OpUndef value";
+      }
+    }
   }
   return out;
 }

@@ -13,6 +13,10 @@
 //    as zero, a device may not: an undef-made mismatch is not a bug).
 //    Target verdicts need a clean reference run, so a candidate with
 //    undefined behaviour is never interesting — reduction cannot create UB.
+//    With strict_reference, the reference also runs the candidate with
+//    every OpUndef given other bits (WithUndefsDefined): a candidate whose
+//    results change is not interesting (a removed insert can leave an undef
+//    steering a switch into OpUnreachable on a device).
 //  - Errors (a target that cannot be built, bad profile) are returned from
 //    Make(); Check() itself only says yes or no, with the verdicts.
 //  - Not thread-safe (targets are not).

@@ -4,7 +4,9 @@
 #include <string_view>
 
 #include "spirv/binary.h"
+#include "spirv/builder.h"
 #include "spirv/grammar.h"
+#include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::reducers {
@@ -211,6 +213,68 @@ void RemoveUnreachableBlocks(spirv::Module& module) {
     }
   }
   ForgetIds(module, removed_ids);
+}
+
+namespace {
+
+// A constant of `type_id` with every bit pattern unlike zero, or 0 for a
+// type without constants (pointers, opaque types).
+uint32_t PatternConstant(spirv::ModuleBuilder& b, const spirv::TypeTable& types,
+                         uint32_t type_id, int depth = 0) {
+  const spirv::TypeInfo* t = types.Get(type_id);
+  if (t == nullptr || depth > 8) return 0;
+  switch (t->op) {
+    case Op::OpTypeBool:
+      return b.BoolConstant(true);
+    case Op::OpTypeInt:
+      return b.IntConstant(type_id, ~uint64_t{0});
+    case Op::OpTypeFloat:
+      return b.FloatConstantBits(type_id, 0xA5A5A5A5A5A5A5A5ull);
+    case Op::OpTypeVector:
+    case Op::OpTypeArray:
+    case Op::OpTypeStruct: {
+      std::vector<uint32_t> parts;
+      const size_t n = t->op == Op::OpTypeStruct ? t->members.size() : t->count;
+      if (n == 0 || n > 4096) return 0;
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t member =
+            t->op == Op::OpTypeStruct ? t->members[i] : t->element;
+        const uint32_t c = PatternConstant(b, types, member, depth + 1);
+        if (c == 0) return 0;
+        parts.push_back(c);
+      }
+      return b.CompositeConstant(type_id, parts);
+    }
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+std::optional<std::vector<uint32_t>> WithUndefsDefined(
+    const std::vector<uint32_t>& words) {
+  auto m = spirv::ReadModuleWords(words);
+  if (!m.ok()) return std::nullopt;
+  std::vector<std::pair<uint32_t, uint32_t>> undefs;  // id, type
+  m->ForEachInstruction([&](const Instruction& inst) {
+    if (Is(inst, Op::OpUndef))
+      undefs.emplace_back(inst.result_id(), inst.type_id());
+  });
+  if (undefs.empty()) return std::nullopt;
+  const spirv::TypeTable types(*m);
+  absl::flat_hash_map<uint32_t, uint32_t> map;
+  {
+    spirv::ModuleBuilder builder(*m);
+    for (const auto& [id, type] : undefs)
+      if (const uint32_t c = PatternConstant(builder, types, type); c != 0)
+        map[id] = c;
+  }
+  if (map.empty()) return std::nullopt;
+  // Body uses only: a module-scope user (a constant composite) would have
+  // to move below the new constant.
+  ReplaceUsesInBodies(*m, map);
+  return spirv::EncodeModule(*m);
 }
 
 spirv::TestCase WithModule(const spirv::TestCase& base,

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -61,6 +62,15 @@ void RemoveUnusedGlobals(spirv::Module& module);
 // Removes blocks unreachable from each function's entry, the phi entries and
 // merge instructions that named them.
 void RemoveUnreachableBlocks(spirv::Module& module);
+
+// The module with every OpUndef of a scalar, vector, array or struct type
+// replaced by a constant whose bits are all different from the zeros the
+// reference reads an OpUndef as (integers all ones, floats 0xA5.. bits,
+// bools true), or nullopt when the module has no such OpUndef (or is
+// unreadable). Running both tells whether a result depends on an undefined
+// value.
+std::optional<std::vector<uint32_t>> WithUndefsDefined(
+    const std::vector<uint32_t>& words);
 
 // The candidate case with `module` as its module.
 spirv::TestCase WithModule(const spirv::TestCase& base,

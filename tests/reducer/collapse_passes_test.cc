@@ -192,5 +192,42 @@ TEST_F(CollapsePasses, NothingToDoIsNoProgress) {
   EXPECT_FALSE(progress);
 }
 
+// A candidate whose results depend on an OpUndef is no reproducer: the
+// reference reads undef as zero, a device may pick anything (a removed
+// insert can leave an undef steering a switch into OpUnreachable).
+TEST_F(CollapsePasses, ResultsThatDependOnAnUndefAreNotInteresting) {
+  spirv::TestCase tc = MakeCase();
+  std::string text = kKernel;
+  // out[0] = helper(...) ^ undef: still the faulty multiply's mismatch, but
+  // also a value the kernel never defined.
+  const std::string from = "               OpStore %out %z Aligned 2";
+  text.replace(text.find(from), from.size(),
+               "         %u = OpUndef %short\n"
+               "         %w = OpBitwiseXor %short %z %u\n"
+               "               OpStore %out %w Aligned 2");
+  auto words = spirv::Assemble(text);
+  ASSERT_TRUE(words.ok()) << words.status();
+  tc.module_words = *words;
+  ASSERT_TRUE(WithUndefsDefined(tc.module_words).has_value());
+  const CheckOutcome c = oracle_->Check(tc);
+  EXPECT_FALSE(c.interesting);
+  EXPECT_EQ(c.rejected, "its results depend on an OpUndef value");
+
+  // An undef whose bits never reach a result (overwritten by an insert)
+  // keeps the case interesting.
+  std::string harmless = kKernel;
+  const std::string from2 = "          %e = OpCompositeExtract %short %s 1";
+  harmless.replace(harmless.find(from2), from2.size(),
+                   "         %u = OpUndef %v4short\n"
+                   "         %i = OpCompositeInsert %v4short %c3 %u 1\n"
+                   "         %j = OpCompositeExtract %short %i 1\n"
+                   "          %e = OpCompositeExtract %short %s 1");
+  auto words2 = spirv::Assemble(harmless);
+  ASSERT_TRUE(words2.ok()) << words2.status();
+  tc.module_words = *words2;
+  EXPECT_TRUE(oracle_->Check(tc).interesting);
+  EXPECT_FALSE(WithUndefsDefined(MakeCase().module_words).has_value());
+}
+
 }  // namespace
 }  // namespace l0spv::reducers
