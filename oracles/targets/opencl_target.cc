@@ -440,6 +440,12 @@ std::string Worker(const WorkerInput& in) {
   }
   setenv("POCL_KERNEL_CACHE", "0", 1);
   setenv("POCL_CACHE_DIR", (in.scratch + "/pocl-cache").c_str(), 1);
+  // Drivers write debris to the working directory (PoCL's kernel compiler
+  // dumps broken.dot when it gives up on a CFG): keep it in the scratch
+  // directory, which is removed after the run.
+  if (chdir(in.scratch.c_str()) != 0) {
+    // Not fatal: the run itself does not depend on the directory.
+  }
   nlohmann::json reply;
   {
     StdoutCapture capture(in.scratch + "/stdout.txt");
