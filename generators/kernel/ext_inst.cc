@@ -190,7 +190,11 @@ bool GenExtFloatExact(GenContext& ctx) {
       // Oclgrind 21.10: sign(+0.0) is -0.0
       // (corpora/known-consumer-bugs/oclgrind_sign_zero.spvasm).
       if (n == Sign && !ctx.BugsAllowed(kBugsOclgrind)) n = Fabs;
-      FloatResult(ctx, ExtInst(ctx, type, n, {Operand(ctx, t)}), t, n, "");
+      uint32_t x = Operand(ctx, t);
+      // PoCL 3.1: trunc(NaN) is +0.0
+      // (corpora/known-consumer-bugs/pocl_trunc_nan.spvasm).
+      if (n == Trunc && !ctx.BugsAllowed(kBugsPocl)) x = Finite(ctx, x, t);
+      FloatResult(ctx, ExtInst(ctx, type, n, {x}), t, n, "");
       return true;
     }
     case 2:
@@ -206,6 +210,12 @@ bool GenExtFloatExact(GenContext& ctx) {
       std::vector<uint32_t> ops{Operand(ctx, t), Operand(ctx, t),
                                 Operand(ctx, t)};
       if (n == FClamp) {  // undefined when min > max: order the bounds
+        // Oclgrind 21.10: fclamp(x, NaN, NaN) is NaN, not x
+        // (corpora/known-consumer-bugs/oclgrind_fclamp_nan.spvasm).
+        if (!ctx.BugsAllowed(kBugsOclgrind)) {
+          ops[1] = Finite(ctx, ops[1], t);
+          ops[2] = Finite(ctx, ops[2], t);
+        }
         const uint32_t lo = ExtInst(ctx, type, Fmin, {ops[1], ops[2]});
         const uint32_t hi = ExtInst(ctx, type, Fmax, {ops[1], ops[2]});
         ops = {ops[0], lo, hi};
