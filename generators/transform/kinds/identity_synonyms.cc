@@ -79,11 +79,17 @@ class IdentitySynonym : public Transformation {
   explicit IdentitySynonym(const IdentityKind& k) : k_(k) {}
   std::string_view kind() const override { return k_.name; }
   // llvm-spirv 14 -r turns OpCopyObject into an alloca in place
-  // (known-consumer-bugs/llvm_spirv_copy_object_alloca).
+  // (known-consumer-bugs/llvm_spirv_copy_object_alloca); IGC cannot build
+  // OpLogicalNot (known-consumer-bugs/logical_not).
   uint32_t known_bugs() const override {
-    return k_.identity == Identity::kCopyObject
-               ? static_cast<uint32_t>(generators::kBugsLlvmSpirv)
-               : 0u;
+    switch (k_.identity) {
+      case Identity::kCopyObject:
+        return generators::kBugsLlvmSpirv;
+      case Identity::kLogicalNotNot:
+        return generators::kBugsIgc;
+      default:
+        return 0;
+    }
   }
 
   // Whether values of `type` can take this identity.

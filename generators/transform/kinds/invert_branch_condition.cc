@@ -1,7 +1,10 @@
 // B: ... OpBranchConditional %c %A %B [wA wB]
-//   →  B: ... %n = OpLogicalNot %bool %c; OpBranchConditional %n %B %A [wB wA]
-// The OpLogicalNot goes before the block's merge instruction, which stays
+//   →  B: ... %n = OpLogicalNotEqual %bool %c %true;
+//            OpBranchConditional %n %B %A [wB wA]
+// The negation goes before the block's merge instruction, which stays
 // immediately before the terminator and keeps naming the same merge block.
+// It is `c != true`, not OpLogicalNot, which IGC cannot build
+// (corpora/known-consumer-bugs/logical_not.spvasm).
 #include "absl/strings/str_cat.h"
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/cfg_util.h"
@@ -45,6 +48,7 @@ class InvertBranchCondition : public Transformation {
   void Apply(TransformContext& ctx, const Record& r) const override {
     const BlockRef ref = *ReachableBlock(ctx, r.at("block").get<uint32_t>());
     const uint32_t bool_type = ctx.builder().BoolType();
+    const uint32_t true_id = ctx.builder().BoolConstant(true);
     const uint32_t negated = ctx.NewId();
     spirv::BasicBlock& bb =
         ctx.module().functions[ref.function].blocks[ref.block];
@@ -57,8 +61,9 @@ class InvertBranchCondition : public Transformation {
     const size_t at = TransformContext::LastInsertionIndex(bb);
     bb.instructions.insert(
         bb.instructions.begin() + static_cast<ptrdiff_t>(at),
-        spirv::Instruction(U(Op::OpLogicalNot), bool_type, negated,
-                           {spirv::IdOperand(cond)}));
+        spirv::Instruction(
+            U(Op::OpLogicalNotEqual), bool_type, negated,
+            {spirv::IdOperand(cond), spirv::IdOperand(true_id)}));
   }
 };
 
