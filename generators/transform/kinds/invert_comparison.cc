@@ -1,9 +1,9 @@
 // r = a < b → t = a >= b; r = (t == false), for integer comparisons only
 // (for floats the complement of an ordered comparison is the unordered one,
 // which is easy to get wrong and is left to mirror_comparison). r keeps its
-// id, so no use changes. The negation is OpLogicalEqual with false, not
-// OpLogicalNot, which IGC cannot build (corpora/known-consumer-bugs/
-// logical_not.spvasm).
+// id, so no use changes. The negation is OpLogicalEqual with false (a
+// select of false/true for vectors), not OpLogicalNot, which IGC cannot
+// build (corpora/known-consumer-bugs/logical_not.spvasm).
 //
 // Record: {"instruction": descriptor}.
 #include "absl/strings/str_cat.h"
@@ -44,15 +44,28 @@ class InvertComparisonKind : public SingleInstructionKind {
     const uint32_t type = ctx.At(pos).type_id();
     spirv::ModuleBuilder& mb = ctx.builder();
     uint32_t no = mb.BoolConstant(false);
+    uint32_t yes = 0;
     if (const spirv::TypeInfo* t = ctx.types().Get(type);
-        t != nullptr && t->op == Op::OpTypeVector)
+        t != nullptr && t->op == Op::OpTypeVector) {
+      yes = mb.CompositeConstant(
+          type, std::vector<uint32_t>(t->count, mb.BoolConstant(true)));
       no = mb.CompositeConstant(type, std::vector<uint32_t>(t->count, no));
+    }
     spirv::Instruction& inst = ctx.At(pos);
     const uint32_t t = ctx.NewId();
     spirv::Instruction complement(U(*Complement(OpOf(inst))), type, t,
                                   inst.operands());
-    inst.set_opcode(U(Op::OpLogicalEqual));
-    inst.mutable_operands() = {spirv::IdOperand(t), spirv::IdOperand(no)};
+    if (yes == 0) {
+      inst.set_opcode(U(Op::OpLogicalEqual));
+      inst.mutable_operands() = {spirv::IdOperand(t), spirv::IdOperand(no)};
+    } else {
+      // Vectors: t ? false : true. IGC aborts on an OpCompositeInsert into
+      // a bool vector from OpLogical(Not)Equal (known-consumer-bugs/
+      // igc_bool_vector_insert).
+      inst.set_opcode(U(Op::OpSelect));
+      inst.mutable_operands() = {spirv::IdOperand(t), spirv::IdOperand(no),
+                                 spirv::IdOperand(yes)};
+    }
     InsertBefore(ctx, pos, std::move(complement));
   }
 };

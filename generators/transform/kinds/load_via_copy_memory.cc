@@ -28,7 +28,10 @@ bool Fits(TransformContext& ctx, const spirv::Instruction& inst) {
   if (inst.NumOperands() > 1 && (inst.word(1) & ~kAligned) != 0) return false;
   const spirv::TypeInfo* p = ctx.types().Get(ctx.TypeOf(inst.word(0)));
   const spirv::TypeInfo* t = ctx.types().Get(inst.type_id());
+  // Not from built-in (Input) variables: they are values the device
+  // materialises, not memory, and IGC aborts on a copy from one.
   return p != nullptr && p->op == Op::OpTypePointer &&
+         p->storage_class != spv::StorageClass::Input &&
          p->element == inst.type_id() && IsPlainDataType(ctx, inst.type_id()) &&
          t != nullptr && !(t->op == Op::OpTypeVector && t->count == 3) &&
          ctx.types().SizeOf(inst.type_id()).has_value();
