@@ -183,6 +183,9 @@ class Decoder {
   absl::Status Group(const Instruction& inst, GroupOp op, bool has_mode);
   absl::Status IntelSubgroup(const Instruction& inst, GroupOp op);
   absl::Status NonUniform(const Instruction& inst, GroupOp op);
+  // Emits the kGroup instruction running `g`, whose result has `shape`.
+  absl::Status EmitGroupCall(const Instruction& inst, GroupCall g,
+                             const Shape& shape);
   absl::Status AsyncCopy(const Instruction& inst);
   absl::Status WaitEvents(const Instruction& inst);
   // The value `id` occupies at least `bytes` bytes (guards byte copies on
@@ -1587,15 +1590,20 @@ absl::Status Decoder::Group(const Instruction& inst, GroupOp op,
     return Unimpl(absl::StrCat(OpName(inst.opcode()), " on a vector"));
   if (rs->k == kAgg && op != GroupOp::kBroadcast)
     return Unimpl(absl::StrCat(OpName(inst.opcode()), " on a composite"));
+  return EmitGroupCall(inst, std::move(g), *rs);
+}
+
+absl::Status Decoder::EmitGroupCall(const Instruction& inst, GroupCall g,
+                                    const Shape& shape) {
   auto r = Slot(inst.result_id());
   if (!r.ok()) return r.status();
   Inst i{Op_::kGroup};
   i.r = *r;
-  i.k = rs->k;
-  i.n = rs->n;
+  i.k = shape.k;
+  i.n = shape.n;
   i.d = static_cast<uint32_t>(prog_.groups.size());
-  i.c = rs->bytes;
-  prog_.groups.push_back(g);
+  i.c = shape.bytes;
+  prog_.groups.push_back(std::move(g));
   Emit(i, inst);
   return absl::OkStatus();
 }
@@ -1834,17 +1842,7 @@ absl::Status Decoder::NonUniform(const Instruction& inst, GroupOp op) {
     return Bad(absl::StrCat(OpName(inst.opcode()), " %", inst.result_id(),
                             ": too many operands"));
   }
-  auto r = Slot(inst.result_id());
-  if (!r.ok()) return r.status();
-  Inst i{Op_::kGroup};
-  i.r = *r;
-  i.k = rs->k;
-  i.n = rs->n;
-  i.d = static_cast<uint32_t>(prog_.groups.size());
-  i.c = rs->bytes;
-  prog_.groups.push_back(g);
-  Emit(i, inst);
-  return absl::OkStatus();
+  return EmitGroupCall(inst, std::move(g), *rs);
 }
 
 absl::Status Decoder::AsyncCopy(const Instruction& inst) {
