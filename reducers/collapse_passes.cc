@@ -349,7 +349,7 @@ std::optional<TestCase> VectorsToScalars(const TestCase& tc,
           const Instruction* od = defs.Get(operand);
           if (component == 0 && od != nullptr &&
               OpOf(*od) == Op::OpConstantNull)
-            component = builder.NullConstant(ot->word(0));
+            component = builder.ZeroConstant(ot->word(0));
           if (component == 0) {
             component = builder.TakeNextId();
             out.push_back(Instruction(

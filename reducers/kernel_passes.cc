@@ -77,7 +77,7 @@ std::optional<TestCase> ValuesToNull(const TestCase& tc,
   for (uint64_t site : sites) {
     auto it = type_of.find(static_cast<uint32_t>(site));
     if (it == type_of.end()) continue;
-    map[it->first] = builder.NullConstant(it->second);
+    map[it->first] = builder.ZeroConstant(it->second);
   }
   if (map.empty()) return std::nullopt;
   // The replaced instructions stay (dead) for remove-unused: a crash may

@@ -145,6 +145,15 @@ uint32_t ModuleBuilder::NullConstant(uint32_t type_id) {
   return GetOrAdd(Op::OpConstantNull, type_id, {});
 }
 
+uint32_t ModuleBuilder::ZeroConstant(uint32_t type_id) {
+  if (scalar_widths_.contains(type_id)) return IntConstant(type_id, 0);
+  for (const Instruction& t : module_.types_values)
+    if (t.result_id() == type_id &&
+        t.opcode() == static_cast<uint32_t>(Op::OpTypeBool))
+      return BoolConstant(false);
+  return NullConstant(type_id);
+}
+
 void ModuleBuilder::AddCapability(spv::Capability capability) {
   const uint32_t value = static_cast<uint32_t>(capability);
   for (const Instruction& inst : module_.capabilities) {

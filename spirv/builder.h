@@ -55,6 +55,12 @@ class ModuleBuilder {
   uint32_t CompositeConstant(uint32_t type_id,
                              const std::vector<uint32_t>& components);
   uint32_t NullConstant(uint32_t type_id);
+  // The zero of a type: OpConstant 0 (+0.0) for int/float scalars,
+  // OpConstantFalse for bool, OpConstantNull for anything else.
+  // llvm-spirv 14 aborts on a scalar OpConstantNull (corpora/
+  // known-consumer-bugs/llvm_spirv_scalar_constant_null), so code that
+  // needs "some zero" asks for this.
+  uint32_t ZeroConstant(uint32_t type_id);
 
   void AddCapability(spv::Capability capability);
   void AddExtension(std::string_view name);

@@ -170,6 +170,24 @@ TEST(BuilderTest, BoolNullAndCompositeConstantsAreUnique) {
   EXPECT_NE(b.CompositeConstant(v2, {4, b.IntConstant(2, 5)}), c);
 }
 
+// Scalars get a real zero (llvm-spirv 14 aborts on a scalar OpConstantNull),
+// everything else OpConstantNull.
+TEST(BuilderTest, ZeroConstantIsNeverAScalarNull) {
+  Module m = ReadBase();
+  ModuleBuilder b(m);
+  const uint32_t u32 = b.IntType(32);
+  const uint32_t f32 = b.FloatType(32);
+  const uint32_t v2 = b.VectorType(u32, 2);
+  auto op_of = [&](uint32_t id) {
+    return static_cast<spv::Op>(Declaration(m, id)->opcode());
+  };
+  EXPECT_EQ(op_of(b.ZeroConstant(u32)), spv::Op::OpConstant);
+  EXPECT_EQ(b.ZeroConstant(u32), b.IntConstant(u32, 0));
+  EXPECT_EQ(op_of(b.ZeroConstant(f32)), spv::Op::OpConstant);
+  EXPECT_EQ(b.ZeroConstant(b.BoolType()), b.BoolConstant(false));
+  EXPECT_EQ(op_of(b.ZeroConstant(v2)), spv::Op::OpConstantNull);
+}
+
 TEST(BuilderTest, CapabilitiesExtensionsAndImportsAreUnique) {
   Module m = ReadBase();
   ModuleBuilder b(m);

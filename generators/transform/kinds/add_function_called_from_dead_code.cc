@@ -2,8 +2,10 @@
 // work-item executes. The function is either a copy (every id fresh) of an
 // existing helper function that reaches no barrier or group operation, or
 // a small arithmetic function (u32 a, u32 b) → (a ^ b) + a * b, which is
-// recorded as live-safe. The call passes OpConstantNull arguments: it is
-// never executed, only compiled.
+// recorded as live-safe. The call passes zero arguments (OpConstant 0 /
+// OpConstantFalse for scalars: llvm-spirv 14 asserts on a scalar
+// OpConstantNull, known-consumer-bugs/llvm_spirv_scalar_constant_null;
+// OpConstantNull otherwise): it is never executed, only compiled.
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
@@ -157,7 +159,7 @@ class AddFunctionCalledFromDeadCode : public Transformation {
     // The call, before the dead block's merge instruction and terminator.
     std::vector<spirv::Operand> args{spirv::IdOperand(copy.id())};
     for (const spirv::Instruction& p : copy.parameters)
-      args.push_back(spirv::IdOperand(mb.NullConstant(p.type_id())));
+      args.push_back(spirv::IdOperand(mb.ZeroConstant(p.type_id())));
     const uint32_t result = ctx.NewId();
     spirv::Instruction call(U(Op::OpFunctionCall), copy.def.type_id(), result,
                             std::move(args));
