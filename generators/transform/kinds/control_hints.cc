@@ -5,6 +5,7 @@
 // dependency info, Pure/Const) are never added, and a loop mask is only
 // touched when it holds nothing but Unroll/DontUnroll.
 #include "absl/strings/str_cat.h"
+#include "generators/kernel/generator.h"
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/cfg_util.h"
 #include "generators/transform/kinds/kinds.h"
@@ -31,6 +32,13 @@ class ToggleMergeControl : public Transformation {
  public:
   explicit ToggleMergeControl(const MergeHint& h) : h_(h) {}
   std::string_view kind() const override { return h_.name; }
+  // llvm-spirv 14 writes OpLoopMerge in the wrong place for an unrolled
+  // single-block loop (known-consumer-bugs/llvm_spirv_unroll_self_loop).
+  uint32_t known_bugs() const override {
+    return h_.op == Op::OpLoopMerge
+               ? static_cast<uint32_t>(generators::kBugsLlvmSpirv)
+               : 0u;
+  }
 
   bool Fits(const spirv::BasicBlock& bb) const {
     const spirv::Instruction* m = MergeInstruction(bb);
