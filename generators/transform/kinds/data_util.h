@@ -22,7 +22,8 @@ namespace l0spv::transform {
 // the same type may replace: not a phi input (availability is decided at the
 // predecessor), access-chain index (struct indices must be constants),
 // called function, extended-instruction set or printf format, variable
-// initializer, lifetime pointer, branch target, or an operand of a
+// initializer, lifetime pointer, branch target, composite-construct operand
+// (llvm-spirv 14 cannot read a run-time one), or an operand of a
 // group/sub-group instruction (kept as written: some must be constants or
 // uniform, and the profit is small).
 bool IsComputableOperand(const spirv::Instruction& inst, size_t i);

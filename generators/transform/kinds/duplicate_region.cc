@@ -5,7 +5,8 @@
 //      F: run with other fresh result ids; OpBranch %M   (never executed)
 //      M: %r = OpPhi %rT %T %rF %F  (each run result used after the run,
 //         keeping its id); post; term
-// The run holds no barrier or group operation, no OpSampledImage, and no
+// The run holds no barrier or group operation, no OpSampledImage, no
+// lifetime marker (llvm-spirv 14 mistranslates a duplicated one) and no
 // decorated result (a copy without NoContraction could round differently).
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -24,6 +25,12 @@ absl::Status NoDecoratedResults(TransformContext& ctx, const Run& run) {
   const spirv::BasicBlock& bb =
       ctx.module().functions[run.block.function].blocks[run.block.block];
   for (size_t i = run.first; i < run.first + run.count; ++i) {
+    // Lifetime markers stay single: llvm-spirv 14 turns a duplicated
+    // OpLifetimeStart into IR whose cast does not dominate the matching
+    // OpLifetimeStop (the round trip fails LLVM's verifier).
+    const Op op = OpOf(bb.instructions[i]);
+    if (op == Op::OpLifetimeStart || op == Op::OpLifetimeStop)
+      return absl::FailedPreconditionError("the run holds a lifetime marker");
     const uint32_t id = bb.instructions[i].result_id();
     if (id != 0 && IsDecorated(ctx.module(), id))
       return absl::FailedPreconditionError(
