@@ -191,9 +191,12 @@ bool GenExtFloatExact(GenContext& ctx) {
       // (corpora/known-consumer-bugs/oclgrind_sign_zero.spvasm).
       if (n == Sign && !ctx.BugsAllowed(kBugsOclgrind)) n = Fabs;
       uint32_t x = Operand(ctx, t);
-      // PoCL 3.1: trunc(NaN) is +0.0
-      // (corpora/known-consumer-bugs/pocl_trunc_nan.spvasm).
-      if (n == Trunc && !ctx.BugsAllowed(kBugsPocl)) x = Finite(ctx, x, t);
+      // PoCL 3.1: trunc/round/floor/ceil(NaN) are +0.0 and rint(NaN)
+      // crashes or drops unrelated stores (corpora/known-consumer-bugs/
+      // pocl_trunc_nan.spvasm, pocl_lost_store_rint_nan.spvasm).
+      if ((n == Trunc || n == Rint || n == Round || n == Floor || n == Ceil) &&
+          !ctx.BugsAllowed(kBugsPocl))
+        x = Finite(ctx, x, t);
       FloatResult(ctx, ExtInst(ctx, type, n, {x}), t, n, "");
       return true;
     }
