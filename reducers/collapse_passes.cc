@@ -9,6 +9,7 @@
 #include "reducers/module_edit.h"
 #include "spirv/binary.h"
 #include "spirv/builder.h"
+#include "spirv/def_use.h"
 #include "spirv/grammar.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -22,25 +23,12 @@ using spv::Op;
 
 Op OpOf(const Instruction& inst) { return static_cast<Op>(inst.opcode()); }
 
-// What the passes need to know of every id: its defining instruction (types,
-// constants, parameters and body instructions).
-struct Defs {
-  absl::flat_hash_map<uint32_t, const Instruction*> def;
-
-  explicit Defs(const Module& m) {
-    for (const Instruction& inst : m.types_values)
-      if (inst.result_id() != 0) def[inst.result_id()] = &inst;
-    for (const spirv::Function& f : m.functions) {
-      for (const Instruction& p : f.parameters) def[p.result_id()] = &p;
-      for (const spirv::BasicBlock& b : f.blocks)
-        for (const Instruction& inst : b.instructions)
-          if (inst.result_id() != 0) def[inst.result_id()] = &inst;
-    }
-  }
-  const Instruction* Get(uint32_t id) const {
-    auto it = def.find(id);
-    return it == def.end() ? nullptr : it->second;
-  }
+// The definitions (spirv::DefUse) and the vector/composite questions the
+// passes ask of them. Holds pointers into the module it was built on.
+class Defs {
+ public:
+  explicit Defs(const Module& m) : def_use_(m) {}
+  const Instruction* Get(uint32_t id) const { return def_use_.Def(id); }
   // The vector type instruction of a value, or nullptr when it is no vector.
   const Instruction* VectorTypeOf(uint32_t value) const {
     const Instruction* v = Get(value);
@@ -48,8 +36,7 @@ struct Defs {
     const Instruction* t = Get(v->type_id());
     return t != nullptr && OpOf(*t) == Op::OpTypeVector ? t : nullptr;
   }
-  // Number of components of a composite type (vector, array of constant
-  // length, struct), or 0.
+  // Number of components of a vector or struct type, or 0.
   uint32_t ComponentCount(uint32_t type_id) const {
     const Instruction* t = Get(type_id);
     if (t == nullptr) return 0;
@@ -58,6 +45,9 @@ struct Defs {
       return static_cast<uint32_t>(t->NumOperands());
     return 0;
   }
+
+ private:
+  spirv::DefUse def_use_;
 };
 
 // --- fold-lane-accesses -------------------------------------------------
@@ -316,12 +306,10 @@ std::optional<TestCase> VectorsToScalars(const TestCase& tc,
   // Lane k of each narrowed value is the narrowed value itself.
   absl::flat_hash_map<uint32_t, uint32_t> replace;
   absl::flat_hash_set<uint32_t> narrowed;
-  // Copies of the definitions: the loop below rebuilds the blocks.
-  absl::flat_hash_map<uint32_t, Instruction> def_copy;
-  for (const auto& [id, inst] : Defs(*m).def) def_copy[id] = *inst;
-  Defs defs(*m);
-  defs.def.clear();
-  for (const auto& [id, inst] : def_copy) defs.def[id] = &inst;
+  // Definitions are read from an untouched copy: the loop below rebuilds
+  // the blocks and the builder appends constants.
+  const Module original = *m;
+  const Defs defs(original);
 
   spirv::ModuleBuilder builder(*m);
   for (spirv::Function& f : m->functions) {

@@ -29,14 +29,21 @@ bool SignatureMatches(const std::string& want, const oracles::Verdict& v) {
          KindAndTarget(want) == KindAndTarget(v.signature);
 }
 
-int64_t CountUndefs(const std::vector<uint32_t>& words) {
-  auto module = spirv::ReadModuleWords(words);
-  if (!module.ok()) return 0;
+namespace {
+
+int64_t CountUndefsIn(const spirv::Module& module) {
   int64_t n = 0;
-  module->ForEachInstruction([&](const spirv::Instruction& inst) {
+  module.ForEachInstruction([&](const spirv::Instruction& inst) {
     if (inst.opcode() == static_cast<uint32_t>(spv::Op::OpUndef)) ++n;
   });
   return n;
+}
+
+}  // namespace
+
+int64_t CountUndefs(const std::vector<uint32_t>& words) {
+  auto module = spirv::ReadModuleWords(words);
+  return module.ok() ? CountUndefsIn(*module) : 0;
 }
 
 absl::StatusOr<std::unique_ptr<Interestingness>> Interestingness::Make(
@@ -90,13 +97,15 @@ absl::Status Interestingness::LimitReferenceSteps(uint64_t steps) {
 CheckOutcome Interestingness::Check(const spirv::TestCase& candidate) {
   ++runs_;
   CheckOutcome out;
-  if (options_.max_undefs >= 0 &&
-      CountUndefs(candidate.module_words) > options_.max_undefs) {
+  // Parsed once: the OpUndef limit, the lint and the OpUndef variant below
+  // all read it.
+  auto module = spirv::ReadModuleWords(candidate.module_words);
+  const int64_t undefs = module.ok() ? CountUndefsIn(*module) : 0;
+  if (options_.max_undefs >= 0 && undefs > options_.max_undefs) {
     out.rejected = "more OpUndef than the original";
     return out;
   }
   if (options_.require_valid) {
-    auto module = spirv::ReadModuleWords(candidate.module_words);
     if (!module.ok()) {
       out.rejected = absl::StrCat("unreadable: ", module.status().message());
       return out;
@@ -131,9 +140,9 @@ CheckOutcome Interestingness::Check(const spirv::TestCase& candidate) {
   // the reference reads it as zero, a target may pick anything. Such a
   // candidate is no reproducer: the reference must compute the same with
   // every OpUndef given other bits.
-  if (out.interesting && options_.strict_reference &&
+  if (out.interesting && options_.strict_reference && undefs > 0 &&
       reference.status == oracles::ExecutionStatus::kOk) {
-    if (auto defined = WithUndefsDefined(candidate.module_words)) {
+    if (auto defined = WithUndefsDefined(*module)) {
       spirv::TestCase variant = candidate;
       variant.module_words = std::move(*defined);
       const oracles::Execution other = ref_->Run(variant, options_.limits);

@@ -256,16 +256,20 @@ std::optional<std::vector<uint32_t>> WithUndefsDefined(
     const std::vector<uint32_t>& words) {
   auto m = spirv::ReadModuleWords(words);
   if (!m.ok()) return std::nullopt;
+  return WithUndefsDefined(*std::move(m));
+}
+
+std::optional<std::vector<uint32_t>> WithUndefsDefined(spirv::Module m) {
   std::vector<std::pair<uint32_t, uint32_t>> undefs;  // id, type
-  m->ForEachInstruction([&](const Instruction& inst) {
+  m.ForEachInstruction([&](const Instruction& inst) {
     if (Is(inst, Op::OpUndef))
       undefs.emplace_back(inst.result_id(), inst.type_id());
   });
   if (undefs.empty()) return std::nullopt;
-  const spirv::TypeTable types(*m);
+  const spirv::TypeTable types(m);
   absl::flat_hash_map<uint32_t, uint32_t> map;
   {
-    spirv::ModuleBuilder builder(*m);
+    spirv::ModuleBuilder builder(m);
     for (const auto& [id, type] : undefs)
       if (const uint32_t c = PatternConstant(builder, types, type); c != 0)
         map[id] = c;
@@ -273,8 +277,8 @@ std::optional<std::vector<uint32_t>> WithUndefsDefined(
   if (map.empty()) return std::nullopt;
   // Body uses only: a module-scope user (a constant composite) would have
   // to move below the new constant.
-  ReplaceUsesInBodies(*m, map);
-  return spirv::EncodeModule(*m);
+  ReplaceUsesInBodies(m, map);
+  return spirv::EncodeModule(m);
 }
 
 spirv::TestCase WithModule(const spirv::TestCase& base,

@@ -69,6 +69,7 @@ void RemoveUnreachableBlocks(spirv::Module& module);
 // bools true), or nullopt when the module has no such OpUndef (or is
 // unreadable). Running both tells whether a result depends on an undefined
 // value.
+std::optional<std::vector<uint32_t>> WithUndefsDefined(spirv::Module module);
 std::optional<std::vector<uint32_t>> WithUndefsDefined(
     const std::vector<uint32_t>& words);
 
