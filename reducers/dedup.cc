@@ -11,6 +11,7 @@
 #include "generators/transform/engine.h"
 #include "nlohmann/json.hpp"
 #include "spirv/binary.h"
+#include "spirv/json_reader.h"
 
 namespace l0spv::reducers {
 
@@ -20,21 +21,18 @@ namespace {
 
 // The bucket key of a reduced finding, or "" when it has none.
 std::string BucketKey(const fs::path& finding) {
-  auto bytes =
-      spirv::ReadFileBytes((finding / "reduced/reduction.json").string());
-  if (!bytes.ok()) return "";
-  const nlohmann::json j =
-      nlohmann::json::parse(bytes->begin(), bytes->end(), nullptr, false);
+  auto parsed = spirv::ReadJsonFile((finding / "reduced/reduction.json").string());
+  if (!parsed.ok()) return "";
+  const nlohmann::json& j = *parsed;
   if (!j.is_object() || !j.contains("final_signature") ||
       !j["final_signature"].is_string())
     return "";
   std::string key = j["final_signature"].get<std::string>();
   if (key.empty()) return "";
   // Transformed cases: the set of transformation kinds is part of the bug.
-  auto c = spirv::ReadFileBytes((finding / "reduced/case.json").string());
+  auto c = spirv::ReadJsonFile((finding / "reduced/case.json").string());
   if (c.ok()) {
-    const nlohmann::json cj =
-        nlohmann::json::parse(c->begin(), c->end(), nullptr, false);
+    const nlohmann::json& cj = *c;
     if (cj.is_object() && cj.contains("transformation_log")) {
       std::set<std::string> kinds;
       auto records = transform::LogRecords(cj["transformation_log"]);

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "spirv/binary.h"
+#include "spirv/json_reader.h"
 
 namespace l0spv::reducers {
 
@@ -26,34 +27,20 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
         ": not a finding directory (needs verdict.json and case/, as the "
         "campaign writes under OUT/findings/<name>)"));
   }
-  auto bytes = spirv::ReadFileBytes(verdict_path);
-  if (!bytes.ok()) return bytes.status();
-  nlohmann::json j =
-      nlohmann::json::parse(bytes->begin(), bytes->end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(verdict_path,
-                     ": not valid JSON (rewrite it or re-run "
-                     "the campaign)"));
-  }
+  auto j = spirv::ReadJsonFile(verdict_path);
+  if (!j.ok()) return j.status();
   Finding f;
   f.dir = dir;
-  auto field = [&](const char* name, std::string& out) -> absl::Status {
-    if (!j.contains(name) || !j[name].is_string()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          verdict_path, ": field \"", name, "\" missing or not a string"));
-    }
-    out = j[name].get<std::string>();
-    return absl::OkStatus();
-  };
-  for (auto [name, out] :
-       {std::pair<const char*, std::string*>{"kind", &f.kind},
-        {"target", &f.target},
-        {"signature", &f.signature}}) {
-    if (auto s = field(name, *out); !s.ok()) return s;
-  }
-  if (j.contains("explanation") && j["explanation"].is_string())
-    f.explanation = j["explanation"].get<std::string>();
+  spirv::JsonReader reader(verdict_path, *j,
+                           "the campaign writes it; re-record the finding "
+                           "with `l0spv-fuzz check CASE --save_finding=OUT`");
+  spirv::JsonField root = reader.root();
+  if (!root.ExpectObject()) return reader.status();
+  f.kind = root["kind"].String();
+  f.target = root["target"].String();
+  f.signature = root["signature"].String();
+  f.explanation = root["explanation"].String("");
+  if (!reader.ok()) return reader.status();
   if (f.signature.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(verdict_path,

@@ -103,6 +103,10 @@ std::chrono::milliseconds CandidateWallLimit(Clock::duration first_check) {
   return std::max<std::chrono::milliseconds>(scaled, std::chrono::seconds(5));
 }
 
+namespace {
+constexpr std::chrono::milliseconds kTimeoutFindingCheck{10000};
+}  // namespace
+
 absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
                                               const ReduceOptions& options) {
   const Clock::time_point start = Clock::now();
@@ -113,6 +117,12 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   if (finding->target != "ref") io.targets.push_back(finding->target);
   io.signature = finding->signature;
   io.limits.wall_time = options.target_timeout;
+  // A hang costs every candidate the whole limit, so a timeout finding is
+  // reduced against a 10 s limit (hangs are nearly always endless; its
+  // first check must still time out at 10 s, or there is nothing to do).
+  if (finding->kind == "timeout")
+    io.limits.wall_time = std::min<std::chrono::milliseconds>(
+        io.limits.wall_time, kTimeoutFindingCheck);
   io.make_target = options.make_target;
   io.max_undefs = CountUndefs(finding->test_case.module_words);
   auto oracle = Interestingness::Make(io);
@@ -152,7 +162,10 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   // finding did (a consumer compiling a blown-up loop, a hang the reduction
   // introduced) is not the bug; waiting the full --timeout for each of them
   // is what made reductions overrun their budget.
-  (*oracle)->LimitWallTime(CandidateWallLimit(first_time));
+  // A timeout finding keeps its fixed check limit: a candidate is
+  // interesting exactly when it still times out there.
+  if (finding->kind != "timeout")
+    (*oracle)->LimitWallTime(CandidateWallLimit(first_time));
 
   ReductionReport report;
   report.signature = finding->signature;
@@ -167,8 +180,9 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   so.check_command = options.check_command;
   so.targets = io.targets;
   so.signature = finding->signature;
-  so.target_timeout_seconds =
-      static_cast<uint32_t>(options.target_timeout.count());
+  so.target_timeout_seconds = static_cast<uint32_t>(
+      std::chrono::duration_cast<std::chrono::seconds>(io.limits.wall_time)
+          .count());
   so.scratch_parent = options.scratch_dir;
   so.reference_steps = reference_steps;
   std::vector<std::unique_ptr<Stage>> stages =

@@ -129,7 +129,7 @@ bool SpirvReduceStage::Run(ReductionContext& ctx) {
   } else {
     return false;
   }
-  auto bytes = spirv::ReadFileBytes(chosen);
+  auto bytes = spirv::ReadFileBytes(chosen, spirv::kMaxModuleFileBytes);
   if (!bytes.ok() || bytes->size() % 4 != 0) return false;
   auto module = spirv::ReadModule(*bytes);
   if (!module.ok()) return false;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "spirv/file_io.h"
 #include "spirv/module.h"
 
 namespace l0spv::spirv {
@@ -43,10 +44,7 @@ std::vector<uint8_t> WriteModule(
 std::vector<uint8_t> WordsToBytes(std::span<const uint32_t> words,
                                   Endianness endianness);
 
-absl::StatusOr<std::vector<uint8_t>> ReadFileBytes(const std::string& path);
+// Reads at most kMaxModuleFileBytes (file_io.h).
 absl::StatusOr<Module> ReadModuleFile(const std::string& path);
-// Writes atomically (temporary file, then rename).
-absl::Status WriteFileBytes(const std::string& path,
-                            std::span<const uint8_t> bytes);
 
 }  // namespace l0spv::spirv

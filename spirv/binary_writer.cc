@@ -44,34 +44,8 @@ std::vector<uint8_t> WriteModule(const Module& module,
                       endianness.value_or(module.endianness));
 }
 
-absl::StatusOr<std::vector<uint8_t>> ReadFileBytes(const std::string& path) {
-  // A directory opens for reading on Linux and only fails on the first read.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": is a directory, not a file"));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(absl::StrCat(path, ": cannot open for reading (",
-                                            std::strerror(errno), ")"));
-  }
-  // istream::read turns a failing read(2) into badbit; reading through
-  // istreambuf_iterator would let libstdc++'s exception escape instead.
-  std::vector<uint8_t> bytes;
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {
-    bytes.insert(bytes.end(), buffer, buffer + in.gcount());
-  }
-  if (in.bad()) {
-    return absl::DataLossError(
-        absl::StrCat(path, ": read error (", std::strerror(errno), ")"));
-  }
-  return bytes;
-}
-
 absl::StatusOr<Module> ReadModuleFile(const std::string& path) {
-  auto bytes = ReadFileBytes(path);
+  auto bytes = ReadFileBytes(path, kMaxModuleFileBytes);
   if (!bytes.ok()) return bytes.status();
   auto module = ReadModule(*bytes);
   if (!module.ok()) {
@@ -79,36 +53,6 @@ absl::StatusOr<Module> ReadModuleFile(const std::string& path) {
                         absl::StrCat(path, ": ", module.status().message()));
   }
   return module;
-}
-
-absl::Status WriteFileBytes(const std::string& path,
-                            std::span<const uint8_t> bytes) {
-  // Unique per process and per call: threads of one campaign may write the
-  // same path at once, and must not share (and interleave in) a temporary.
-  static std::atomic<uint64_t> counter{0};
-  const std::string tmp =
-      absl::StrCat(path, ".tmp.", ::getpid(), ".", counter.fetch_add(1));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          tmp, ": cannot open for writing (", std::strerror(errno), ")"));
-    }
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return absl::DataLossError(absl::StrCat(tmp, ": write failed"));
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(tmp.c_str());
-    return absl::PermissionDeniedError(
-        absl::StrCat("cannot rename ", tmp, " to ", path, ": ", reason));
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace l0spv::spirv

@@ -9,6 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "spirv/binary.h"
+#include "spirv/json_reader.h"
+#include "absl/strings/escaping.h"
 
 namespace l0spv::spirv {
 namespace {
@@ -52,11 +54,10 @@ std::vector<uint8_t> BytesOf(T v) {
   return out;
 }
 
-absl::StatusOr<std::vector<uint8_t>> InitBuffer(const json& arg, uint64_t bytes,
-                                                const std::string& where) {
-  const std::string init = arg.value("init", "zero");
+// Initial contents of a sidecar buffer (`init` already checked).
+std::vector<uint8_t> InitBuffer(const std::string& init, uint64_t seed,
+                                uint64_t bytes) {
   std::vector<uint8_t> out(bytes, 0);
-  if (init == "zero") return out;
   if (init == "iota-u8") {
     for (uint64_t i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(i);
   } else if (init == "iota-u32") {
@@ -70,15 +71,11 @@ absl::StatusOr<std::vector<uint8_t>> InitBuffer(const json& arg, uint64_t bytes,
       std::memcpy(&out[i], &v, 4);
     }
   } else if (init == "random") {
-    std::mt19937_64 rng(arg.value("seed", uint64_t{0}));
+    std::mt19937_64 rng(seed);
     for (uint64_t i = 0; i < bytes; i += 8) {
       const uint64_t v = rng();
       std::memcpy(&out[i], &v, std::min<uint64_t>(8, bytes - i));
     }
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat(where, ": unknown init \"", init,
-                     "\" (zero, iota-u8, iota-u32, iota-f32 or random)"));
   }
   return out;
 }
@@ -188,139 +185,102 @@ absl::StatusOr<KernelArg> ParseArgSpec(absl::string_view spec) {
   return arg;
 }
 
-namespace {
-absl::StatusOr<TestCase> TestCaseFromSidecarUnchecked(
-    const json& sidecar, std::vector<uint32_t> module_words,
-    const std::string& where) {
-  if (!sidecar.is_object() || !sidecar.contains("kernel") ||
-      !sidecar["kernel"].is_string()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(where, ": expected an object with a \"kernel\" name"));
-  }
+absl::StatusOr<TestCase> TestCaseFromSidecar(const json& sidecar,
+                                             std::vector<uint32_t> module_words,
+                                             const std::string& where) {
+  JsonReader reader(where, sidecar,
+                    "see corpora/README.md for the sidecar format");
+  JsonField j = reader.root();
+  if (!j.ExpectObject()) return reader.status();
   TestCase tc;
   tc.module_words = std::move(module_words);
-  tc.entry_point = sidecar["kernel"].get<std::string>();
-  auto read_dims = [&](const char* field, std::array<uint64_t, 3>& out,
-                       uint32_t* dims) -> absl::Status {
-    const json& a = sidecar[field];
-    if (!a.is_array() || a.empty() || a.size() > 3 ||
-        (dims && *dims != 0 && a.size() != *dims)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          where, ": \"", field, "\" must be an array of 1–3 sizes"));
-    }
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!a[i].is_number_unsigned())
-        return absl::InvalidArgumentError(
-            absl::StrCat(where, ": \"", field, "\" entries must be sizes"));
-      out[i] = a[i].get<uint64_t>();
-    }
-    if (dims && *dims == 0) *dims = static_cast<uint32_t>(a.size());
-    return absl::OkStatus();
-  };
+  tc.entry_point = j["kernel"].NonEmptyString();
   uint32_t dims = 0;
-  if (!sidecar.contains("global")) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(where, ": missing \"global\""));
-  }
-  if (auto s = read_dims("global", tc.nd_range.global, &dims); !s.ok())
-    return s;
+  auto read_dims = [&](const char* field, std::array<uint64_t, 3>& out) {
+    std::vector<JsonField> items = j[field].Array(3);
+    if (!reader.ok()) return;
+    if (items.empty() || (dims != 0 && items.size() != dims)) {
+      j[field].Fail(dims == 0 ? std::string("expected an array of 1–3 sizes")
+                              : absl::StrCat("expected ", dims, " sizes"));
+      return;
+    }
+    dims = static_cast<uint32_t>(items.size());
+    for (size_t i = 0; i < items.size(); ++i)
+      out[i] = items[i].Uint(0, uint64_t{1} << 32);
+  };
+  read_dims("global", tc.nd_range.global);
   tc.nd_range.dims = dims;
-  if (sidecar.contains("local")) {
+  if (j["local"].present()) {
     std::array<uint64_t, 3> local{1, 1, 1};
-    if (auto s = read_dims("local", local, &dims); !s.ok()) return s;
+    read_dims("local", local);
     tc.nd_range.local = local;
   }
-  if (sidecar.contains("offset")) {
-    if (auto s = read_dims("offset", tc.nd_range.offset, &dims); !s.ok())
-      return s;
-  }
+  if (j["offset"].present()) read_dims("offset", tc.nd_range.offset);
+  if (!reader.ok()) return reader.status();
   if (auto s = ValidateNdRange(tc.nd_range); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(where, ": ", s.message()));
   }
-  const json args = sidecar.value("args", json::array());
-  for (size_t i = 0; i < args.size(); ++i) {
-    const json& a = args[i];
+  std::vector<JsonField> args = j["args"].Array(1024, /*required=*/false);
+  for (size_t i = 0; i < args.size() && reader.ok(); ++i) {
+    JsonField a = args[i];
+    if (!a.ExpectObject()) break;
     const std::string at = absl::StrCat(where, ": args[", i, "]");
-    const std::string kind = a.is_object() ? a.value("kind", "") : "";
+    const std::string kind =
+        a["kind"].Enum({"buffer", "scalar", "struct", "local"});
     KernelArg arg;
     if (kind == "buffer") {
-      const uint64_t bytes = a.value("bytes", uint64_t{0});
-      if (bytes == 0 || bytes > kMaxBufferBytes) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(at, ": \"bytes\" must be 1..", kMaxBufferBytes));
-      }
-      auto data = InitBuffer(a, bytes, at);
-      if (!data.ok()) return data.status();
+      const uint64_t bytes = a["bytes"].Uint(1, kMaxBufferBytes);
+      const std::string init = a["init"].Enum(
+          "zero", {"zero", "iota-u8", "iota-u32", "iota-f32", "random"});
+      const uint64_t seed = a["seed"].Uint(0, 0, ~uint64_t{0});
+      arg.is_result = a["result"].Bool(false);
+      if (!reader.ok()) break;
+      auto data = InitBuffer(init, seed, bytes);
       arg.kind = KernelArg::Kind::kBuffer;
-      arg.bytes = std::move(*data);
-      arg.is_result = a.value("result", false);
+      arg.bytes = std::move(data);
     } else if (kind == "scalar") {
       arg.kind = KernelArg::Kind::kScalar;
-      arg.type = a.value("type", "");
-      auto bytes = ScalarBytes(arg.type, a.value("value", ""));
-      if (!bytes.ok())
-        return absl::InvalidArgumentError(
-            absl::StrCat(at, ": ", bytes.status().message()));
+      arg.type = a["type"].String();
+      const std::string value = a["value"].String();
+      if (!reader.ok()) break;
+      auto bytes = ScalarBytes(arg.type, value);
+      if (!bytes.ok()) {
+        a["value"].Fail(bytes.status().message());
+        break;
+      }
       arg.bytes = std::move(*bytes);
     } else if (kind == "struct") {
       arg.kind = KernelArg::Kind::kScalar;
       arg.type = "struct";
-      const std::string hex = a.value("bytes_hex", "");
-      if (hex.empty() || hex.size() % 2 != 0 ||
+      const std::string hex = a["bytes_hex"].String();
+      if (!reader.ok()) break;
+      if (hex.empty() || hex.size() % 2 != 0 || hex.size() > 2 * 4096 ||
           hex.find_first_not_of("0123456789abcdefABCDEF") !=
               std::string::npos) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            at, ": \"bytes_hex\" must be an even-length hex string"));
+        a["bytes_hex"].Fail(
+            "expected a non-empty even-length hex string (at most 4096 "
+            "bytes)");
+        break;
       }
-      for (size_t k = 0; k < hex.size(); k += 2) {
-        arg.bytes.push_back(
-            static_cast<uint8_t>(std::stoul(hex.substr(k, 2), nullptr, 16)));
-      }
+      const std::string raw = absl::HexStringToBytes(hex);
+      arg.bytes.assign(raw.begin(), raw.end());
     } else if (kind == "local") {
       arg.kind = KernelArg::Kind::kLocal;
-      arg.local_bytes = a.value("bytes", uint64_t{0});
-      if (arg.local_bytes == 0 || arg.local_bytes > kMaxBufferBytes) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(at, ": local \"bytes\" must be 1..", kMaxBufferBytes));
-      }
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          at, ": unknown kind \"", kind, "\" (buffer, scalar, struct, local)"));
+      arg.local_bytes = a["bytes"].Uint(1, kMaxBufferBytes);
     }
     tc.args.push_back(std::move(arg));
   }
+  if (!reader.ok()) return reader.status();
   return tc;
-}
-
-}  // namespace
-
-absl::StatusOr<TestCase> TestCaseFromSidecar(const json& sidecar,
-                                             std::vector<uint32_t> module_words,
-                                             const std::string& where) {
-  // Field checks above cover the documented shapes; a value of an
-  // unexpected JSON type anywhere else must still be an error, not a throw.
-  try {
-    return TestCaseFromSidecarUnchecked(sidecar, std::move(module_words),
-                                        where);
-  } catch (const json::exception& e) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(where, ": a field has the wrong JSON type (", e.what(),
-                     "); see corpora/README.md for the sidecar format"));
-  }
 }
 
 absl::StatusOr<TestCase> LoadSidecarCase(const std::string& spv_path,
                                          const std::string& sidecar_path) {
   auto module = ReadModuleFile(spv_path);
   if (!module.ok()) return module.status();
-  auto text = ReadFileBytes(sidecar_path);
-  if (!text.ok()) return text.status();
-  const json j = json::parse(text->begin(), text->end(), nullptr, false);
-  if (j.is_discarded()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(sidecar_path, ": not valid JSON"));
-  }
-  return TestCaseFromSidecar(j, EncodeModule(*module), sidecar_path);
+  auto j = ReadJsonFile(sidecar_path);
+  if (!j.ok()) return j.status();
+  return TestCaseFromSidecar(*j, EncodeModule(*module), sidecar_path);
 }
 
 absl::StatusOr<std::vector<CorpusEntry>> ReadCorpusManifest(

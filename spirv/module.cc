@@ -143,6 +143,26 @@ uint32_t Module::OpenClStdImportId() const {
   return 0;
 }
 
+uint32_t Module::KernelEntryPointId(std::string_view name) const {
+  for (const Instruction& ep : entry_points) {
+    if (ep.NumOperands() >= 3 &&
+        ep.word(0) == static_cast<uint32_t>(spv::ExecutionModel::Kernel) &&
+        ep.operand(2).AsString() == name)
+      return ep.word(1);
+  }
+  return 0;
+}
+
+std::vector<std::string> Module::KernelNames() const {
+  std::vector<std::string> names;
+  for (const Instruction& ep : entry_points) {
+    if (ep.NumOperands() >= 3 &&
+        ep.word(0) == static_cast<uint32_t>(spv::ExecutionModel::Kernel))
+      names.push_back(ep.operand(2).AsString());
+  }
+  return names;
+}
+
 Section SectionOfOpcode(uint32_t opcode) {
   using spv::Op;
   switch (static_cast<Op>(opcode)) {

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "spirv/instruction.h"
@@ -104,6 +106,11 @@ struct Module {
 
   // The OpExtInstImport id of "OpenCL.std", or 0.
   uint32_t OpenClStdImportId() const;
+
+  // The function id of the Kernel entry point named `name`, or 0.
+  uint32_t KernelEntryPointId(std::string_view name) const;
+  // Names of every Kernel entry point, in module order.
+  std::vector<std::string> KernelNames() const;
 };
 
 // The section an instruction of this opcode belongs to (OpVariable with a

@@ -5,6 +5,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "spirv/binary.h"
+#include "spirv/json_reader.h"
 
 namespace l0spv::spirv {
 namespace {
@@ -16,31 +17,6 @@ using nlohmann::json;
 constexpr uint64_t kMaxWorkItems = uint64_t{1} << 32;
 constexpr uint64_t kMaxLocalBytes = uint64_t{1} << 30;
 constexpr size_t kMaxArgs = 1024;
-
-absl::Status FieldError(const std::string& dir, const std::string& field,
-                        const std::string& problem) {
-  return absl::InvalidArgumentError(
-      absl::StrCat(dir, "/case.json: field '", field, "': ", problem));
-}
-
-absl::StatusOr<std::array<uint64_t, 3>> ReadDims(const std::string& dir,
-                                                 const json& j,
-                                                 const std::string& field,
-                                                 uint32_t dims, uint64_t fill) {
-  std::array<uint64_t, 3> out{fill, fill, fill};
-  if (!j.is_array() || j.size() != dims) {
-    return FieldError(
-        dir, field,
-        absl::StrCat("expected an array of ", dims, " non-negative integers"));
-  }
-  for (uint32_t i = 0; i < dims; ++i) {
-    if (!j[i].is_number_unsigned()) {
-      return FieldError(dir, field, "entries must be non-negative integers");
-    }
-    out[i] = j[i].get<uint64_t>();
-  }
-  return out;
-}
 
 std::string ArgFile(size_t index) { return absl::StrCat("arg", index, ".bin"); }
 
@@ -152,183 +128,169 @@ absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
 }
 
 namespace {
+
+constexpr char kCaseHint[] =
+    "fix the field (README: \"case.json\") or regenerate the case";
+constexpr size_t kMaxTolerances = 4096;
+constexpr size_t kMaxToleranceFields = 1 << 16;
+
 // The optional "tolerances" array of case.json.
-absl::Status ReadTolerances(const std::string& dir, const json& j,
-                            TestCase& tc) {
-  if (!j.contains("tolerances")) return absl::OkStatus();
-  const json& list = j["tolerances"];
-  if (!list.is_array()) {
-    return FieldError(dir, "tolerances", "expected an array");
-  }
-  for (size_t i = 0; i < list.size(); ++i) {
-    const json& tj = list[i];
-    const std::string field = absl::StrCat("tolerances[", i, "]");
-    if (!tj.is_object() || !tj.contains("arg") ||
-        !tj["arg"].is_number_unsigned() ||
-        tj["arg"].get<uint64_t>() >= tc.args.size() ||
-        tc.args[tj["arg"].get<uint64_t>()].kind != KernelArg::Kind::kBuffer) {
-      return FieldError(dir, field + ".arg",
-                        "expected the index of a buffer argument");
-    }
+void ReadTolerances(JsonReader& reader, JsonField list, TestCase& tc) {
+  for (JsonField tj : list.Array(kMaxTolerances, /*required=*/false)) {
+    if (!tj.ExpectObject()) return;
     ResultTolerance t;
-    t.arg = tj["arg"].get<uint32_t>();
-    t.type = tj.value("type", "f32");
-    if (t.type != "f16" && t.type != "f32" && t.type != "f64") {
-      return FieldError(dir, field + ".type", "expected f16, f32 or f64");
+    const uint64_t arg = tj.Required("arg").Uint(0, kMaxArgs);
+    if (!reader.ok()) return;
+    if (arg >= tc.args.size() ||
+        tc.args[arg].kind != KernelArg::Kind::kBuffer) {
+      tj["arg"].Fail(absl::StrCat("expected the index of a buffer argument, got ",
+                                  arg));
+      return;
     }
-    for (const char* name : {"ulp", "relative", "absolute"}) {
-      if (tj.contains(name) &&
-          (!tj[name].is_number() || tj[name].get<double>() < 0)) {
-        return FieldError(dir, absl::StrCat(field, ".", name),
-                          "expected a non-negative number");
-      }
+    t.arg = static_cast<uint32_t>(arg);
+    t.type = tj["type"].Enum("f32", {"f16", "f32", "f64"});
+    constexpr double kMax = 1e300;
+    t.ulp = tj["ulp"].Number(0.0, 0.0, kMax);
+    t.relative = tj["relative"].Number(0.0, 0.0, kMax);
+    t.absolute = tj["absolute"].Number(0.0, 0.0, kMax);
+    t.record = tj["record"].Uint(0, 0, kMaxWorkItems);
+    for (JsonField f : tj["fields"].Array(kMaxToleranceFields, false)) {
+      const uint64_t pos =
+          f.Uint(0, t.record == 0 ? kMaxWorkItems : t.record - 1);
+      t.fields.push_back(pos);
     }
-    t.ulp = tj.value("ulp", 0.0);
-    t.relative = tj.value("relative", 0.0);
-    t.absolute = tj.value("absolute", 0.0);
-    if (tj.contains("record") && !tj["record"].is_number_unsigned()) {
-      return FieldError(dir, field + ".record", "expected an element count");
-    }
-    t.record = tj.value("record", uint64_t{0});
-    if (tj.contains("fields")) {
-      if (!tj["fields"].is_array()) {
-        return FieldError(dir, field + ".fields", "expected an array");
-      }
-      for (const json& f : tj["fields"]) {
-        if (!f.is_number_unsigned() ||
-            (t.record != 0 && f.get<uint64_t>() >= t.record)) {
-          return FieldError(dir, field + ".fields",
-                            "expected element positions below \"record\"");
-        }
-        t.fields.push_back(f.get<uint64_t>());
-      }
-    }
-    t.skip = tj.value("skip", false);
-    t.reason = tj.value("reason", "");
+    t.skip = tj["skip"].Bool(false);
+    t.reason = tj["reason"].String("");
     tc.tolerances.push_back(std::move(t));
   }
-  return absl::OkStatus();
 }
+
+absl::StatusOr<std::array<uint64_t, 3>> ReadDimsField(JsonField field,
+                                                      uint32_t dims,
+                                                      uint64_t fill) {
+  std::array<uint64_t, 3> out{fill, fill, fill};
+  std::vector<JsonField> items = field.Array(3);
+  if (!items.empty() && items.size() != dims) {
+    field.Fail(absl::StrCat("expected ", dims,
+                            " sizes (one per dimension of \"global\"), got ",
+                            items.size()));
+    return out;
+  }
+  for (uint32_t i = 0; i < items.size(); ++i)
+    out[i] = items[i].Uint(fill, kMaxWorkItems);
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
-  auto text = ReadFileBytes(dir + "/case.json");
-  if (!text.ok()) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
     return absl::NotFoundError(absl::StrCat(
-        dir, " is not a test case directory: ", text.status().message()));
+        dir, " is not a test case directory (expected a directory holding "
+             "case.json and module.spv)"));
   }
-  const json j = json::parse(text->begin(), text->end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(dir, "/case.json: not a JSON object"));
+  const std::string path = dir + "/case.json";
+  auto parsed = ReadJsonFile(path);
+  if (!parsed.ok()) {
+    return absl::Status(parsed.status().code(),
+                        absl::StrCat(dir, " is not a readable test case: ",
+                                     parsed.status().message()));
   }
-  if (j.value("format", "") != kTestCaseFormat) {
-    return FieldError(dir, "format",
-                      absl::StrCat("expected \"", kTestCaseFormat, "\""));
+  JsonReader reader(path, *parsed, kCaseHint);
+  JsonField j = reader.root();
+  if (!j.ExpectObject()) return reader.status();
+  if (j["format"].String("") != kTestCaseFormat) {
+    if (reader.ok())
+      j["format"].Fail(absl::StrCat("expected \"", kTestCaseFormat, "\""));
+    return reader.status();
   }
   TestCase tc;
-  if (!j.contains("entry_point") || !j["entry_point"].is_string() ||
-      j["entry_point"].get<std::string>().empty()) {
-    return FieldError(dir, "entry_point", "missing or not a non-empty string");
-  }
-  tc.entry_point = j["entry_point"].get<std::string>();
-  if (!j.contains("global") || !j["global"].is_array() || j["global"].empty() ||
-      j["global"].size() > 3) {
-    return FieldError(dir, "global", "expected an array of 1–3 sizes");
-  }
+  tc.entry_point = j["entry_point"].NonEmptyString();
   NdRange& r = tc.nd_range;
-  r.dims = static_cast<uint32_t>(j["global"].size());
-  auto global = ReadDims(dir, j["global"], "global", r.dims, 1);
-  if (!global.ok()) return global.status();
-  r.global = *global;
-  if (j.contains("local") && !j["local"].is_null()) {
-    auto local = ReadDims(dir, j["local"], "local", r.dims, 1);
-    if (!local.ok()) return local.status();
-    r.local = *local;
-  }
-  if (j.contains("offset")) {
-    auto offset = ReadDims(dir, j["offset"], "offset", r.dims, 0);
-    if (!offset.ok()) return offset.status();
-    r.offset = *offset;
-  }
+  std::vector<JsonField> global = j["global"].Array(3);
+  if (reader.ok() && global.empty())
+    j["global"].Fail("expected an array of 1–3 sizes");
+  if (!reader.ok()) return reader.status();
+  r.dims = static_cast<uint32_t>(global.size());
+  for (uint32_t i = 0; i < r.dims; ++i)
+    r.global[i] = global[i].Uint(1, kMaxWorkItems);
+  if (j["local"].present()) r.local = *ReadDimsField(j["local"], r.dims, 1);
+  if (j["offset"].present()) r.offset = *ReadDimsField(j["offset"], r.dims, 0);
+  if (!reader.ok()) return reader.status();
   if (auto s = ValidateNdRange(r); !s.ok()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(dir, "/case.json: ", s.message()));
+        absl::StrCat(path, ": ", s.message(), " (", kCaseHint, ")"));
   }
-  tc.profile = j.value("profile", "full");
-  if (j.contains("transformation_log"))
-    tc.transformation_log = j["transformation_log"];
-
-  const json args = j.value("args", json::array());
-  if (!args.is_array() || args.size() > kMaxArgs) {
-    return FieldError(dir, "args", "expected an array of arguments");
-  }
-  for (size_t i = 0; i < args.size(); ++i) {
-    const json& aj = args[i];
-    const std::string field = absl::StrCat("args[", i, "]");
-    if (!aj.is_object() || !aj.contains("kind") || !aj["kind"].is_string()) {
-      return FieldError(dir, field, "expected an object with a \"kind\"");
+  tc.profile = j["profile"].String("full");
+  if (reader.ok() && tc.profile.empty())
+    j["profile"].Fail("expected a device profile name");
+  if (j["transformation_log"].present()) {
+    if (!j["transformation_log"].is_object()) {
+      j["transformation_log"].Fail(
+          absl::StrCat("expected a transformation log object, got ",
+                       DescribeJson(j["transformation_log"].raw())));
     }
+    tc.transformation_log = j["transformation_log"].raw();
+  }
+  std::vector<JsonField> args = j["args"].Array(kMaxArgs, false);
+  for (size_t i = 0; i < args.size() && reader.ok(); ++i) {
+    JsonField aj = args[i];
+    if (!aj.ExpectObject()) break;
     KernelArg a;
-    a.type = aj.value("type", "");
-    const std::string kind = aj["kind"].get<std::string>();
+    a.type = aj["type"].String("");
+    const std::string kind = aj["kind"].Enum({"buffer", "scalar", "local"});
     if (kind == "buffer") {
       a.kind = KernelArg::Kind::kBuffer;
-      a.is_result = aj.value("result", false);
-      const std::string file = aj.value("file", ArgFile(i));
-      if (file.find('/') != std::string::npos) {
-        return FieldError(dir, field + ".file",
-                          "must be a file name inside the case directory");
+      a.is_result = aj["result"].Bool(false);
+      const std::string file = aj["file"].String(ArgFile(i));
+      if (!reader.ok()) break;
+      if (file.empty() || file.find('/') != std::string::npos ||
+          file == "." || file == "..") {
+        aj["file"].Fail("must be a file name inside the case directory");
+        break;
       }
-      auto bytes = ReadFileBytes(dir + "/" + file);
+      const uint64_t declared =
+          aj["bytes"].Uint(0, 0, kMaxInputFileBytes);
+      if (!reader.ok()) break;
+      auto bytes = ReadFileBytes(dir + "/" + file, kMaxInputFileBytes);
       if (!bytes.ok()) return bytes.status();
       a.bytes = std::move(*bytes);
-      if (aj.contains("bytes") && aj["bytes"].is_number_unsigned() &&
-          aj["bytes"].get<uint64_t>() != a.bytes.size()) {
-        return FieldError(dir, field,
-                          absl::StrCat(file, " holds ", a.bytes.size(),
-                                       " bytes but case.json says ",
-                                       aj["bytes"].get<uint64_t>()));
+      if (aj["bytes"].present() && declared != a.bytes.size()) {
+        aj["bytes"].Fail(absl::StrCat(file, " holds ", a.bytes.size(),
+                                      " bytes but case.json says ", declared));
       }
     } else if (kind == "scalar") {
       a.kind = KernelArg::Kind::kScalar;
-      const std::string hex = aj.value("bytes_hex", "");
+      const std::string hex = aj["bytes_hex"].String();
       const bool hex_ok =
-          !hex.empty() && hex.size() % 2 == 0 &&
+          !hex.empty() && hex.size() % 2 == 0 && hex.size() <= 2 * 4096 &&
           hex.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
-      if (!hex_ok) {
-        return FieldError(dir, field + ".bytes_hex",
-                          "expected a non-empty even-length hex string");
+      if (reader.ok() && !hex_ok) {
+        aj["bytes_hex"].Fail(
+            "expected a non-empty even-length hex string (at most 4096 "
+            "bytes)");
       }
       const std::string raw = absl::HexStringToBytes(hex);
       a.bytes.assign(raw.begin(), raw.end());
     } else if (kind == "local") {
       a.kind = KernelArg::Kind::kLocal;
-      if (!aj.contains("bytes") || !aj["bytes"].is_number_unsigned() ||
-          aj["bytes"].get<uint64_t>() == 0 ||
-          aj["bytes"].get<uint64_t>() > kMaxLocalBytes) {
-        return FieldError(dir, field + ".bytes",
-                          "expected a local-memory size in bytes (1..1 GiB)");
-      }
-      a.local_bytes = aj["bytes"].get<uint64_t>();
-    } else {
-      return FieldError(dir, field + ".kind",
-                        absl::StrCat("unknown kind \"", kind,
-                                     "\" (buffer, scalar or local)"));
+      a.local_bytes = aj["bytes"].Uint(1, kMaxLocalBytes);
     }
     tc.args.push_back(std::move(a));
   }
+  if (!reader.ok()) return reader.status();
+  ReadTolerances(reader, j["tolerances"], tc);
+  if (!reader.ok()) return reader.status();
 
-  if (auto s = ReadTolerances(dir, j, tc); !s.ok()) return s;
-
-  auto module = ReadFileBytes(dir + "/module.spv");
+  auto module = ReadFileBytes(dir + "/module.spv", kMaxModuleFileBytes);
   if (!module.ok()) return module.status();
-  auto parsed = ReadModule(*module);
-  if (!parsed.ok()) {
+  auto parsed_module = ReadModule(*module);
+  if (!parsed_module.ok()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(dir, "/module.spv: ", parsed.status().message()));
+        absl::StrCat(dir, "/module.spv: ", parsed_module.status().message()));
   }
-  tc.module_words = EncodeModule(*parsed);
+  tc.module_words = EncodeModule(*parsed_module);
   return tc;
 }
 

@@ -1,11 +1,17 @@
 #include "fuzzers/campaign/campaign.h"
 
 #include <signal.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,6 +24,7 @@
 #include "generators/transform/engine.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
+#include "spirv/json_reader.h"
 
 namespace l0spv::campaign {
 
@@ -31,21 +38,9 @@ std::atomic<bool> g_stop{false};
 constexpr int kJobSetupFailed = 3;
 void OnTerm(int) { g_stop = true; }
 
-absl::Status WriteJsonAtomically(const std::string& path,
-                                 const nlohmann::json& j) {
-  const std::string text = j.dump(2) + "\n";
-  return spirv::WriteFileBytes(path,
-                               std::vector<uint8_t>(text.begin(), text.end()));
-}
-
-absl::StatusOr<nlohmann::json> ReadJson(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(path + ": cannot open");
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded())
-    return absl::InvalidArgumentError(path + ": not valid JSON");
-  return j;
-}
+// Exit code of a job that could not write its state or a finding (disk
+// full, read-only --out): the campaign stops; a resume redoes the case.
+constexpr int kJobWriteFailed = 4;
 
 std::string JobStatePath(const std::string& out, uint32_t job) {
   return absl::StrCat(out, "/state/job-", job, ".json");
@@ -63,17 +58,39 @@ nlohmann::json JobStateToJson(const JobState& s) {
           {"stats", s.stats.ToJson()}};
 }
 
-JobState LoadJobState(const std::string& path) {
+// A missing file is a fresh job; a malformed one an error naming the field.
+absl::StatusOr<JobState> LoadJobState(const std::string& path) {
   JobState s;
-  auto j = ReadJson(path);
-  if (!j.ok()) return s;
-  s.next = j->value("next", uint64_t{0});
-  s.running_seed = j->value("running_seed", int64_t{-1});
-  if (j->contains("stats")) {
-    if (auto st = CampaignStats::FromJson((*j)["stats"]); st.ok())
-      s.stats = *st;
-  }
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return s;
+  auto j = spirv::ReadJsonFile(path);
+  if (!j.ok()) return j.status();
+  spirv::JsonReader reader(path, *j,
+                           "the campaign writes this file; restore it or "
+                           "start the campaign in a new --out");
+  spirv::JsonField root = reader.root();
+  if (!root.ExpectObject()) return reader.status();
+  s.next = root["next"].Uint(0, kMaxCounter);
+  s.running_seed = root["running_seed"].Int(
+      -1, -1, std::numeric_limits<int64_t>::max());
+  if (root["stats"].present()) s.stats = CampaignStats::Read(root["stats"]);
+  if (!reader.ok()) return reader.status();
   return s;
+}
+
+// During a run every state file was written by a job, atomically.
+JobState LoadJobStateOrEmpty(const std::string& path) {
+  auto s = LoadJobState(path);
+  return s.ok() ? *s : JobState{};
+}
+
+// A job's write failed: say where and why, and stop the job (the parent
+// stops the campaign).
+[[noreturn]] void JobWriteFailed(uint32_t job, const absl::Status& s) {
+  std::cerr << "\nl0spv-fuzz campaign: job " << job << ": " << s.message()
+            << "\n"
+            << std::flush;
+  std::_Exit(kJobWriteFailed);
 }
 
 std::string ReproduceCommand(const CampaignOptions& o,
@@ -112,14 +129,18 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
   }
 
   const std::string state_path = JobStatePath(o.out, job);
-  JobState state = LoadJobState(state_path);
+  auto loaded = LoadJobState(state_path);
+  if (!loaded.ok()) JobWriteFailed(job, loaded.status());
+  JobState state = *loaded;
   state.running_seed = -1;
   while (!g_stop && Clock::now() < deadline) {
     const uint64_t index = job + state.next * o.jobs;
     if (o.iterations != 0 && index >= o.iterations) break;
     const uint64_t seed = CaseSeed(o, index);
     state.running_seed = static_cast<int64_t>(seed);
-    (void)WriteJsonAtomically(state_path, JobStateToJson(state));
+    if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
+        !s.ok())
+      JobWriteFailed(job, s);
 
     const auto case_start = Clock::now();
     uint64_t inside_targets = 0;
@@ -141,9 +162,12 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
                         std::nullopt};
         if (test_case.transformation_log) r.original = *tc;
         auto is_new = RecordFinding(o.out, r);
-        if (is_new.ok() && *is_new) {
+        // A finding that cannot be written must not be lost silently: the
+        // job stops before counting the case, so a resume redoes it.
+        if (!is_new.ok()) JobWriteFailed(job, is_new.status());
+        if (*is_new) {
           ++state.stats.new_findings;
-        } else if (is_new.ok()) {
+        } else {
           ++state.stats.duplicate_hits;
         }
       };
@@ -246,7 +270,9 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
     state.stats.harness_nanos += case_ns - std::min(case_ns, inside_targets);
     ++state.next;
     state.running_seed = -1;
-    (void)WriteJsonAtomically(state_path, JobStateToJson(state));
+    if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
+        !s.ok())
+      JobWriteFailed(job, s);
   }
   return 0;
 }
@@ -284,12 +310,11 @@ std::string ProgressLine(const CampaignStats& s, uint64_t findings,
 
 // This run's counters (total minus what earlier runs of a resumed campaign
 // counted) as a line of OUT/stats-history.jsonl.
-void AppendSnapshot(const std::string& out, CampaignStats total,
-                    const CampaignStats& before, double elapsed) {
-  total.cases -= std::min(total.cases, before.cases);
-  total.new_findings -= std::min(total.new_findings, before.new_findings);
-  std::ofstream(out + "/stats-history.jsonl", std::ios::app)
-      << StatsSnapshotLine(total, elapsed, CountFindings(out));
+absl::Status AppendSnapshot(const std::string& out, const CampaignStats& total,
+                            const CampaignStats& before, double elapsed) {
+  return spirv::AppendTextFile(
+      out + "/stats-history.jsonl",
+      StatsSnapshotLine(total.Since(before), elapsed, CountFindings(out)));
 }
 
 absl::Status CheckOrWriteCampaignFile(const CampaignOptions& o) {
@@ -300,20 +325,26 @@ absl::Status CheckOrWriteCampaignFile(const CampaignOptions& o) {
                             {"shard", o.shard},
                             {"shards", o.shards},
                             {"profile", o.generator.profile}};
-  if (fs::exists(path)) {
-    auto theirs = ReadJson(path);
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    auto theirs = spirv::ReadJsonFile(path);
     if (!theirs.ok()) return theirs.status();
+    if (!theirs->is_object()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": expected an object (the campaign writes it); "
+                             "use another --out"));
+    }
     for (const char* key : {"seed", "jobs", "shard", "shards", "profile"}) {
-      if ((*theirs)[key] != mine[key]) {
+      if (!theirs->contains(key) || (*theirs)[key] != mine[key]) {
         return absl::FailedPreconditionError(absl::StrCat(
             o.out, " holds a campaign started with ", key, "=",
-            (*theirs)[key].dump(), " (this run: ", mine[key].dump(),
+            theirs->contains(key) ? (*theirs)[key].dump() : "(none)", " (this run: ", mine[key].dump(),
             "); resume it with the same flags or use another --out"));
       }
     }
     return absl::OkStatus();
   }
-  return WriteJsonAtomically(path, mine);
+  return spirv::WriteJsonFile(path, mine);
 }
 
 }  // namespace
@@ -322,8 +353,44 @@ uint64_t CaseSeed(const CampaignOptions& o, uint64_t index) {
   return o.seed + index * o.shards + o.shard;
 }
 
-absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
+namespace {
+
+// The campaign's lock on OUT: one campaign per directory (two would run the
+// same seeds and race on the state files). Held until the process exits;
+// the forked jobs share it.
+absl::Status LockOut(const std::string& out) {
+  const std::string path = out + "/.lock";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    const int err = errno;
+    return absl::PermissionDeniedError(absl::StrCat(
+        path, ": cannot create (", std::strerror(err),
+        "); choose a writable --out"));
+  }
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return absl::FailedPreconditionError(absl::StrCat(
+        "another campaign is running in ", out,
+        " (it holds ", path, "); wait for it, or use another --out"));
+  }
+  const std::string pid = absl::StrCat(::getpid(), "\n");
+  if (::ftruncate(fd, 0) != 0 || ::write(fd, pid.data(), pid.size()) < 0) {
+    const int err = errno;
+    ::close(fd);
+    return absl::ResourceExhaustedError(absl::StrCat(
+        path, ": cannot write (", std::strerror(err), ")"));
+  }
+  return absl::OkStatus();  // fd stays open: the lock lives with the process
+}
+
+std::atomic<bool> g_parent_stop{false};
+void OnParentSignal(int) { g_parent_stop = true; }
+
+}  // namespace
+
+absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
                                            std::ostream& progress) {
+  CampaignOptions o = options;
   if (o.out.empty()) return absl::InvalidArgumentError("--out is required");
   if (o.jobs == 0) return absl::InvalidArgumentError("--jobs must be >= 1");
   if (o.shards == 0 || o.shard >= o.shards) {
@@ -339,19 +406,37 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
     }
   }
   std::error_code ec;
-  fs::create_directories(o.out + "/state", ec);
-  fs::create_directories(o.out + "/findings", ec);
-  if (ec) {
-    return absl::PermissionDeniedError(
-        absl::StrCat(o.out, ": cannot create (", ec.message(), ")"));
+  for (const char* sub : {"/state", "/findings"}) {
+    fs::create_directories(o.out + sub, ec);
+    if (ec) {
+      return absl::PermissionDeniedError(
+          absl::StrCat(o.out, sub, ": cannot create (", ec.message(),
+                       "); choose a writable --out"));
+    }
+  }
+  if (auto s = LockOut(o.out); !s.ok()) return s;
+  // Consumers' scratch files live under OUT, so a campaign killed with
+  // SIGKILL leaves nothing in /tmp, and the next run clears them.
+  if (o.target_options.scratch_dir.empty()) {
+    o.target_options.scratch_dir = o.out + "/.scratch";
+    fs::remove_all(o.target_options.scratch_dir, ec);
+  }
+  // A state file that does not read is an error now, not a crash later.
+  CampaignStats before;  // earlier runs' counters (resume): not this run's
+  for (uint32_t j = 0; j < o.jobs; ++j) {
+    auto state = LoadJobState(JobStatePath(o.out, j));
+    if (!state.ok()) return state.status();
+    before.Add(state->stats);
   }
   if (auto s = CheckOrWriteCampaignFile(o); !s.ok()) return s;
   RemoveIncomplete(o.out);
 
-  // Stats of earlier runs (resume) are not this run's.
-  CampaignStats before;
-  for (uint32_t j = 0; j < o.jobs; ++j)
-    before.Add(LoadJobState(JobStatePath(o.out, j)).stats);
+  // SIGINT / SIGTERM: stop within a second, write stats.json, clean up.
+  g_parent_stop = false;
+  struct sigaction sa {}, old_int {}, old_term {};
+  sa.sa_handler = OnParentSignal;
+  ::sigaction(SIGINT, &sa, &old_int);
+  ::sigaction(SIGTERM, &sa, &old_term);
 
   const auto start = Clock::now();
   const bool timed = o.iterations == 0;
@@ -374,10 +459,21 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
   auto aggregate = [&]() {
     CampaignStats now;
     for (uint32_t j = 0; j < o.jobs; ++j)
-      now.Add(LoadJobState(JobStatePath(o.out, j)).stats);
+      now.Add(LoadJobStateOrEmpty(JobStatePath(o.out, j)).stats);
     return now;
   };
+  // Why the campaign stops early (a failed write, a signal); empty = ran out
+  // of time or cases.
+  absl::Status write_error;
+  std::optional<Clock::time_point> stopping_since;
+  auto stop_jobs = [&]() {
+    if (stopping_since) return;
+    stopping_since = Clock::now();
+    for (pid_t p : pids)
+      if (p > 0) ::kill(p, SIGTERM);
+  };
   while (running > 0) {
+    if (g_parent_stop) stop_jobs();
     int status = 0;
     const pid_t pid = ::waitpid(-1, &status, WNOHANG);
     if (pid > 0) {
@@ -386,23 +482,36 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
       if (job == o.jobs) continue;
       pids[job] = -1;
       --running;
+      if (WIFEXITED(status) && WEXITSTATUS(status) == kJobWriteFailed) {
+        // The job said why on stderr; stop the others within their case.
+        if (write_error.ok()) {
+          write_error = absl::ResourceExhaustedError(absl::StrCat(
+              "stopped: job ", job, " could not write to ", o.out,
+              " (the reason is printed above); free space or fix the "
+              "permissions, then re-run the same command to resume"));
+        }
+        stop_jobs();
+        continue;
+      }
       // A job ends with 0 (done), kJobSetupFailed (cannot build its
       // targets: restarting would not help), or dies: by a signal, or —
       // under sanitizers, whose handlers turn a crash into exit(1) — with
-      // another exit code.
-      const bool died = WIFSIGNALED(status) ||
-                        (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-                         WEXITSTATUS(status) != kJobSetupFailed);
+      // another exit code. Jobs the campaign stopped itself did not die.
+      const bool died = !stopping_since &&
+                        (WIFSIGNALED(status) ||
+                         (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+                          WEXITSTATUS(status) != kJobSetupFailed));
       if (died) {
         const std::string how =
             WIFSIGNALED(status) ? absl::StrCat("signal-", WTERMSIG(status))
                                 : absl::StrCat("exit-", WEXITSTATUS(status));
         // In-process code crashed: record it against ref, skip the case.
         const std::string state_path = JobStatePath(o.out, job);
-        JobState s = LoadJobState(state_path);
+        JobState s = LoadJobStateOrEmpty(state_path);
         if (s.running_seed >= 0) {
           generators::GeneratorOptions g = o.generator;
           g.seed = static_cast<uint64_t>(s.running_seed);
+          absl::Status written;
           if (auto tc = generators::GenerateTestCase(g); tc.ok()) {
             oracles::Verdict v;
             v.kind = oracles::VerdictKind::kCrash;
@@ -418,42 +527,68 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
             FindingRecord r{
                 v,           *tc, g.seed, {{"ref", e}}, ReproduceCommand(o, v),
                 std::nullopt};
-            if (auto is_new = RecordFinding(o.out, r); is_new.ok() && *is_new)
+            auto is_new = RecordFinding(o.out, r);
+            if (!is_new.ok()) {
+              written = is_new.status();
+            } else if (*is_new) {
               ++s.stats.new_findings;
+            }
           }
-          ++s.next;
-          s.running_seed = -1;
-          ++s.stats.cases;
-          (void)WriteJsonAtomically(state_path, JobStateToJson(s));
+          if (written.ok()) {
+            ++s.next;
+            s.running_seed = -1;
+            ++s.stats.cases;
+            written = spirv::WriteJsonFile(state_path, JobStateToJson(s));
+          }
+          if (!written.ok()) {
+            progress << "\nl0spv-fuzz campaign: " << written.message() << "\n";
+            if (write_error.ok())
+              write_error = absl::ResourceExhaustedError(absl::StrCat(
+                  "stopped: cannot record a finding in ", o.out,
+                  "; free space or fix the permissions, then re-run the "
+                  "same command to resume"));
+            stop_jobs();
+          }
         }
-        if (Clock::now() < deadline && !g_stop) {
+        if (Clock::now() < deadline && !stopping_since) {
           spawn(job);
           ++running;
         }
       }
       continue;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
     const auto now = Clock::now();
     const double elapsed = std::chrono::duration<double>(now - start).count();
     // Past the deadline, jobs finish their current case; a job stuck beyond
-    // the per-case limit is killed (its state still points at the case).
-    if (timed &&
-        now > deadline + o.limits.wall_time * 4 + std::chrono::seconds(10)) {
+    // the per-case limit is killed (its state still points at the case). A
+    // stop (signal, failed write) gives jobs one second to finish.
+    const bool overdue =
+        (timed && now > deadline + o.limits.wall_time * 4 +
+                            std::chrono::seconds(10)) ||
+        (stopping_since && now - *stopping_since > std::chrono::seconds(1));
+    if (overdue) {
       for (pid_t p : pids)
         if (p > 0) ::kill(p, SIGKILL);
     }
-    if (now - last_snapshot > std::chrono::seconds(kSnapshotSeconds)) {
-      AppendSnapshot(o.out, aggregate(), before, elapsed);
+    if (now - last_snapshot > std::chrono::seconds(kSnapshotSeconds) &&
+        write_error.ok()) {
+      if (auto s = AppendSnapshot(o.out, aggregate(), before, elapsed);
+          !s.ok()) {
+        progress << "\nl0spv-fuzz campaign: " << s.message() << "\n";
+        write_error = absl::ResourceExhaustedError(absl::StrCat(
+            "stopped: cannot write to ", o.out,
+            "; free space or fix the permissions, then re-run the same "
+            "command to resume"));
+        stop_jobs();
+      }
       last_snapshot = now;
     }
     const bool line_due = o.live_progress
                               ? now - last_line > std::chrono::milliseconds(500)
                               : now - last_line > std::chrono::seconds(10);
     if (line_due) {
-      CampaignStats s = aggregate();
-      CampaignStats run = s;
-      run.cases -= std::min(run.cases, before.cases);
+      const CampaignStats run = aggregate().Since(before);
       const std::string line = ProgressLine(
           run, CountFindings(o.out), elapsed,
           timed ? std::chrono::duration<double>(o.time).count() : 0);
@@ -466,28 +601,33 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& o,
     }
   }
   if (o.live_progress) progress << "\n";
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
+  RemoveIncomplete(o.out);
+  fs::remove_all(o.out + "/.scratch", ec);
 
   CampaignResult result;
   const CampaignStats total = aggregate();
-  result.stats = total;
-  result.stats.cases -= std::min(total.cases, before.cases);
-  result.stats.new_findings -=
-      std::min(total.new_findings, before.new_findings);
+  result.stats = total.Since(before);
   result.unique_findings = CountFindings(o.out);
+  result.interrupted = g_parent_stop;
   result.elapsed_seconds =
       std::chrono::duration<double>(Clock::now() - start).count();
-  AppendSnapshot(o.out, total, before, result.elapsed_seconds);
+  if (!write_error.ok()) return write_error;
+  if (auto s = AppendSnapshot(o.out, total, before, result.elapsed_seconds);
+      !s.ok())
+    return s;
   nlohmann::json stats = total.ToJson();
   stats["format"] = "l0spv-stats/1";
   stats["shard"] = o.shard;
   stats["shards"] = o.shards;
   stats["seed"] = o.seed;
   stats["unique_findings"] = result.unique_findings;
-  if (auto s = WriteJsonAtomically(o.out + "/stats.json", stats); !s.ok())
+  if (auto s = spirv::WriteJsonFile(o.out + "/stats.json", stats); !s.ok())
     return s;
   progress << ProgressLine(result.stats, result.unique_findings,
                            result.elapsed_seconds, 0)
-           << "\n";
+           << (result.interrupted ? " (interrupted)" : "") << "\n";
   return result;
 }
 

@@ -17,8 +17,19 @@
 //    finding against `ref` for the case it was running, skipped past, and
 //    restarted.
 //  - Errors before the start (unknown or unavailable target, OUT created by
-//    a campaign with other --jobs/--shard/--seed) are returned as Status;
-//    nothing is written then.
+//    a campaign with other --jobs/--shard/--seed, a malformed state file,
+//    another campaign holding OUT's lock) are returned as Status; nothing
+//    is written then.
+//  - Every write is checked. A job whose state or finding write fails (disk
+//    full, read-only OUT) prints the path and errno and stops; the campaign
+//    then stops the other jobs within their current case and returns
+//    ResourceExhausted. The state stays consistent: the failed case is not
+//    counted, so re-running the same command after freeing space redoes it.
+//    No `.tmp-*` directory is left behind.
+//  - SIGINT/SIGTERM to the campaign process stop it within about a second
+//    (jobs get SIGTERM, then SIGKILL): stats.json is written, temporary
+//    directories removed, and `interrupted` is set; a resume continues.
+//  - Consumers' scratch files live in OUT/.scratch (cleared at start/end).
 #pragma once
 
 #include <chrono>
@@ -65,6 +76,7 @@ struct CampaignResult {
   CampaignStats stats;           // this run (all jobs, after resume)
   uint64_t unique_findings = 0;  // finding directories in OUT
   double elapsed_seconds = 0;
+  bool interrupted = false;  // stopped by SIGINT/SIGTERM
 };
 
 absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,

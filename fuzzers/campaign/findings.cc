@@ -13,6 +13,7 @@
 #include "absl/strings/str_replace.h"
 #include "oracles/execution_json.h"
 #include "spirv/binary.h"
+#include "spirv/json_reader.h"
 #include "spirv/spirv_tools.h"
 
 namespace l0spv::campaign {
@@ -20,11 +21,6 @@ namespace l0spv::campaign {
 namespace fs = std::filesystem;
 
 namespace {
-
-absl::Status WriteText(const std::string& path, const std::string& text) {
-  return spirv::WriteFileBytes(path,
-                               std::vector<uint8_t>(text.begin(), text.end()));
-}
 
 // FNV-1a: a hash that is stable across builds and platforms (dir names
 // must not change between versions).
@@ -43,8 +39,9 @@ absl::Status TouchSeed(const std::string& finding_dir, uint64_t seed) {
   const std::string path = absl::StrCat(finding_dir, "/seeds/", seed);
   const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
   if (fd < 0) {
-    return absl::InternalError(
-        absl::StrCat(path, ": cannot create (", std::strerror(errno), ")"));
+    const int err = errno;
+    return absl::ResourceExhaustedError(
+        absl::StrCat(path, ": cannot create (", std::strerror(err), ")"));
   }
   ::close(fd);
   return absl::OkStatus();
@@ -72,6 +69,40 @@ std::string FindingDirName(const std::string& signature) {
                          static_cast<uint32_t>(StableHash(signature)));
 }
 
+namespace {
+
+// Writes the finding's files into `tmp` (a fresh directory).
+absl::Status WriteFindingFiles(const FindingRecord& r, const std::string& tmp) {
+  if (auto s = spirv::WriteTestCase(r.test_case, tmp + "/case"); !s.ok())
+    return s;
+  if (r.original) {
+    if (auto s = spirv::WriteTestCase(*r.original, tmp + "/original"); !s.ok())
+      return s;
+  }
+  if (auto text = spirv::Disassemble(r.test_case.module_words); text.ok()) {
+    if (auto s = spirv::WriteTextFile(tmp + "/case/module.spvasm", *text);
+        !s.ok())
+      return s;
+  }
+  for (const auto& [target, execution] : r.outputs) {
+    const std::string file = absl::StrCat(
+        tmp, "/outputs/", oracles::TargetFileStem(target), ".json");
+    nlohmann::json j = oracles::ExecutionToJson(execution);
+    j["target"] = target;
+    if (auto s = spirv::WriteJsonFile(file, j); !s.ok()) return s;
+  }
+  nlohmann::json verdict = r.verdict.ToJson();
+  verdict["first_seed"] = r.seed;
+  verdict["reproduce"] = r.reproduce;
+  if (auto s = spirv::WriteJsonFile(tmp + "/verdict.json", verdict); !s.ok())
+    return s;
+  if (auto s = spirv::WriteTextFile(tmp + "/README.md", Readme(r)); !s.ok())
+    return s;
+  return TouchSeed(tmp, r.seed);
+}
+
+}  // namespace
+
 absl::StatusOr<bool> RecordFinding(const std::string& out_dir,
                                    const FindingRecord& record) {
   FindingRecord r = record;
@@ -93,34 +124,15 @@ absl::StatusOr<bool> RecordFinding(const std::string& out_dir,
   fs::remove_all(tmp, ec);
   fs::create_directories(tmp + "/outputs", ec);
   if (ec) {
-    return absl::PermissionDeniedError(
+    fs::remove_all(tmp, ec);
+    return absl::ResourceExhaustedError(
         absl::StrCat(tmp, ": cannot create (", ec.message(), ")"));
   }
-  if (auto s = spirv::WriteTestCase(r.test_case, tmp + "/case"); !s.ok())
+  // A write that fails (disk full) leaves no half-written directory.
+  if (absl::Status s = WriteFindingFiles(r, tmp); !s.ok()) {
+    fs::remove_all(tmp, ec);
     return s;
-  if (r.original) {
-    if (auto s = spirv::WriteTestCase(*r.original, tmp + "/original"); !s.ok())
-      return s;
   }
-  if (auto text = spirv::Disassemble(r.test_case.module_words); text.ok()) {
-    if (auto s = WriteText(tmp + "/case/module.spvasm", *text); !s.ok())
-      return s;
-  }
-  for (const auto& [target, execution] : r.outputs) {
-    const std::string file = absl::StrCat(
-        tmp, "/outputs/", oracles::TargetFileStem(target), ".json");
-    nlohmann::json j = oracles::ExecutionToJson(execution);
-    j["target"] = target;
-    if (auto s = WriteText(file, j.dump(2) + "\n"); !s.ok()) return s;
-  }
-  nlohmann::json verdict = r.verdict.ToJson();
-  verdict["first_seed"] = r.seed;
-  verdict["reproduce"] = r.reproduce;
-  if (auto s = WriteText(tmp + "/verdict.json", verdict.dump(2) + "\n");
-      !s.ok())
-    return s;
-  if (auto s = WriteText(tmp + "/README.md", Readme(r)); !s.ok()) return s;
-  if (auto s = TouchSeed(tmp, r.seed); !s.ok()) return s;
   if (::rename(tmp.c_str(), final_dir.c_str()) != 0) {
     const int err = errno;
     fs::remove_all(tmp, ec);
@@ -129,8 +141,8 @@ absl::StatusOr<bool> RecordFinding(const std::string& out_dir,
       if (auto s = TouchSeed(final_dir, r.seed); !s.ok()) return s;
       return false;
     }
-    return absl::InternalError(absl::StrCat("rename ", tmp, " -> ", final_dir,
-                                            ": ", std::strerror(err)));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "rename ", tmp, " -> ", final_dir, ": ", std::strerror(err)));
   }
   return true;
 }

@@ -1,5 +1,6 @@
 #include "fuzzers/campaign/stats.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace l0spv::campaign {
@@ -10,19 +11,48 @@ void TargetCounters::Count(oracles::VerdictKind kind, uint64_t run_nanos) {
   nanos += run_nanos;
 }
 
+namespace {
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  return a > kMaxCounter - std::min(b, kMaxCounter) ? kMaxCounter : a + b;
+}
+uint64_t Minus(uint64_t a, uint64_t b) { return a - std::min(a, b); }
+}  // namespace
+
 void CampaignStats::Add(const CampaignStats& o) {
-  cases += o.cases;
-  generator_errors += o.generator_errors;
-  new_findings += o.new_findings;
-  duplicate_hits += o.duplicate_hits;
-  case_nanos += o.case_nanos;
-  harness_nanos += o.harness_nanos;
+  cases = SaturatingAdd(cases, o.cases);
+  generator_errors = SaturatingAdd(generator_errors, o.generator_errors);
+  new_findings = SaturatingAdd(new_findings, o.new_findings);
+  duplicate_hits = SaturatingAdd(duplicate_hits, o.duplicate_hits);
+  case_nanos = SaturatingAdd(case_nanos, o.case_nanos);
+  harness_nanos = SaturatingAdd(harness_nanos, o.harness_nanos);
   for (const auto& [name, c] : o.targets) {
     TargetCounters& mine = targets[name];
-    mine.runs += c.runs;
-    mine.nanos += c.nanos;
-    for (const auto& [kind, n] : c.verdicts) mine.verdicts[kind] += n;
+    mine.runs = SaturatingAdd(mine.runs, c.runs);
+    mine.nanos = SaturatingAdd(mine.nanos, c.nanos);
+    for (const auto& [kind, n] : c.verdicts)
+      mine.verdicts[kind] = SaturatingAdd(mine.verdicts[kind], n);
   }
+}
+
+CampaignStats CampaignStats::Since(const CampaignStats& e) const {
+  CampaignStats d = *this;
+  d.cases = Minus(cases, e.cases);
+  d.generator_errors = Minus(generator_errors, e.generator_errors);
+  d.new_findings = Minus(new_findings, e.new_findings);
+  d.duplicate_hits = Minus(duplicate_hits, e.duplicate_hits);
+  d.case_nanos = Minus(case_nanos, e.case_nanos);
+  d.harness_nanos = Minus(harness_nanos, e.harness_nanos);
+  for (auto& [name, c] : d.targets) {
+    auto it = e.targets.find(name);
+    if (it == e.targets.end()) continue;
+    c.runs = Minus(c.runs, it->second.runs);
+    c.nanos = Minus(c.nanos, it->second.nanos);
+    for (auto& [kind, n] : c.verdicts) {
+      auto k = it->second.verdicts.find(kind);
+      if (k != it->second.verdicts.end()) n = Minus(n, k->second);
+    }
+  }
+  return d;
 }
 
 nlohmann::json CampaignStats::ToJson() const {
@@ -39,27 +69,34 @@ nlohmann::json CampaignStats::ToJson() const {
           {"targets", t}};
 }
 
-absl::StatusOr<CampaignStats> CampaignStats::FromJson(const nlohmann::json& j) {
+CampaignStats CampaignStats::Read(spirv::JsonField j) {
   CampaignStats s;
-  if (!j.is_object()) return absl::InvalidArgumentError("stats: not an object");
-  try {
-    s.cases = j.at("cases").get<uint64_t>();
-    s.generator_errors = j.value("generator_errors", uint64_t{0});
-    s.new_findings = j.at("new_findings").get<uint64_t>();
-    s.duplicate_hits = j.at("duplicate_hits").get<uint64_t>();
-    s.case_nanos = j.value("case_nanos", uint64_t{0});
-    s.harness_nanos = j.value("harness_nanos", uint64_t{0});
-    for (const auto& [name, t] : j.at("targets").items()) {
-      TargetCounters c;
-      c.runs = t.at("runs").get<uint64_t>();
-      c.nanos = t.value("nanos", uint64_t{0});
-      c.verdicts = t.at("verdicts").get<std::map<std::string, uint64_t>>();
-      s.targets[name] = std::move(c);
-    }
-  } catch (const nlohmann::json::exception& e) {
-    return absl::InvalidArgumentError(
-        std::string("stats: missing or malformed field (") + e.what() + ")");
+  if (!j.ExpectObject()) return s;
+  s.cases = j["cases"].Uint(0, kMaxCounter);
+  s.generator_errors = j["generator_errors"].Uint(0, 0, kMaxCounter);
+  s.new_findings = j["new_findings"].Uint(0, kMaxCounter);
+  s.duplicate_hits = j["duplicate_hits"].Uint(0, kMaxCounter);
+  s.case_nanos = j["case_nanos"].Uint(0, 0, kMaxCounter);
+  s.harness_nanos = j["harness_nanos"].Uint(0, 0, kMaxCounter);
+  constexpr size_t kMaxTargets = 1024, kMaxKinds = 64;
+  for (auto& [name, t] : j["targets"].Members(kMaxTargets)) {
+    TargetCounters c;
+    c.runs = t["runs"].Uint(0, kMaxCounter);
+    c.nanos = t["nanos"].Uint(0, 0, kMaxCounter);
+    for (auto& [kind, n] : t["verdicts"].Members(kMaxKinds))
+      c.verdicts[kind] = n.Uint(0, kMaxCounter);
+    s.targets[name] = std::move(c);
   }
+  return s;
+}
+
+absl::StatusOr<CampaignStats> CampaignStats::FromJson(const nlohmann::json& j,
+                                                      const std::string& file) {
+  spirv::JsonReader reader(file, j,
+                           "a campaign writes this file; re-run the campaign "
+                           "or restore the file");
+  CampaignStats s = Read(reader.root());
+  if (!reader.ok()) return reader.status();
   return s;
 }
 

@@ -2,9 +2,9 @@
 // per job, summed across jobs and shards.
 //
 // Contract: plain values with a JSON form (the `stats.json` of a campaign
-// or shard, and each job's state file). Add() sums counters; FromJson
-// accepts exactly what ToJson writes and reports anything else as
-// InvalidArgument naming the field.
+// or shard, and each job's state file). Add() sums counters (saturating);
+// Read/FromJson accept exactly what ToJson writes and report anything else
+// as InvalidArgument naming the file and field.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
 #include "oracles/verdict/verdict.h"
+#include "spirv/json_reader.h"
 
 namespace l0spv::campaign {
 
@@ -34,10 +35,22 @@ struct CampaignStats {
   uint64_t case_nanos = 0;     // wall time of whole cases
   uint64_t harness_nanos = 0;  // case time outside every Target::Run
 
+  // Sums saturate at kMaxCounter (a merged or resumed campaign cannot wrap).
   void Add(const CampaignStats& other);
+  // This minus `earlier` (a snapshot of the same counters taken before):
+  // what one run of a resumed campaign did.
+  CampaignStats Since(const CampaignStats& earlier) const;
   nlohmann::json ToJson() const;
-  static absl::StatusOr<CampaignStats> FromJson(const nlohmann::json& j);
+  // Reads what ToJson writes; any other shape, or a counter above
+  // kMaxCounter, is an error on the field's reader.
+  static CampaignStats Read(spirv::JsonField field);
+  // `file` names the document in errors.
+  static absl::StatusOr<CampaignStats> FromJson(const nlohmann::json& j,
+                                                const std::string& file);
 };
+
+// Counters are exact JSON integers (2^53) and far beyond any campaign.
+inline constexpr uint64_t kMaxCounter = uint64_t{1} << 53;
 
 // One line of OUT/stats-history.jsonl, which the campaign appends every
 // kSnapshotSeconds and at its end so reports can plot a run over time:

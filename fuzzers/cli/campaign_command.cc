@@ -136,7 +136,7 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   // --target: explicit list, or every available target.
   const std::string list = absl::GetFlag(FLAGS_target);
   std::vector<std::string> requested;
-  if (list.empty() || list == "all") {
+  if (list == "all") {
     requested = AvailableTargets();
   } else {
     auto parsed = oracles::ParseTargetList(list);
@@ -197,6 +197,11 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   }
   o.generator.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
   o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
+  // The reduction after the campaign must not find a bad flag only then.
+  if (!absl::GetFlag(FLAGS_no_reduce)) {
+    if (auto r = ReduceOptionsFromFlags(); !r.ok())
+      return UsageError("campaign", std::string(r.status().message()));
+  }
   o.live_progress = ::isatty(STDERR_FILENO);
   std::cerr << "campaign: targets ref" << (o.targets.empty() ? "" : ",")
             << absl::StrJoin(o.targets, ",") << "; profile " << profile << "; "
@@ -205,8 +210,15 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (!result.ok()) {
     return UsageError("campaign", std::string(result.status().message()));
   }
-  if (!absl::GetFlag(FLAGS_no_reduce) && result->unique_findings > 0)
+  if (result->interrupted) {
+    std::cerr << "campaign: interrupted; re-run the same command to resume"
+              << (result->unique_findings > 0
+                      ? " (findings are not reduced yet: `l0spv-fuzz reduce`)"
+                      : "")
+              << "\n";
+  } else if (!absl::GetFlag(FLAGS_no_reduce) && result->unique_findings > 0) {
     ReduceNewFindings(o.out);
+  }
   std::cout << "campaign done: " << result->stats.cases << " cases in "
             << static_cast<uint64_t>(result->elapsed_seconds) << " s, "
             << result->unique_findings << " unique finding(s) in " << o.out

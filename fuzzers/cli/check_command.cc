@@ -11,6 +11,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "fuzzers/campaign/findings.h"
+#include "fuzzers/cli/case_input.h"
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/reduce_support.h"
 #include "oracles/targets/target_registry.h"
@@ -98,9 +99,37 @@ int RunCheck(const std::vector<std::string>& positional) {
                       "combine with --module (write the module into a copy "
                       "of CASE_DIR instead)");
   }
+  // The case itself must be runnable: a case no oracle can run is bad
+  // input (exit 2), not "not interesting". (A --module candidate of
+  // spirv-reduce that breaks is just not interesting.)
+  if (request.module_file.empty()) {
+    auto tc = ReadCaseInput(request.case_dir);
+    if (!tc.ok())
+      return UsageError("check", std::string(tc.status().message()));
+    if (absl::Status s = CheckRunnable(*tc, request.case_dir); !s.ok())
+      return UsageError("check", std::string(s.message()));
+  }
   auto outcome = reducers::CheckCaseDir(request);
   if (!outcome.ok())
     return UsageError("check", std::string(outcome.status().message()));
+  if (request.module_file.empty()) {
+    auto ref = outcome->executions.find("ref");
+    const bool ref_cannot_run =
+        ref != outcome->executions.end() &&
+        (ref->second.status == oracles::ExecutionStatus::kUnsupported ||
+         ref->second.status == oracles::ExecutionStatus::kBuildFailed);
+    if (!outcome->rejected.empty() || ref_cannot_run) {
+      return UsageError(
+          "check",
+          absl::StrCat(request.case_dir, ": the case cannot run: ",
+                       !outcome->rejected.empty()
+                           ? outcome->rejected
+                           : absl::StrCat("the reference interpreter says ",
+                                          oracles::ExecutionStatusName(
+                                              ref->second.status),
+                                          ": ", ref->second.message)));
+    }
+  }
   const std::string& want = request.signature;
   nlohmann::json out = nlohmann::json::array();
   for (const oracles::Verdict& v : outcome->verdicts) {

@@ -70,14 +70,14 @@ int RunLint(const std::vector<std::string>& positional) {
   nlohmann::json results = nlohmann::json::array();
   int input_errors = 0, failing = 0;
   for (const std::string& file : *files) {
-    auto bytes = spirv::ReadFileBytes(file);
+    auto bytes = spirv::ReadFileBytes(file, spirv::kMaxModuleFileBytes);
     absl::StatusOr<oracles::LintReport> report =
         bytes.ok() ? oracles::LintBinary(*bytes, *profile)
                    : absl::StatusOr<oracles::LintReport>(bytes.status());
     if (!report.ok()) {
       ++input_errors;
       const std::string msg = absl::StrCat(
-          file, ": ", report.status().message(),
+          bytes.ok() ? file + ": " : std::string(), report.status().message(),
           bytes.ok() ? " — is this a SPIR-V binary (not .spvasm text)? "
                        "Assemble text with spirv-as first."
                      : "");

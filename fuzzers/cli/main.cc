@@ -5,6 +5,8 @@
 
 #include "absl/strings/str_format.h"
 #include "fuzzers/cli/commands.h"
+#include "fuzzers/cli/flag_checks.h"
+#include <new>
 
 namespace l0spv::cli {
 namespace {
@@ -61,5 +63,15 @@ int main(int argc, char** argv) {
   if (!positional.ok()) {
     return UsageError(name, std::string(positional.status().message()));
   }
-  return command->run(*positional);
+  if (absl::Status s = CheckFlags(*command); !s.ok())
+    return UsageError(name, std::string(s.message()));
+  try {
+    return command->run(*positional);
+  } catch (const std::bad_alloc&) {
+    // An input within every cap can still exceed this machine's memory
+    // (or a --memory_limit_mb the tool runs under): an input problem.
+    return UsageError(name,
+                      "out of memory while working on this input (smaller "
+                      "input, or more memory)");
+  }
 }

@@ -1,7 +1,7 @@
 // `l0spv-fuzz merge --out=DIR SHARD_DIR...`: combines the findings and
 // stats of campaign shards.
 #include <filesystem>
-#include <fstream>
+#include <set>
 #include <iostream>
 
 #include "absl/flags/declare.h"
@@ -9,7 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "fuzzers/campaign/findings.h"
 #include "fuzzers/campaign/stats.h"
+#include "fuzzers/cli/case_input.h"
 #include "fuzzers/cli/commands.h"
+#include "spirv/json_reader.h"
 #include "spirv/binary.h"
 
 ABSL_DECLARE_FLAG(std::string, out);
@@ -24,66 +26,116 @@ int RunMerge(const std::vector<std::string>& positional) {
   if (out.empty()) return UsageError("merge", "--out=DIR is required");
   if (positional.empty())
     return UsageError("merge", "expected one or more SHARD_DIRs");
-  campaign::CampaignStats total;
-  nlohmann::json shards = nlohmann::json::array();
+  // Read and check every shard before writing anything.
+  struct Shard {
+    std::string dir;
+    campaign::CampaignStats stats;
+    nlohmann::json id;  // {"seed", "shard", "shards"}
+  };
+  std::vector<Shard> shards;
+  std::set<std::string> seen_dirs;
   std::error_code ec;
-  fs::create_directories(out + "/findings", ec);
-  if (ec) return UsageError("merge", out + ": cannot create directory");
-  uint64_t copied = 0, merged = 0;
   for (const std::string& dir : positional) {
-    std::ifstream in(dir + "/stats.json");
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!in || j.is_discarded()) {
-      return UsageError("merge", dir +
-                                     "/stats.json: missing or not JSON — "
-                                     "is this a campaign output directory?");
+    if (absl::Status s = CheckOutIsNotInput(dir, out); !s.ok())
+      return UsageError("merge", std::string(s.message()));
+    const std::string canonical = fs::weakly_canonical(dir, ec).string();
+    if (!seen_dirs.insert(canonical).second)
+      return UsageError("merge", absl::StrCat(dir, " is given twice"));
+    const std::string path = dir + "/stats.json";
+    auto j = spirv::ReadJsonFile(path);
+    if (!j.ok()) {
+      return UsageError(
+          "merge", absl::StrCat(j.status().message(),
+                                " — is this a finished campaign's --out?"));
     }
-    auto stats = campaign::CampaignStats::FromJson(j);
+    auto stats = campaign::CampaignStats::FromJson(*j, path);
     if (!stats.ok())
-      return UsageError("merge", dir + "/stats.json: " +
-                                     std::string(stats.status().message()));
-    total.Add(*stats);
-    shards.push_back({{"dir", dir},
-                      {"shard", j.value("shard", 0)},
-                      {"shards", j.value("shards", 1)}});
-    for (const auto& f : fs::directory_iterator(dir + "/findings", ec)) {
+      return UsageError("merge", std::string(stats.status().message()));
+    spirv::JsonReader reader(path, *j, "a campaign writes this file");
+    Shard shard{dir, *stats, nlohmann::json::object()};
+    shard.id["seed"] = reader.root()["seed"].Uint(0, 0, ~uint64_t{0});
+    shard.id["shards"] = reader.root()["shards"].Uint(1, 1, 1u << 30);
+    shard.id["shard"] = reader.root()["shard"].Uint(0, 0, 1u << 30);
+    if (!reader.ok()) return UsageError("merge", std::string(reader.status().message()));
+    for (const Shard& other : shards) {
+      if (other.id == shard.id && !j->contains("merged_from")) {
+        return UsageError(
+            "merge", absl::StrCat(dir, " and ", other.dir,
+                                  " are the same shard (", shard.id.dump(),
+                                  "): its cases would count twice"));
+      }
+    }
+    shards.push_back(std::move(shard));
+  }
+  fs::create_directories(out + "/findings", ec);
+  if (ec) {
+    return UsageError("merge", absl::StrCat(out, ": cannot create directory (",
+                                            ec.message(), ")"));
+  }
+  campaign::CampaignStats total;
+  nlohmann::json merged_from = nlohmann::json::array();
+  uint64_t copied = 0, merged = 0, skipped = 0;
+  for (const Shard& shard : shards) {
+    total.Add(shard.stats);
+    nlohmann::json entry = shard.id;
+    entry["dir"] = shard.dir;
+    merged_from.push_back(std::move(entry));
+    for (const auto& f : fs::directory_iterator(shard.dir + "/findings", ec)) {
       const std::string name = f.path().filename().string();
-      if (!f.is_directory() || name.rfind(".tmp-", 0) == 0) continue;
+      if (!f.is_directory() || name.empty() || name[0] == '.') continue;
+      // Only complete findings: a campaign writes verdict.json last.
+      if (!fs::exists(f.path() / "verdict.json", ec)) {
+        std::cerr << "merge: skipping " << f.path().string()
+                  << " (no verdict.json: not a complete finding)\n";
+        ++skipped;
+        continue;
+      }
       const std::string target = out + "/findings/" + name;
-      if (fs::exists(target + "/verdict.json")) {
+      if (fs::exists(target + "/verdict.json", ec)) {
         fs::create_directories(target + "/seeds", ec);
-        for (const auto& s : fs::directory_iterator(f.path() / "seeds", ec))
+        for (const auto& s : fs::directory_iterator(f.path() / "seeds", ec)) {
           fs::copy(s.path(), target + "/seeds/" + s.path().filename().string(),
                    fs::copy_options::skip_existing, ec);
+          if (ec) {
+            return UsageError("merge", absl::StrCat("cannot copy ",
+                                                    s.path().string(), ": ",
+                                                    ec.message()));
+          }
+        }
         ++merged;
       } else {
         const std::string tmp = out + "/findings/.tmp-merge-" + name;
         fs::remove_all(tmp, ec);
         fs::copy(f.path(), tmp, fs::copy_options::recursive, ec);
-        if (ec) return UsageError("merge", "cannot copy " + f.path().string());
-        fs::rename(tmp, target, ec);
+        if (!ec) fs::rename(tmp, target, ec);
+        if (ec) {
+          const std::string why = ec.message();
+          fs::remove_all(tmp, ec);
+          return UsageError("merge", absl::StrCat("cannot copy ",
+                                                  f.path().string(), " to ",
+                                                  target, ": ", why));
+        }
         ++copied;
       }
     }
   }
   uint64_t unique = 0;
   for (const auto& f : fs::directory_iterator(out + "/findings", ec)) {
-    if (f.is_directory() && f.path().filename().string().rfind(".tmp-", 0) != 0)
+    if (f.is_directory() && f.path().filename().string().rfind(".", 0) != 0)
       ++unique;
   }
   nlohmann::json j = total.ToJson();
   j["format"] = "l0spv-stats/1";
-  j["merged_from"] = shards;
+  j["merged_from"] = merged_from;
   j["unique_findings"] = unique;
-  const std::string text = j.dump(2) + "\n";
-  if (auto s = spirv::WriteFileBytes(
-          out + "/stats.json", std::vector<uint8_t>(text.begin(), text.end()));
-      !s.ok())
+  if (auto s = spirv::WriteJsonFile(out + "/stats.json", j); !s.ok())
     return UsageError("merge", std::string(s.message()));
-  std::cout << "merged " << positional.size() << " shard(s): " << total.cases
+  std::cout << "merged " << shards.size() << " shard(s): " << total.cases
             << " cases, " << unique << " unique finding(s) (" << copied
-            << " copied, " << merged << " already present) into " << out
-            << "\n";
+            << " copied, " << merged << " already present"
+            << (skipped ? absl::StrCat(", ", skipped, " incomplete skipped")
+                        : std::string())
+            << ") into " << out << "\n";
   return unique > 0 ? kExitFinding : kExitOk;
 }
 

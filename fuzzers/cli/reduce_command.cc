@@ -11,6 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/reduce_support.h"
+#include "oracles/process/subprocess.h"
+#include "absl/strings/match.h"
 #include "reducers/dedup.h"
 #include "reducers/pipeline.h"
 
@@ -45,9 +47,14 @@ absl::StatusOr<std::chrono::seconds> ParseDuration(const std::string& text,
       break;
   }
   uint64_t value = 0;
-  if (!absl::SimpleAtoi(number, &value) || value == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        flag, "=", text, ": expected a positive duration such as 90s, 5m, 1h"));
+  // Longer than a year is a typo, and would overflow the clocks.
+  constexpr uint64_t kMaxSeconds = uint64_t{366} * 24 * 3600;
+  if (!absl::SimpleAtoi(number, &value) || value == 0 ||
+      value > kMaxSeconds / scale) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag, "=", text,
+                     ": expected a positive duration up to a year, such as "
+                     "90s, 5m, 1h"));
   }
   return std::chrono::seconds(value * scale);
 }
@@ -80,6 +87,25 @@ absl::StatusOr<reducers::ReduceOptions> ReduceOptionsFromFlags() {
         absl::StrCat("--spirv_reduce=", o.spirv_reduce,
                      ": not an executable file (omit the flag to use "
                      "spirv-reduce from PATH)"));
+  }
+  if (!o.spirv_reduce.empty()) {
+    // An executable that is not spirv-reduce (/bin/false) would make the
+    // stage fail silently on every finding: say so now.
+    oracles::ChildLimits limits;
+    limits.wall_time = std::chrono::seconds(5);
+    auto r = oracles::RunCommand({o.spirv_reduce, "--version"}, limits);
+    const std::string said =
+        r.ok() ? r->stdout_text + r->stderr_text : std::string();
+    if (!r.ok() || !r->Succeeded() ||
+        !absl::StrContains(said, "SPIRV-Tools")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--spirv_reduce=", o.spirv_reduce, ": `", o.spirv_reduce,
+          " --version` ",
+          r.ok() ? (r->Succeeded() ? "does not name SPIRV-Tools"
+                                   : r->Describe())
+                 : std::string(r.status().message()),
+          "; is this spirv-reduce? (omit the flag to use the one in PATH)"));
+    }
   }
   o.self_command = SelfExecutable();
   o.check_command = {o.self_command, "check"};

@@ -12,6 +12,7 @@
 #include "fuzzers/cli/commands.h"
 #include "generators/transform/engine.h"
 #include "generators/transform/semantics_check.h"
+#include "spirv/json_reader.h"
 
 ABSL_DECLARE_FLAG(std::string, out);
 ABSL_DECLARE_FLAG(bool, check);
@@ -33,13 +34,7 @@ absl::StatusOr<nlohmann::json> ReadLog(const std::string& path) {
           "case '", path, "' has no transformation_log in its case.json"));
     return *tc->transformation_log;
   }
-  std::ifstream in(path);
-  if (!in)
-    return absl::NotFoundError(absl::StrCat("cannot open log '", path, "'"));
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded())
-    return absl::InvalidArgumentError(absl::StrCat("'", path, "' is not JSON"));
-  return j;
+  return spirv::ReadJsonFile(path);
 }
 
 int RunReplay(const std::vector<std::string>& positional) {
@@ -50,6 +45,12 @@ int RunReplay(const std::vector<std::string>& positional) {
   const std::string out = absl::GetFlag(FLAGS_out);
   if (out.empty() && !absl::GetFlag(FLAGS_check))
     return UsageError("replay", "nothing to do: give --out=DIR or --check");
+  if (!out.empty()) {
+    for (const std::string& in : positional) {
+      if (absl::Status s = CheckOutIsNotInput(in, out); !s.ok())
+        return UsageError("replay", std::string(s.message()));
+    }
+  }
   auto original = ReadCaseInput(positional[0]);
   if (!original.ok())
     return UsageError("replay", std::string(original.status().message()));
@@ -60,7 +61,8 @@ int RunReplay(const std::vector<std::string>& positional) {
   options.skip_inapplicable = absl::GetFlag(FLAGS_skip_inapplicable);
   auto result = transform::Replay(*original, *log, options);
   if (!result.ok())
-    return UsageError("replay", std::string(result.status().message()));
+    return UsageError("replay", absl::StrCat(positional[1], ": ",
+                                             result.status().message()));
   if (!result->skipped.empty()) {
     std::cerr << "skipped " << result->skipped.size()
               << " record(s) whose precondition failed:";
@@ -71,6 +73,8 @@ int RunReplay(const std::vector<std::string>& positional) {
     if (absl::Status s =
             transform::CheckTransformed(*original, result->test_case);
         !s.ok()) {
+      if (absl::IsFailedPrecondition(s))
+        return UsageError("replay", std::string(s.message()));
       std::cerr << "NOT preserved: " << s.message() << "\n";
       return kExitFinding;
     }

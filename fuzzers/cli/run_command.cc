@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "fuzzers/cli/case_input.h"
 #include "fuzzers/cli/commands.h"
 #include "oracles/execution_json.h"
 #include "oracles/targets/target.h"
@@ -50,6 +51,8 @@ ABSL_FLAG(uint64_t, memory_limit_mb, 4096,
           "unlimited)");
 ABSL_FLAG(uint64_t, schedule_seed, 0,
           "permute the work-item order at barriers (0 = in order)");
+
+ABSL_DECLARE_FLAG(uint64_t, ref_steps);
 
 namespace l0spv::cli {
 namespace {
@@ -138,14 +141,18 @@ int RunRun(const std::vector<std::string>& positional) {
   const std::string& input = positional[0];
   std::error_code ec;
   const std::string sidecar = absl::GetFlag(FLAGS_sidecar);
-  auto tc = fs::is_directory(input, ec) ? spirv::ReadTestCase(input)
-            : sidecar.empty()           ? CaseFromFlags(input)
-                              : spirv::LoadSidecarCase(input, sidecar);
+  auto tc = fs::is_directory(input, ec) || !sidecar.empty()
+                ? ReadCaseInput(input)
+                : CaseFromFlags(input);
   if (!tc.ok()) return UsageError("run", std::string(tc.status().message()));
+  if (absl::Status s = CheckRunnable(*tc, input); !s.ok())
+    return UsageError("run", std::string(s.message()));
   const std::string target = absl::GetFlag(FLAGS_target);
   oracles::TargetOptions options;
   if (absl::GetFlag(FLAGS_schedule_seed) != 0)
     options.reference.schedule_seed = absl::GetFlag(FLAGS_schedule_seed);
+  if (absl::GetFlag(FLAGS_ref_steps) != 0)
+    options.reference.step_budget = absl::GetFlag(FLAGS_ref_steps);
   auto adapter = oracles::MakeTarget(target, options);
   if (!adapter.ok()) {
     return UsageError(
@@ -212,7 +219,7 @@ Command RunCommand() {
       "run (CASE_DIR | FILE.spv --kernel=NAME --global=X[,Y,Z] "
       "[--local=X[,Y,Z]] [--arg=SPEC ...] | FILE.spv --sidecar=JSON) "
       "[--target=T] [--json] [--dump=DIR] [--timeout=S] "
-      "[--memory_limit_mb=M]\n\n"
+      "[--memory_limit_mb=M] [--ref_steps=N]\n\n"
       "T: ref | opencl[:PLATFORM] | ocloc:DEVICE | oclgrind | "
       "spirv-opt[:PASSES] | llvm-spirv (`l0spv-fuzz targets`). "
       "Runs the case in a worker process with a time and memory limit. "
@@ -221,7 +228,8 @@ Command RunCommand() {
       "behaviour, a crash or a timeout (a finding); 2 when the case is "
       "malformed, fails validation or uses something unsupported.",
       {"target", "kernel", "global", "local", "offset", "arg", "sidecar",
-       "json", "dump", "timeout", "memory_limit_mb", "schedule_seed"},
+       "json", "dump", "timeout", "memory_limit_mb", "schedule_seed",
+       "ref_steps"},
       RunRun};
 }
 

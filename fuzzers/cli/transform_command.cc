@@ -64,6 +64,10 @@ int RunTransform(const std::vector<std::string>& positional) {
     for (absl::string_view part : absl::StrSplit(k, ','))
       options.kinds.emplace_back(part);
 
+  if (!from_generator && !out.empty()) {
+    if (absl::Status s = CheckOutIsNotInput(positional[0], out); !s.ok())
+      return UsageError("transform", std::string(s.message()));
+  }
   std::optional<spirv::TestCase> input;
   if (!from_generator) {
     auto tc = ReadCaseInput(positional[0]);
@@ -99,6 +103,10 @@ int RunTransform(const std::vector<std::string>& positional) {
       if (absl::Status s =
               transform::CheckTransformed(original, result->test_case);
           !s.ok()) {
+        // An original that cannot run has nothing to compare against: that
+        // is the input's problem, not a transformation bug.
+        if (absl::IsFailedPrecondition(s))
+          return UsageError("transform", std::string(s.message()));
         ++failures;
         std::cerr << "seed " << options.seed
                   << ": NOT preserved: " << s.message() << "\n";

@@ -27,6 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "fuzzers/libfuzzer/generator_input.h"
 #include "spirv/binary.h"
+#include "generators/transform/engine.h"
 #include "spirv/test_case.h"
 
 ABSL_FLAG(std::string, out, "",
@@ -42,6 +43,9 @@ ABSL_FLAG(uint32_t, max_statements, 60, "generator size knob (1..64)");
 ABSL_FLAG(bool, modules, false,
           "write module binaries instead of generator inputs");
 ABSL_FLAG(bool, transform_inputs, false, "write l0spv_transform_fuzzer inputs");
+ABSL_FLAG(bool, json_inputs, false,
+          "write l0spv_json_readers_fuzzer inputs (one selector byte + a "
+          "valid document of each kind)");
 ABSL_FLAG(std::string, decode, "", "an input to turn into a case directory");
 
 namespace {
@@ -96,6 +100,52 @@ int main(int argc, char** argv) {
   options.profile = absl::GetFlag(FLAGS_profile);
   options.max_statements = absl::GetFlag(FLAGS_max_statements);
   options.avoid_known_bugs = mask;
+  if (absl::GetFlag(FLAGS_json_inputs)) {
+    // One valid document per reader; libFuzzer mutates from there.
+    auto write = [&](const std::string& name, uint8_t selector,
+                     const std::string& text) -> bool {
+      std::string bytes(1, static_cast<char>(selector));
+      bytes += text;
+      return l0spv::spirv::WriteTextFile(absl::StrCat(out, "/", name), bytes)
+          .ok();
+    };
+    for (uint64_t seed = 0; seed < absl::GetFlag(FLAGS_count); ++seed) {
+      options.seed = seed;
+      options.max_statements = 20;
+      auto tc = l0spv::generators::GenerateTestCase(options);
+      if (!tc.ok()) return Fail(std::string(tc.status().message()));
+      bool ok = write(absl::StrCat("case_", seed), 0,
+                      l0spv::spirv::TestCaseToJson(*tc).dump(2));
+      // Logs replay on the fuzzer's fixture: generator seed 1, 20 statements.
+      options.seed = 1;
+      auto fixture = l0spv::generators::GenerateTestCase(options);
+      if (!fixture.ok()) return Fail(std::string(fixture.status().message()));
+      l0spv::transform::TransformOptions to;
+      to.seed = seed;
+      to.count = 1 + seed % 20;
+      auto t = l0spv::transform::Transform(*fixture, to);
+      if (t.ok()) ok &= write(absl::StrCat("log_", seed), 2, t->log.dump(2));
+      if (!ok) return Fail("cannot write the seeds in " + out);
+    }
+    const bool ok =
+        write("sidecar", 1,
+              R"({"kernel": "k", "global": [64, 2], "local": [8, 1],)"
+              R"( "offset": [0, 1], "args": [)"
+              R"({"kind": "buffer", "bytes": 256, "init": "random", "seed": 3,)"
+              R"( "result": true}, {"kind": "scalar", "type": "i32",)"
+              R"( "value": "-7"}, {"kind": "struct", "bytes_hex": "0a0b"},)"
+              R"( {"kind": "local", "bytes": 64}]})") &&
+        write("stats", 3,
+              R"({"cases": 10, "generator_errors": 0, "new_findings": 1,)"
+              R"( "duplicate_hits": 2, "case_nanos": 1000,)"
+              R"( "harness_nanos": 10, "targets": {"ref": {"runs": 10,)"
+              R"( "nanos": 5, "verdicts": {"ok": 9, "crash": 1}}}})") &&
+        write("verdict", 4,
+              R"({"kind": "mismatch", "target": "spirv-opt",)"
+              R"( "signature": "mismatch:spirv-opt:arg2",)"
+              R"( "explanation": "x", "first_seed": 4, "reproduce": "r"})");
+    return ok ? 0 : Fail("cannot write the seeds in " + out);
+  }
   const uint64_t first = absl::GetFlag(FLAGS_first);
   for (uint64_t seed = first; seed < first + absl::GetFlag(FLAGS_count);
        ++seed) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -55,10 +56,52 @@ absl::Status CheckFreshIds(TransformContext& ctx, const Record& r) {
   return absl::OkStatus();
 }
 
+// Every number a record holds is an id, an index or a count (32 bits), or a
+// constant's bits ("left.value": 64 bits). nlohmann's get<uint32_t> would
+// silently truncate 4294967296 + x to x, and get<size_t> wrap -1; so every
+// number is checked here, before any kind reads it.
+absl::Status CheckRecordNumbers(const nlohmann::json& j,
+                                const std::string& path) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (auto s = CheckRecordNumbers(it.value(),
+                                      absl::StrCat(path, ".", it.key()));
+          !s.ok())
+        return s;
+    }
+    return absl::OkStatus();
+  }
+  if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) {
+      if (auto s = CheckRecordNumbers(j[i], absl::StrCat(path, "[", i, "]"));
+          !s.ok())
+        return s;
+    }
+    return absl::OkStatus();
+  }
+  if (!j.is_number()) return absl::OkStatus();
+  // Only obfuscate_constant_compute's constant operand is 64 bits wide.
+  const bool wide = absl::EndsWith(path, ".left.value");
+  const uint64_t max = wide ? ~uint64_t{0} : 0xffffffffu;
+  if (!j.is_number_unsigned() &&
+      !(j.is_number_integer() && j.get<int64_t>() >= 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "field '", path, "': expected a non-negative integer, got ", j.dump()));
+  }
+  if (j.get<uint64_t>() > max) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "field '", path, "': ", j.dump(), " does not fit in ",
+        wide ? 64 : 32, " bits"));
+  }
+  return absl::OkStatus();
+}
+
 // Runs Check, turning malformed-field exceptions into InvalidArgument.
 absl::Status CheckRecord(const Transformation& t, TransformContext& ctx,
                          const Record& r) {
   try {
+    if (absl::Status s = CheckRecordNumbers(r, "record"); !s.ok())
+      return s;
     if (absl::Status s = CheckFreshIds(ctx, r); !s.ok()) return s;
     return t.Check(ctx, r);
   } catch (const nlohmann::json::exception& e) {
@@ -126,12 +169,16 @@ nlohmann::json MakeLog(std::span<const uint32_t> original_words,
 
 absl::StatusOr<std::vector<nlohmann::json>> LogRecords(
     const nlohmann::json& log) {
-  if (!log.is_object() || log.value("format", "") != kLogFormat ||
-      !log.contains("records") || !log["records"].is_array()) {
+  constexpr size_t kMaxRecords = 1 << 20;
+  if (!log.is_object() || !log.contains("format") ||
+      !log["format"].is_string() || log["format"] != kLogFormat ||
+      !log.contains("records") || !log["records"].is_array() ||
+      log["records"].size() > kMaxRecords) {
     return absl::InvalidArgumentError(
         absl::StrCat("not a transformation log: expected an object with "
                      "\"format\": \"",
-                     kLogFormat, "\" and a \"records\" array"));
+                     kLogFormat, "\" and a \"records\" array (at most ",
+                     kMaxRecords, ")"));
   }
   std::vector<nlohmann::json> out;
   for (size_t i = 0; i < log["records"].size(); ++i) {

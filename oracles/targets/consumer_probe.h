@@ -50,6 +50,9 @@ struct ToolProbe {
   std::string name;
   std::optional<std::string> path;  // nullopt: not installed
   std::string version;
+  // Non-empty: installed but unusable (its --version hung or crashed);
+  // the target is then unavailable with this reason.
+  std::string broken;
 };
 
 LevelZeroProbe ProbeLevelZero();

@@ -33,8 +33,11 @@ std::string NotInstalled(const std::string& tool) {
 
 // A target that only needs one executable.
 TargetInfo ToolTarget(const std::string& name, const ToolProbe& tool) {
-  TargetInfo t{name, tool.path.has_value(), ToolConsumer(tool), ""};
+  TargetInfo t{name, tool.path.has_value() && tool.broken.empty(),
+               ToolConsumer(tool), ""};
   if (!tool.path) t.reason = NotInstalled(tool.name);
+  if (tool.path && !tool.broken.empty())
+    t.reason = absl::StrCat(*tool.path, " does not work: ", tool.broken);
   return t;
 }
 

@@ -4,6 +4,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/consumer_probe.h"
@@ -11,12 +12,22 @@
 namespace l0spv::oracles {
 namespace {
 
-// First non-empty line of a command's output, for a version string.
-std::string FirstLine(const std::vector<std::string>& argv) {
+// First non-empty line of a command's output, for a version string. A tool
+// whose --version does not answer within 3 s (or crashes) is broken: every
+// start of l0spv-fuzz would otherwise wait for it.
+std::string FirstLine(const std::vector<std::string>& argv,
+                      std::string* broken) {
   ChildLimits limits;
-  limits.wall_time = std::chrono::seconds(10);
+  limits.wall_time = std::chrono::seconds(3);
   auto r = RunCommand(argv, limits);
-  if (!r.ok()) return "";
+  if (!r.ok()) {
+    *broken = std::string(r.status().message());
+    return "";
+  }
+  if (r->ending != ChildResult::Ending::kExited) {
+    *broken = absl::StrCat("`", absl::StrJoin(argv, " "), "` ", r->Describe());
+    return "";
+  }
   for (absl::string_view line :
        absl::StrSplit(r->stdout_text + r->stderr_text, '\n')) {
     line = absl::StripAsciiWhitespace(line);
@@ -41,7 +52,7 @@ ToolProbe ProbeTool(const std::string& name) {
     // ocloc has no --version; `ocloc ids` answers without a GPU.
     probe.version = "Intel Graphics Compiler offline compiler";
   } else {
-    probe.version = FirstLine({*probe.path, "--version"});
+    probe.version = FirstLine({*probe.path, "--version"}, &probe.broken);
   }
   return probe;
 }
