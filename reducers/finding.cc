@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "oracles/validity/device_profile.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
 
@@ -51,6 +52,11 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
   if (!tc.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(dir, "/case: ", tc.status().message()));
+  }
+  if (auto p = oracles::FindDeviceProfile(tc->profile); !p.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(dir, "/case/case.json: field 'profile': ",
+                     p.status().message()));
   }
   f.test_case = std::move(*tc);
   if (fs::exists(dir + "/original/case.json", ec)) {

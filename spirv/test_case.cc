@@ -42,6 +42,12 @@ absl::Status ValidateNdRange(const NdRange& r) {
           absl::StrCat("local size ", (*r.local)[d], " in dimension ", d,
                        " must be between 1 and the global size ", r.global[d]));
     }
+    // Global ids are offset + index: they must fit in 64 bits.
+    if (r.offset[d] > ~uint64_t{0} - r.global[d]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "global offset ", r.offset[d], " + global size ", r.global[d],
+          " in dimension ", d, " overflows 64 bits"));
+    }
     items *= r.global[d];
   }
   if (items > kMaxWorkItems) {
@@ -130,7 +136,7 @@ absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
 namespace {
 
 constexpr char kCaseHint[] =
-    "fix the field (README: \"case.json\") or regenerate the case";
+    "docs/case-format.md lists the fields; fix it or regenerate the case";
 constexpr size_t kMaxTolerances = 4096;
 constexpr size_t kMaxToleranceFields = 1 << 16;
 

@@ -356,9 +356,9 @@ uint64_t CaseSeed(const CampaignOptions& o, uint64_t index) {
 namespace {
 
 // The campaign's lock on OUT: one campaign per directory (two would run the
-// same seeds and race on the state files). Held until the process exits;
-// the forked jobs share it.
-absl::Status LockOut(const std::string& out) {
+// same seeds and race on the state files). Held while RunCampaign runs (the
+// forked jobs share it); `*fd` is closed by the caller to release it.
+absl::Status LockOut(const std::string& out, int* lock_fd) {
   const std::string path = out + "/.lock";
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {
@@ -380,8 +380,17 @@ absl::Status LockOut(const std::string& out) {
     return absl::ResourceExhaustedError(absl::StrCat(
         path, ": cannot write (", std::strerror(err), ")"));
   }
-  return absl::OkStatus();  // fd stays open: the lock lives with the process
+  *lock_fd = fd;
+  return absl::OkStatus();
 }
+
+// Closes the lock file (releasing the lock) when RunCampaign returns.
+struct LockRelease {
+  int fd = -1;
+  ~LockRelease() {
+    if (fd >= 0) ::close(fd);
+  }
+};
 
 std::atomic<bool> g_parent_stop{false};
 void OnParentSignal(int) { g_parent_stop = true; }
@@ -414,7 +423,8 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
                        "); choose a writable --out"));
     }
   }
-  if (auto s = LockOut(o.out); !s.ok()) return s;
+  LockRelease lock;
+  if (auto s = LockOut(o.out, &lock.fd); !s.ok()) return s;
   // Consumers' scratch files live under OUT, so a campaign killed with
   // SIGKILL leaves nothing in /tmp, and the next run clears them.
   if (o.target_options.scratch_dir.empty()) {
@@ -446,6 +456,9 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
     progress.flush();
     const pid_t pid = ::fork();
     if (pid == 0) {
+      // Only the campaign process holds OUT's lock: a job or one of its
+      // workers outliving a SIGKILLed campaign must not block the resume.
+      ::close(lock.fd);
       const int rc = RunJob(o, job, deadline);
       std::_Exit(rc);
     }

@@ -2,7 +2,9 @@
 // worker limits, dedup, resume after SIGKILL, job crashes, sharding.
 #include "fuzzers/campaign/campaign.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "fuzzers/campaign/findings.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -94,7 +97,7 @@ TEST(CampaignTest, StatsHistoryEndsWithTheFinalCounters) {
   EXPECT_EQ(snapshot["unique_findings"], r.unique_findings);
   EXPECT_GT(snapshot["unix_s"].get<int64_t>(), 1'600'000'000);
   EXPECT_GE(snapshot["elapsed_s"].get<double>(), 0.0);
-  auto stats = CampaignStats::FromJson(snapshot["stats"]);
+  auto stats = CampaignStats::FromJson(snapshot["stats"], "history");
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_EQ(stats->targets.at("fault:wrong").runs, 4u);
 }
@@ -288,6 +291,69 @@ TEST(FindingsTest, UnwritableDirectoryIsAnError) {
   r.verdict.signature = "crash:x";
   auto s = RecordFinding("/proc/definitely/not/writable", r);
   EXPECT_FALSE(s.ok());
+}
+
+// --- Hostile state (issue 21).
+
+TEST(CampaignTest, MalformedJobStateIsAnErrorNamingFileAndField) {
+  const std::string out = FreshDir("bad_state");
+  RunCampaignOk(Options(out, {"fault:ok"}, 2));
+  {
+    std::ofstream f(out + "/state/job-0.json");
+    f << R"({"next": "x", "running_seed": -1})";
+  }
+  std::ostringstream progress;
+  auto r = RunCampaign(Options(out, {"fault:ok"}, 4), progress);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.status().message(), HasSubstr("state/job-0.json"));
+  EXPECT_THAT(r.status().message(), HasSubstr("field 'next'"));
+}
+
+TEST(CampaignTest, ASecondCampaignOnTheSameOutIsRefused) {
+  const std::string out = FreshDir("locked");
+  RunCampaignOk(Options(out, {"fault:ok"}, 1));
+  // Hold the lock as a running campaign would.
+  const int fd = ::open((out + "/.lock").c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    std::ostringstream progress;
+    auto r = RunCampaign(Options(out, {"fault:ok"}, 2), progress);
+    std::_Exit(!r.ok() && absl::IsFailedPrecondition(r.status()) &&
+                       absl::StrContains(r.status().message(),
+                                         "another campaign is running")
+                   ? 0
+                   : 1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(fd);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST(CampaignTest, StatsCountersSaturateAndSinceSubtracts) {
+  CampaignStats a, b;
+  a.cases = kMaxCounter - 1;
+  b.cases = 5;
+  a.targets["t"].verdicts["ok"] = 7;
+  b.targets["t"].verdicts["ok"] = 2;
+  CampaignStats sum = a;
+  sum.Add(b);
+  EXPECT_EQ(sum.cases, kMaxCounter);
+  EXPECT_EQ(sum.targets["t"].verdicts["ok"], 9u);
+  const CampaignStats run = sum.Since(a);
+  EXPECT_EQ(run.targets.at("t").verdicts.at("ok"), 2u);
+}
+
+TEST(CampaignTest, StatsRejectACounterAboveTheLimit) {
+  nlohmann::json j = CampaignStats{}.ToJson();
+  j["cases"] = ~uint64_t{0};
+  auto s = CampaignStats::FromJson(j, "shard/stats.json");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.status().message(), HasSubstr("shard/stats.json"));
+  EXPECT_THAT(s.status().message(), HasSubstr("field 'cases'"));
 }
 
 }  // namespace

@@ -475,7 +475,7 @@ TEST_F(CliTest, TransformAndReplayErrors) {
   std::ofstream(bad) << "{not json";
   r = L0spvFuzz({"replay", original, bad, "--check"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("not JSON"));
+  EXPECT_THAT(r.err, HasSubstr("bad.json: not valid JSON"));
 }
 
 TEST_F(CliTest, ShardsMerge) {

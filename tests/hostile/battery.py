@@ -64,11 +64,13 @@ DOC_KINDS = {
     "case": {
         "file": "case.json",
         "free": {"reason", "notes"},
+        # a buffer's "type" is a description ("u32 results")
+        "free_paths": [r"^args\[\d+\]\.type$"],
         "enum": {"format", "profile", "kind"},
         "enum_paths": [r"^tolerances\[\d+\]\.type$"],
         "signed": set(),
         "float": {"ulp", "relative", "absolute"},
-        "cap": 72,
+        "cap": 600,
     },
     # a corpus sidecar (run FILE.spv --sidecar=)
     "sidecar": {
@@ -79,7 +81,7 @@ DOC_KINDS = {
         "enum_paths": [],
         "signed": set(),
         "float": set(),
-        "cap": 40,
+        "cap": 300,
     },
     # a transformation log (replay CASE LOG.json)
     "log": {
@@ -89,7 +91,7 @@ DOC_KINDS = {
         "enum_paths": [],
         "signed": set(),
         "float": set(),
-        "cap": 60,
+        "cap": 600,
     },
     # state/job-0.json of a campaign (resume)
     "state": {
@@ -99,7 +101,7 @@ DOC_KINDS = {
         "enum_paths": [],
         "signed": {"running_seed"},
         "float": set(),
-        "cap": 16,
+        "cap": 80,
     },
     # stats.json of a campaign (merge)
     "stats": {
@@ -109,7 +111,7 @@ DOC_KINDS = {
         "enum_paths": [],
         "signed": set(),
         "float": set(),
-        "cap": 30,
+        "cap": 120,
     },
     # campaign.json (resume)
     "campaign": {
@@ -119,17 +121,17 @@ DOC_KINDS = {
         "enum_paths": [],
         "signed": set(),
         "float": set(),
-        "cap": 10,
+        "cap": 40,
     },
     # a finding's verdict.json (reduce)
     "verdict": {
         "file": "verdict.json",
-        "free": {"explanation"},
+        "free": {"explanation", "reproduce"},
         "enum": {"kind", "target"},
         "enum_paths": [],
         "signed": set(),
         "float": set(),
-        "cap": 12,
+        "cap": 60,
     },
 }
 
@@ -142,6 +144,7 @@ SWAP_VALUES = {
     "object": {"hostile": 1},
 }
 UNKNOWN_ENUM = "hostile-unknown-enumerant"
+CASE_MSG = ["case.json", "case:", "case/"]
 
 
 def jtype(v):
@@ -203,7 +206,8 @@ def mutations(kind, doc):
         ps = path_str(path)
         key = last_key(path)
         free = key in spec["free"] or any(
-            k in spec["free"] for k in path if not isinstance(k, int))
+            k in spec["free"] for k in path if not isinstance(k, int)) or any(
+            re.search(r, ps) for r in spec.get("free_paths", []))
         t = jtype(value)
         # type swaps
         for nt, nv in SWAP_VALUES.items():
@@ -272,8 +276,11 @@ class Result:
 CRASH_MARKERS = ("terminate called", "AddressSanitizer", "runtime error:",
                  "LeakSanitizer", "UndefinedBehaviorSanitizer",
                  "ThreadSanitizer", "Segmentation fault", "std::bad_alloc",
-                 "Assertion `", "core dumped", "nlohmann::json_abi",
-                 "[json.exception")
+                 "Assertion `", "core dumped")
+# A caught exception's text passed on as the message: not a crash, but not
+# the clear error (file, field, what to do) either.
+LEAK_MARKERS = ("[json.exception", "nlohmann::", "basic_string::",
+                "std::exception", "what():", "vector::_M_")
 
 
 def run_process(argv, timeout, cwd=None, env=None):
@@ -322,14 +329,20 @@ def classify(run, res):
             res.rc, "/".join(map(str, run.expect)))
     if res.rc == 2 and run.msg and not any(f in res.err for f in run.msg):
         return "bad-msg", "stderr names none of %s" % run.msg
+    for m in LEAK_MARKERS:
+        if m in res.err:
+            return "bad-msg", "stderr passes on exception text %r" % m
     return None, ""
 
 
 def first_line(text):
-    for line in text.splitlines():
-        if line.strip():
-            return line.strip()[:300]
-    return "(empty)"
+    """The error line: the first one the command prefixes with its name
+    (progress lines come before it), else the first line."""
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    for line in lines:
+        if line.startswith("l0spv-fuzz"):
+            return line[:300]
+    return lines[0][:300] if lines else "(empty)"
 
 
 # ---------------------------------------------------------------------------
@@ -386,22 +399,32 @@ class Battery:
         shutil.copy(side, os.path.join(b, "sidecar.json"))
         self.sh(["run", "vector_add.spv", "--sidecar=sidecar.json",
                  "--target=ref"], what="run corpus")
-        # a finding: a real one of the campaign if any, else one built by
-        # hand around the generated case
+        # a finding that reproduces: the generated case with its first
+        # buffer cut to 4 bytes stores out of bounds (ub on ref); `check
+        # --save_finding` records it as a campaign would. A copy goes into
+        # the campaign's findings so that merge has one to copy.
+        ub = os.path.join(b, "ubcase")
+        shutil.copytree(os.path.join(b, "case"), ub)
+        j = load_json(os.path.join(ub, "case.json"))
+        first = self.first_buffer_arg(j)
+        if not first:
+            raise SetupError("the generated case has no buffer argument")
+        first["bytes"] = 4
+        p = os.path.join(ub, first.get("file", "arg0.bin"))
+        with open(p, "rb") as f:
+            data = f.read()[:4]
+        write_bytes(p, data)
+        dump_json(os.path.join(ub, "case.json"), j)
+        self.sh(["check", "ubcase", "--target=ref", "--save_finding=ubf"],
+                ok=(1,), what="check --save_finding")
+        found = [f for f in sorted(os.listdir(os.path.join(b, "ubf",
+                                                           "findings")))
+                 if not f.startswith(".")]
+        if not found:
+            raise SetupError("check --save_finding recorded no finding")
         finding = os.path.join(b, "finding")
-        found = sorted(os.listdir(os.path.join(b, "camp", "findings")))
-        found = [f for f in found if not f.startswith(".")]
-        if found:
-            shutil.copytree(os.path.join(b, "camp", "findings", found[0]),
-                            finding)
-        else:
-            os.makedirs(finding)
-            shutil.copytree(os.path.join(b, "case"),
-                            os.path.join(finding, "case"))
-            dump_json(os.path.join(finding, "verdict.json"), {
-                "kind": "mismatch", "target": "spirv-opt",
-                "explanation": "hand-made finding of the hostile battery",
-                "signature": "mismatch:spirv-opt:buffer-2"})
+        shutil.copytree(os.path.join(b, "ubf", "findings", found[0]), finding)
+        shutil.copytree(finding, os.path.join(b, "camp", "findings", found[0]))
         self.docs = {
             "case": load_json(os.path.join(b, "case", "case.json")),
             "sidecar": load_json(os.path.join(b, "sidecar.json")),
@@ -432,13 +455,16 @@ class Battery:
                 self.copy_base("case", d)
                 write(os.path.join(d, "case", "case.json"), text)
             return [
-                ("run", [B, "run", "case", "--target=ref", "--timeout=10"], put),
+                # a cross-file problem may be named by the case directory;
+                # a log that no longer applies (args deleted) by the log
+                ("run", [B, "run", "case", "--target=ref", "--timeout=10"],
+                 put, CASE_MSG),
                 ("check", [B, "check", "case", "--target=ref", "--timeout=10"],
-                 put),
+                 put, CASE_MSG),
                 ("transform", [B, "transform", "case", "--out=t", "--seed=3"],
-                 put),
+                 put, CASE_MSG),
                 ("replay", [B, "replay", "case", "{BASE}/log.json",
-                            "--out=r"], put),
+                            "--out=r"], put, CASE_MSG + ["log.json"]),
             ]
         if kind == "sidecar":
             def put(d, text):
@@ -468,16 +494,20 @@ class Battery:
                 ("replay", [B, "replay", "{BASE}/case", "log.json",
                             "--out=r"], put_file),
                 ("replay-case", [B, "replay", "{BASE}/case", "tcase",
-                                 "--out=r"], put_case, ["case.json"]),
+                                 "--out=r"], put_case, ["case.json", "tcase"]),
             ]
         if kind in ("state", "campaign"):
             rel = {"state": "state/job-0.json", "campaign": "campaign.json"}
             def put(d, text, rel=rel[kind]):
                 self.copy_base("camp", d)
                 write(os.path.join(d, "camp", rel), text)
+            # a campaign.json that does not match the flags is named by its
+            # --out directory and key
+            msg = {"state": ["job-0.json"],
+                   "campaign": ["campaign.json", "camp"]}[kind]
             return [("resume", [B, "--target=ref", "--iterations=3",
                                 "--jobs=1", "--out=camp", "--no_reduce"],
-                     put)]
+                     put, msg)]
         if kind == "stats":
             def put(d, text):
                 self.copy_base("camp", d)
@@ -703,7 +733,7 @@ class Battery:
         add("lint-profile-unknown", [B, "lint", "{BASE}/vector_add.spv",
                                      "--profile=hostile"], ["--profile",
                                                             "hostile"])
-        add("lint-dir-with-fifo", [B, "lint", "dir"], ["x.spv"],
+        add("lint-dir-with-fifo", [B, "lint", "dir"], ["x.spv", "dir"],
             lambda d: (os.makedirs(d + "/dir"), os.mkfifo(d + "/dir/x.spv")))
         # --- run FILE.spv
         spv = "{BASE}/vector_add.spv"
@@ -1184,9 +1214,13 @@ def patch_word(p, index, value):
 
 def normalize(text, work):
     text = text.replace(work, "<W>")
+    text = re.sub(r"'[^']*'", "'Q'", text)
+    text = re.sub(r'"[^"]*"', '"Q"', text)
+    text = re.sub(r"^(l0spv-fuzz \w+: )[^:]+: ", r"\1FILE: ", text)
+    text = re.sub(r"record \d+ \([a-z_]+\)", "record # (KIND)", text)
     text = re.sub(r"<W>/runs/\d+", "<RUN>", text)
     text = re.sub(r"0x[0-9a-fA-F]+", "0x#", text)
-    text = re.sub(r"\d+", "#", text)
+    text = re.sub(r"\d+", "#", text).replace("l#spv", "l0spv")
     return text[:160]
 
 

@@ -355,7 +355,8 @@ TEST(ReduceFinding, ErrorPaths) {
   j.erase("target");
   j["signature"] = "x";
   WriteText(dir + "/verdict.json", j.dump());
-  EXPECT_THAT(ReadFinding(dir).status().message(), HasSubstr("\"target\""));
+  EXPECT_THAT(ReadFinding(dir).status().message(),
+              HasSubstr("verdict.json: field 'target': missing"));
 
   // A finding whose signature does not reproduce: nothing is written.
   j = nlohmann::json::parse(verdict);

@@ -1,5 +1,6 @@
 // File helpers: errors name the path; writes are atomic (temporary file in
 // the same directory, then rename), so readers never see a partial file.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -177,6 +178,77 @@ TEST_F(FileIoTest, EmptyFileIsAnEmptyModuleError) {
   ASSERT_FALSE(m.ok());
   EXPECT_THAT(m.status().message(), HasSubstr("empty"));
   EXPECT_THAT(m.status().message(), HasSubstr(path));
+}
+
+// --- Caps and checked writes (issue 21).
+
+TEST_F(FileIoTest, ReadFileBytesStopsAtItsCapOnAnEndlessDevice) {
+  auto bytes = ReadFileBytes("/dev/zero", 1 << 20);
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_EQ(bytes.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(bytes.status().message(), HasSubstr("/dev/zero"));
+  EXPECT_THAT(bytes.status().message(), HasSubstr("1048576-byte limit"));
+}
+
+TEST_F(FileIoTest, ReadFileBytesRejectsALargeRegularFileBeforeReadingIt) {
+  const std::string path = (dir_ / "big.bin").string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.seekp(10 << 20);
+    out.put('x');
+  }
+  auto bytes = ReadFileBytes(path, 4096);
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_THAT(bytes.status().message(), HasSubstr(path));
+  EXPECT_THAT(bytes.status().message(), HasSubstr("4096-byte limit"));
+  EXPECT_TRUE(ReadFileBytes(path, 11 << 20).ok());
+}
+
+TEST_F(FileIoTest, ReadFileBytesOfAFifoWithoutWriterIsEmptyNotAHang) {
+  const std::string path = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  auto bytes = ReadFileBytes(path);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_TRUE(bytes->empty());
+}
+
+TEST_F(FileIoTest, ReadFileBytesOfADirectoryNamesIt) {
+  auto bytes = ReadFileBytes(dir_.string());
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_THAT(bytes.status().message(), HasSubstr("is a directory"));
+}
+
+TEST_F(FileIoTest, AppendToAFullDeviceReportsErrnoAndPath) {
+  const absl::Status s = AppendTextFile("/dev/full", "line\n");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(s.message(), HasSubstr("/dev/full"));
+  EXPECT_THAT(s.message(), HasSubstr("No space left on device"));
+  EXPECT_THAT(s.message(), HasSubstr("free space"));
+}
+
+TEST_F(FileIoTest, WriteIntoAMissingDirectoryFailsAndLeavesNothing) {
+  const absl::Status s =
+      WriteTextFile((dir_ / "missing" / "f.txt").string(), "x");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("missing"));
+  EXPECT_THAT(s.message(), HasSubstr("No such file or directory"));
+  EXPECT_TRUE(DirectoryEntries().empty());
+}
+
+TEST_F(FileIoTest, WriteOverADirectoryFailsAndRemovesItsTemporary) {
+  fs::create_directories(dir_ / "taken" / "child");
+  const absl::Status s = WriteTextFile((dir_ / "taken").string(), "x");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("taken"));
+  EXPECT_EQ(DirectoryEntries(), std::vector<std::string>{"taken"});
+}
+
+TEST_F(FileIoTest, AppendAddsLines) {
+  const std::string path = (dir_ / "log.jsonl").string();
+  ASSERT_TRUE(AppendTextFile(path, "a\n").ok());
+  ASSERT_TRUE(AppendTextFile(path, "b\n").ok());
+  EXPECT_EQ(Contents(path), "a\nb\n");
 }
 
 }  // namespace

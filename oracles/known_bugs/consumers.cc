@@ -1,0 +1,70 @@
+#include "oracles/known_bugs/consumers.h"
+
+#include <map>
+#include <mutex>
+
+#include "absl/strings/ascii.h"
+#include "oracles/process/subprocess.h"
+
+namespace l0spv::oracles {
+
+const std::vector<ConsumerInfo>& Consumers() {
+  static const auto* consumers = new std::vector<ConsumerInfo>{
+      {kConsumerIgc, "igc", "Intel Graphics Compiler (ocloc, Level Zero GPU)",
+       "intel-opencl-icd"},
+      {kConsumerLlvmSpirv, "llvm-spirv", "SPIRV-LLVM-Translator 14",
+       "llvm-spirv-14"},
+      {kConsumerPocl, "pocl", "PoCL CPU device", "pocl-opencl-icd"},
+      {kConsumerOclgrind, "oclgrind", "Oclgrind", "oclgrind"},
+      {kConsumerSpirvOpt, "spirv-opt", "spirv-opt (SPIRV-Tools)",
+       "spirv-tools"},
+  };
+  return *consumers;
+}
+
+std::optional<ConsumerBit> ConsumerByName(std::string_view name) {
+  for (const ConsumerInfo& c : Consumers())
+    if (c.name == name) return c.bit;
+  return std::nullopt;
+}
+
+const ConsumerInfo& ConsumerInfoOf(ConsumerBit bit) {
+  for (const ConsumerInfo& c : Consumers())
+    if (c.bit == bit) return c;
+  return Consumers().front();
+}
+
+uint32_t ConsumersOfTarget(const std::string& target) {
+  const std::string kind = target.substr(0, target.find(':'));
+  if (kind == "ref") return 0;
+  if (kind == "gpu" || kind == "ocloc") return kConsumerIgc;
+  if (kind == "llvm-spirv") return kConsumerLlvmSpirv;
+  if (kind == "spirv-opt") return kConsumerSpirvOpt;
+  if (kind == "oclgrind") return kConsumerOclgrind | kConsumerLlvmSpirv;
+  if (kind == "opencl") {
+    // Intel's ICD takes SPIR-V directly into IGC; others here (PoCL) go
+    // through llvm-spirv's SPIR path.
+    if (target.find("Intel") != std::string::npos) return kConsumerIgc;
+    return kConsumerPocl | kConsumerLlvmSpirv;
+  }
+  return kAllConsumers;
+}
+
+std::string ConsumerVersion(ConsumerBit bit) {
+  static std::mutex mu;
+  static auto* cache = new std::map<ConsumerBit, std::string>;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = cache->find(bit); it != cache->end()) return it->second;
+  ChildLimits limits;
+  limits.wall_time = std::chrono::seconds(5);
+  auto r = RunCommand({"dpkg-query", "-W", "-f=${Version}",
+                       std::string(ConsumerInfoOf(bit).debian_package)},
+                      limits);
+  std::string version;
+  if (r.ok() && r->Succeeded())
+    version = std::string(absl::StripAsciiWhitespace(r->stdout_text));
+  (*cache)[bit] = version;
+  return version;
+}
+
+}  // namespace l0spv::oracles

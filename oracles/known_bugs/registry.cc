@@ -1,0 +1,125 @@
+#include "oracles/known_bugs/registry.h"
+
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "oracles/known_bugs/registry_data.h"
+#include "spirv/json_reader.h"
+
+namespace l0spv::oracles {
+namespace {
+
+constexpr char kFormat[] = "l0spv-known-bugs/1";
+
+const known_bugs_internal::ReproducerText* FindText(const std::string& name) {
+  for (size_t i = 0; i < known_bugs_internal::kReproducerCount; ++i) {
+    if (known_bugs_internal::kReproducers[i].name == name)
+      return &known_bugs_internal::kReproducers[i];
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const KnownBug* KnownBugRegistry::Find(const std::string& name) const {
+  for (const KnownBug& b : bugs)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+absl::StatusOr<KnownBugRegistry> ParseKnownBugRegistry(
+    const std::string& json_text, const std::string& where) {
+  auto doc = spirv::ParseJson(json_text, where);
+  if (!doc.ok()) return doc.status();
+  spirv::JsonReader reader(where, *doc,
+                           "corpora/known-consumer-bugs/README.md describes "
+                           "the registry");
+  spirv::JsonField root = reader.root();
+  if (!root.ExpectObject()) return reader.status();
+  if (root["format"].String() != kFormat && reader.ok())
+    root["format"].Fail(absl::StrCat("expected \"", kFormat, "\""));
+  KnownBugRegistry registry;
+  std::set<std::string> names;
+  for (spirv::JsonField e : root["bugs"].Array(4096)) {
+    if (!e.ExpectObject()) break;
+    KnownBug b;
+    b.name = e["name"].NonEmptyString();
+    const std::string consumer = e["consumer"].Enum(
+        {"igc", "llvm-spirv", "pocl", "oclgrind", "spirv-opt"});
+    if (!reader.ok()) break;
+    b.consumer = *ConsumerByName(consumer);
+    b.consumers = b.consumer;
+    for (spirv::JsonField also : e["also_affects"].Array(8, false)) {
+      const std::string other =
+          also.Enum({"igc", "llvm-spirv", "pocl", "oclgrind", "spirv-opt"});
+      if (auto bit = ConsumerByName(other)) b.consumers |= *bit;
+    }
+    b.version = e["version"].NonEmptyString();
+    b.kind = e["kind"].Enum({"crash", "miscompile", "rejects-valid",
+                             "emits-invalid", "limitation"});
+    b.status = e["status"].String();
+    if (reader.ok() && b.status != "open" && b.status != "doubtful" &&
+        b.status != "not-a-bug" && !absl::StartsWith(b.status, "fixed-in:")) {
+      e["status"].Fail(absl::StrCat(
+          "expected open, doubtful, not-a-bug or fixed-in:VERSION; got \"",
+          b.status, "\""));
+    }
+    if (e["duplicate_of"].present())
+      b.duplicate_of = e["duplicate_of"].NonEmptyString();
+    b.root_cause = e["root_cause"].NonEmptyString();
+    b.found_by = e["found_by"].NonEmptyString();
+    b.target = e["target"].NonEmptyString();
+    b.verdict = e["verdict"].Enum({"crash", "timeout", "rejected-valid",
+                                   "accepted-invalid", "mismatch",
+                                   "target-ub"});
+    for (spirv::JsonField g : e["gates"].Array(64)) b.gates.push_back(g.String());
+    if (!reader.ok()) break;
+    if (!names.insert(b.name).second) {
+      e["name"].Fail(absl::StrCat("\"", b.name, "\" is listed twice"));
+      break;
+    }
+    if (const auto* text = FindText(b.name)) {
+      b.spvasm = std::string(text->spvasm);
+      b.opencl_c = std::string(text->opencl_c);
+      b.sidecar = std::string(text->sidecar);
+    }
+    registry.bugs.push_back(std::move(b));
+  }
+  if (!reader.ok()) return reader.status();
+  for (const KnownBug& b : registry.bugs) {
+    if (b.duplicate_of && registry.Find(*b.duplicate_of) == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": ", b.name, ": duplicate_of \"",
+                       *b.duplicate_of, "\" is not an entry"));
+    }
+  }
+  return registry;
+}
+
+const absl::StatusOr<KnownBugRegistry>& EmbeddedKnownBugs() {
+  static const auto* registry = new absl::StatusOr<KnownBugRegistry>(
+      ParseKnownBugRegistry(std::string(known_bugs_internal::kRegistryJson),
+                            "corpora/known-consumer-bugs/registry.json"));
+  return *registry;
+}
+
+const KnownBug* KnownBugOf(KnownBugId id) {
+  const auto& r = EmbeddedKnownBugs();
+  const size_t i = static_cast<size_t>(id);
+  if (!r.ok() || i >= r->bugs.size()) return nullptr;
+  return &r->bugs[i];
+}
+
+uint32_t ConsumersOf(KnownBugId id) {
+  const KnownBug* b = KnownBugOf(id);
+  return b == nullptr ? 0 : b->consumers;
+}
+
+uint32_t ConsumersOf(std::initializer_list<KnownBugId> ids) {
+  uint32_t mask = 0;
+  for (KnownBugId id : ids) mask |= ConsumersOf(id);
+  return mask;
+}
+
+}  // namespace l0spv::oracles

@@ -1,0 +1,65 @@
+// oracles/known_bugs/registry.h — the known consumer bug registry as data.
+//
+// Contract: one record per reproducer in corpora/known-consumer-bugs/
+// (registry.json beside them; the format is in that folder's README.md),
+// embedded in the binary at configure time. `KnownBugRegistry()` parses it
+// once; the registry is checked (field types, enums, every duplicate_of
+// naming an entry, every entry having its reproducer) by a test, and a
+// malformed registry makes every lookup fail with the reason rather than
+// crash. Gates in the generator and the transformations name entries by
+// `KnownBugId` (known_bug_ids.h, generated from the same file); an entry's
+// consumers (`consumer` plus `also_affects`) decide which campaigns avoid it.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "oracles/known_bugs/consumers.h"
+#include "oracles/known_bugs/known_bug_ids.h"
+
+namespace l0spv::oracles {
+
+struct KnownBug {
+  std::string name;  // reproducer stem
+  ConsumerBit consumer = kConsumerIgc;
+  uint32_t consumers = 0;  // consumer | also_affects
+  std::string version;     // the consumer's version it was seen on
+  std::string kind;        // crash | miscompile | rejects-valid |
+                           // emits-invalid | limitation
+  std::string status;      // open | doubtful | not-a-bug | fixed-in:VERSION
+  std::optional<std::string> duplicate_of;
+  std::string root_cause;
+  std::string found_by;
+  std::string target;   // l0spv-fuzz target that runs the reproducer
+  std::string verdict;  // the verdict kind it gives there
+  std::vector<std::string> gates;  // where the project avoids it
+  // The reproducer: SPIR-V assembly (or OpenCL C) and its launch sidecar.
+  std::string spvasm;
+  std::string opencl_c;
+  std::string sidecar;
+};
+
+struct KnownBugRegistry {
+  std::vector<KnownBug> bugs;  // in KnownBugId order
+  const KnownBug* Find(const std::string& name) const;
+};
+
+// The embedded registry (parsed once), or why it does not parse.
+const absl::StatusOr<KnownBugRegistry>& EmbeddedKnownBugs();
+// Parses a registry document; `reproducers` supply the texts by name.
+absl::StatusOr<KnownBugRegistry> ParseKnownBugRegistry(
+    const std::string& json_text, const std::string& where);
+
+// The consumers whose campaigns must avoid these entries' constructs (0
+// when the embedded registry is broken: nothing is avoided, and the
+// registry test fails).
+uint32_t ConsumersOf(KnownBugId id);
+uint32_t ConsumersOf(std::initializer_list<KnownBugId> ids);
+const KnownBug* KnownBugOf(KnownBugId id);
+
+}  // namespace l0spv::oracles
