@@ -37,10 +37,14 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
                            "with `l0spv-fuzz check CASE --save_finding=OUT`");
   spirv::JsonField root = reader.root();
   if (!root.ExpectObject()) return reader.status();
-  f.kind = root["kind"].String();
+  f.kind = root["kind"].Enum({"crash", "timeout", "rejected-valid",
+                              "accepted-invalid", "mismatch", "target-ub",
+                              "ub"});
   f.target = root["target"].String();
   f.signature = root["signature"].String();
   f.explanation = root["explanation"].String("");
+  (void)root["first_seed"].Uint(0, 0, ~uint64_t{0});
+  (void)root["reproduce"].String("");
   if (!reader.ok()) return reader.status();
   if (f.signature.empty()) {
     return absl::InvalidArgumentError(

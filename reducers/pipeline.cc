@@ -129,7 +129,9 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   if (!oracle.ok()) {
     return absl::Status(
         oracle.status().code(),
-        absl::StrCat(finding_dir, ": cannot rebuild the finding's oracle: ",
+        absl::StrCat(finding_dir,
+                     "/verdict.json: field 'target': cannot rebuild the "
+                     "finding's oracle: ",
                      oracle.status().message()));
   }
   const Clock::time_point first_start = Clock::now();

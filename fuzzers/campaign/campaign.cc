@@ -329,10 +329,12 @@ absl::Status CheckOrWriteCampaignFile(const CampaignOptions& o) {
   if (fs::exists(path, ec)) {
     auto theirs = spirv::ReadJsonFile(path);
     if (!theirs.ok()) return theirs.status();
-    if (!theirs->is_object()) {
+    if (!theirs->is_object() || !theirs->contains("format") ||
+        (*theirs)["format"] != mine["format"]) {
       return absl::InvalidArgumentError(
-          absl::StrCat(path, ": expected an object (the campaign writes it); "
-                             "use another --out"));
+          absl::StrCat(path, ": expected an object with \"format\": "
+                             "\"l0spv-campaign/1\" (a campaign writes it); "
+                             "restore it or use another --out"));
     }
     for (const char* key : {"seed", "jobs", "shard", "shards", "profile"}) {
       if (!theirs->contains(key) || (*theirs)[key] != mine[key]) {

@@ -193,7 +193,7 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   o.generator.avoid_known_bugs = 0;
   if (!absl::GetFlag(FLAGS_allow_known_bugs)) {
     for (const std::string& t : o.targets)
-      o.generator.avoid_known_bugs |= generators::KnownBugsOfTarget(t);
+      o.generator.avoid_known_bugs |= oracles::ConsumersOfTarget(t);
   }
   o.generator.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
   o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));

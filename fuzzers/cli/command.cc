@@ -89,6 +89,16 @@ absl::StatusOr<std::vector<std::string>> ParseArgs(
       value = absl::StrCat(flag->CurrentValue(), ",", value);
     }
     seen.insert(name);
+    // A path or name flag given explicitly empty is a mistake (an unset
+    // shell variable), never "use the default".
+    static const absl::flat_hash_set<std::string> kNonEmpty = {
+        "out",    "dump",   "save_finding", "sidecar", "module", "kernel",
+        "global", "local",  "offset",       "kinds",   "target", "time",
+        "shard",  "profile", "reduce_time"};
+    if (has_value && value.empty() && kNonEmpty.contains(name)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--", name, "= is empty; give a value or leave the flag out"));
+    }
     std::string error;
     if (!flag->ParseFrom(value, &error)) {
       return absl::InvalidArgumentError(

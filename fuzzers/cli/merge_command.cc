@@ -31,6 +31,7 @@ int RunMerge(const std::vector<std::string>& positional) {
     std::string dir;
     campaign::CampaignStats stats;
     nlohmann::json id;  // {"seed", "shard", "shards"}
+    std::vector<fs::path> findings;  // complete, checked
   };
   std::vector<Shard> shards;
   std::set<std::string> seen_dirs;
@@ -65,6 +66,35 @@ int RunMerge(const std::vector<std::string>& positional) {
                                   "): its cases would count twice"));
       }
     }
+    // Every finding must be complete (a campaign writes verdict.json last
+    // and renames the directory into place): anything else is not a
+    // campaign's output, and merging it would spread the damage.
+    const fs::path findings = fs::path(dir) / "findings";
+    if (fs::exists(findings, ec) && !fs::is_directory(findings, ec)) {
+      return UsageError("merge", absl::StrCat(findings.string(),
+                                              " is not a directory"));
+    }
+    for (const auto& f : fs::directory_iterator(findings, ec)) {
+      const std::string name = f.path().filename().string();
+      if (name.empty() || name[0] == '.') continue;  // .tmp-*: incomplete
+      const std::string verdict = (f.path() / "verdict.json").string();
+      auto vj = spirv::ReadJsonFile(verdict);
+      if (!vj.ok()) {
+        return UsageError(
+            "merge", absl::StrCat(f.path().string(),
+                                  " is not a complete finding: ",
+                                  vj.status().message(),
+                                  " (remove it, or merge without this shard)"));
+      }
+      spirv::JsonReader vr(verdict, *vj, "a campaign writes this file");
+      if (vr.root().ExpectObject()) {
+        (void)vr.root()["kind"].NonEmptyString();
+        (void)vr.root()["target"].String();
+        (void)vr.root()["signature"].NonEmptyString();
+      }
+      if (!vr.ok()) return UsageError("merge", std::string(vr.status().message()));
+      shard.findings.push_back(f.path());
+    }
     shards.push_back(std::move(shard));
   }
   fs::create_directories(out + "/findings", ec);
@@ -74,22 +104,15 @@ int RunMerge(const std::vector<std::string>& positional) {
   }
   campaign::CampaignStats total;
   nlohmann::json merged_from = nlohmann::json::array();
-  uint64_t copied = 0, merged = 0, skipped = 0;
+  uint64_t copied = 0, merged = 0;
   for (const Shard& shard : shards) {
     total.Add(shard.stats);
     nlohmann::json entry = shard.id;
     entry["dir"] = shard.dir;
     merged_from.push_back(std::move(entry));
-    for (const auto& f : fs::directory_iterator(shard.dir + "/findings", ec)) {
-      const std::string name = f.path().filename().string();
-      if (!f.is_directory() || name.empty() || name[0] == '.') continue;
-      // Only complete findings: a campaign writes verdict.json last.
-      if (!fs::exists(f.path() / "verdict.json", ec)) {
-        std::cerr << "merge: skipping " << f.path().string()
-                  << " (no verdict.json: not a complete finding)\n";
-        ++skipped;
-        continue;
-      }
+    for (const fs::path& finding : shard.findings) {
+      const std::string name = finding.filename().string();
+      const fs::directory_entry f(finding);
       const std::string target = out + "/findings/" + name;
       if (fs::exists(target + "/verdict.json", ec)) {
         fs::create_directories(target + "/seeds", ec);
@@ -132,10 +155,8 @@ int RunMerge(const std::vector<std::string>& positional) {
     return UsageError("merge", std::string(s.message()));
   std::cout << "merged " << shards.size() << " shard(s): " << total.cases
             << " cases, " << unique << " unique finding(s) (" << copied
-            << " copied, " << merged << " already present"
-            << (skipped ? absl::StrCat(", ", skipped, " incomplete skipped")
-                        : std::string())
-            << ") into " << out << "\n";
+            << " copied, " << merged << " already present) into " << out
+            << "\n";
   return unique > 0 ? kExitFinding : kExitOk;
 }
 

@@ -110,7 +110,10 @@ absl::StatusOr<spirv::TestCase> CaseFromFlags(const std::string& spv) {
     if (!offset.ok()) return offset.status();
     tc.nd_range.offset = *offset;
   }
-  if (auto s = spirv::ValidateNdRange(tc.nd_range); !s.ok()) return s;
+  if (auto s = spirv::ValidateNdRange(tc.nd_range); !s.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--global/--local/--offset: ", s.message()));
+  }
   for (const std::string& spec : absl::GetFlag(FLAGS_arg)) {
     auto arg = spirv::ParseArgSpec(spec);
     if (!arg.ok()) return arg.status();
@@ -145,7 +148,10 @@ int RunRun(const std::vector<std::string>& positional) {
                 ? ReadCaseInput(input)
                 : CaseFromFlags(input);
   if (!tc.ok()) return UsageError("run", std::string(tc.status().message()));
-  if (absl::Status s = CheckRunnable(*tc, input); !s.ok())
+  // The launch comes from the sidecar when there is one: name it.
+  if (absl::Status s = CheckRunnable(
+          *tc, sidecar.empty() ? input : absl::StrCat(input, " with ", sidecar));
+      !s.ok())
     return UsageError("run", std::string(s.message()));
   const std::string target = absl::GetFlag(FLAGS_target);
   oracles::TargetOptions options;
@@ -155,10 +161,9 @@ int RunRun(const std::vector<std::string>& positional) {
     options.reference.step_budget = absl::GetFlag(FLAGS_ref_steps);
   auto adapter = oracles::MakeTarget(target, options);
   if (!adapter.ok()) {
-    return UsageError(
-        "run", absl::StrCat(adapter.status().message(),
-                            " (see `l0spv-fuzz targets` for what this machine "
-                            "has)"));
+    // The registry's message already points at `l0spv-fuzz targets`.
+    return UsageError("run", absl::StrCat("--target=", target, ": ",
+                                          adapter.status().message()));
   }
   oracles::TargetRunLimits limits;
   limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));

@@ -60,9 +60,14 @@ int RunTransform(const std::vector<std::string>& positional) {
 
   transform::TransformOptions options;
   options.count = absl::GetFlag(FLAGS_transformations);
-  if (const std::string k = absl::GetFlag(FLAGS_kinds); !k.empty())
-    for (absl::string_view part : absl::StrSplit(k, ','))
+  if (const std::string k = absl::GetFlag(FLAGS_kinds); !k.empty()) {
+    for (absl::string_view part : absl::StrSplit(k, ',')) {
+      if (part.empty())
+        return UsageError("transform", absl::StrCat("--kinds=", k,
+                                                    ": an empty kind name"));
       options.kinds.emplace_back(part);
+    }
+  }
 
   if (!from_generator && !out.empty()) {
     if (absl::Status s = CheckOutIsNotInput(positional[0], out); !s.ok())

@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> input(data, size);
   const l0spv::generators::GeneratorOptions options =
       l0spv::fuzzers::GeneratorOptionsFromInput(input,
-                                                l0spv::generators::kBugsAll);
+                                                l0spv::oracles::kAllConsumers);
   auto tc = l0spv::generators::GenerateTestCase(options);
   if (!tc.ok()) GeneratorBug("GenerateTestCase: " + tc.status().ToString());
 

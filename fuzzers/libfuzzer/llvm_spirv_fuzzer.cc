@@ -9,7 +9,7 @@
 // a finding: the target aborts (see consumer_finding.h for CI's report-only
 // mode) with the verdict and a reproduce command.
 // The generator always avoids the constructs of filed llvm-spirv bugs
-// (KnownBugs kBugsLlvmSpirv).
+// (registry entries of consumer llvm-spirv).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -66,7 +66,7 @@ SPIRV::TranslatorOpts::ExtensionsStatusMap DeclaredExtensions(
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const uint32_t bugs = l0spv::generators::KnownBugsOfTarget("llvm-spirv");
+  const uint32_t bugs = l0spv::oracles::ConsumersOfTarget("llvm-spirv");
   l0spv::generators::GeneratorOptions options =
       l0spv::fuzzers::GeneratorOptionsFromInput({data, size}, bugs);
   options.avoid_known_bugs |= bugs;  // never the filed ones

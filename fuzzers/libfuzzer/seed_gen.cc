@@ -68,9 +68,9 @@ int main(int argc, char** argv) {
   const std::string avoid = absl::GetFlag(FLAGS_avoid);
   uint32_t mask = 0;
   if (avoid == "all") {
-    mask = l0spv::generators::kBugsAll;
+    mask = l0spv::oracles::kAllConsumers;
   } else if (avoid == "spirv-opt" || avoid == "llvm-spirv") {
-    mask = l0spv::generators::KnownBugsOfTarget(avoid);
+    mask = l0spv::oracles::ConsumersOfTarget(avoid);
   } else if (avoid != "none") {
     return Fail("--avoid=" + avoid +
                 ": expected all, spirv-opt, llvm-spirv or none");

@@ -11,7 +11,7 @@
 // verdict and a reproduce command.
 //
 // Known spirv-opt bugs are left out: the generator avoids the constructs
-// of filed spirv-opt bugs it has a gate for (KnownBugs kBugsSpirvOpt), and
+// of filed spirv-opt bugs it has a gate for (registry consumer spirv-opt), and
 // the passes of kKnownCrashPasses never run. The filed
 // corpora/known-consumer-bugs/spirv_opt_dead_branch_crash.spvasm has no
 // generator gate: eliminate-dead-branches, run inside -O/-Os after earlier
@@ -158,7 +158,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> all(data, size);
   const std::vector<std::string> flags = PassFlags(all.first(kPassBytes));
   const uint32_t spirv_opt_bugs =
-      l0spv::generators::KnownBugsOfTarget("spirv-opt");
+      l0spv::oracles::ConsumersOfTarget("spirv-opt");
   l0spv::generators::GeneratorOptions options =
       l0spv::fuzzers::GeneratorOptionsFromInput(all.subspan(kPassBytes),
                                                 spirv_opt_bugs);

@@ -21,6 +21,8 @@
 
 namespace l0spv::generators {
 
+using oracles::KnownBugId;
+
 struct Value {
   uint32_t id = 0;
   ValueType type;
@@ -168,8 +170,13 @@ struct GenContext {
   bool GuardOn(Guard g) const { return (options.disabled_guards & g) == 0; }
   // True when the construct a known bug of these consumers needs may be
   // emitted (none of them is to be avoided).
-  bool BugsAllowed(uint32_t consumers) const {
-    return (features.avoid_bugs & consumers) == 0;
+  // A known-bug gate: may the construct of these registry entries be
+  // emitted (none of their consumers is avoided)?
+  bool BugsAllowed(oracles::KnownBugId id) const {
+    return (features.avoid_bugs & oracles::ConsumersOf(id)) == 0;
+  }
+  bool BugsAllowed(std::initializer_list<oracles::KnownBugId> ids) const {
+    return (features.avoid_bugs & oracles::ConsumersOf(ids)) == 0;
   }
   void Decorate(uint32_t target, spv::Decoration decoration,
                 std::vector<uint32_t> literals = {});

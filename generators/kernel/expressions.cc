@@ -248,11 +248,11 @@ bool GenIntArith(GenContext& ctx) {
       // 149/150/151/152"; mul_extended.spvasm).
       Op ops[4];
       uint32_t choices = 0;
-      if (ctx.BugsAllowed(kBugsLlvmSpirv)) {
+      if (ctx.BugsAllowed(KnownBugId::kMulExtended)) {
         ops[choices++] = Op::OpUMulExtended;
         ops[choices++] = Op::OpSMulExtended;
       }
-      if (ctx.BugsAllowed(kBugsIgc | kBugsLlvmSpirv)) {
+      if (ctx.BugsAllowed({KnownBugId::kIaddCarry, KnownBugId::kMulExtended})) {
         ops[choices++] = Op::OpIAddCarry;
         ops[choices++] = Op::OpISubBorrow;
       }
@@ -279,7 +279,8 @@ bool GenIntDivision(GenContext& ctx) {
   Op op = ctx.rng.Pick<Op>(kOps);
   // spirv-opt folds a constant 32/64-bit OpSMod wrongly when (a rem b) + b
   // overflows (known-consumer-bugs/spirv_opt_smod_fold).
-  if (op == Op::OpSMod && t.width >= 32 && !ctx.BugsAllowed(kBugsSpirvOpt))
+  if (op == Op::OpSMod && t.width >= 32 &&
+      !ctx.BugsAllowed(KnownBugId::kSpirvOptSmodFold))
     op = Op::OpSRem;
   const bool is_signed =
       op == Op::OpSDiv || op == Op::OpSRem || op == Op::OpSMod;
@@ -347,12 +348,12 @@ bool GenCompare(GenContext& ctx) {
         ops = {Op::OpAny, Op::OpAll, Op::OpLogicalAnd, Op::OpLogicalOr};
         // Oclgrind 21.10 (through llvm-spirv): any() of a true bool vector
         // is false (corpora/known-consumer-bugs/oclgrind_any_vector.spvasm).
-        if (!ctx.BugsAllowed(kBugsOclgrind))
+        if (!ctx.BugsAllowed(KnownBugId::kOclgrindAnyVector))
           ops = {Op::OpLogicalAnd, Op::OpLogicalOr, Op::OpLogicalAnd,
                  Op::OpLogicalOr};
       }
       // IGC: known-consumer-bugs/logical_not.
-      if (ctx.BugsAllowed(kBugsIgc)) ops.push_back(Op::OpLogicalNot);
+      if (ctx.BugsAllowed(KnownBugId::kLogicalNot)) ops.push_back(Op::OpLogicalNot);
       const Op op = ops[ctx.rng.Below(static_cast<uint32_t>(ops.size()))];
       if (op == Op::OpAny || op == Op::OpAll) {
         AddValue(ctx, fn.Op(op, ctx.types.Id(BoolT()), {v->id}), BoolT());
@@ -363,7 +364,8 @@ bool GenCompare(GenContext& ctx) {
         // IGC (ocloc, generator word 0): OpLogicalOr of a value with itself
         // aborts (corpora/known-consumer-bugs/igc_logical_or_self.spvasm).
         const Op safe =
-            op == Op::OpLogicalOr && rhs == v->id && !ctx.BugsAllowed(kBugsIgc)
+            op == Op::OpLogicalOr && rhs == v->id &&
+                    !ctx.BugsAllowed(KnownBugId::kIgcLogicalOrSelf)
                 ? Op::OpLogicalAnd
                 : op;
         AddValue(ctx, fn.Op(safe, type, {v->id, rhs}), t);
@@ -422,7 +424,8 @@ bool GenConvert(GenContext& ctx) {
       const ValueType to = RandomIntType(ctx, false).WithLanes(from.lanes);
       if (to.width == from.width) {
         // llvm-spirv: known-consumer-bugs/llvm_spirv_copy_object_alloca.
-        if (!ctx.BugsAllowed(kBugsLlvmSpirv)) return false;
+        if (!ctx.BugsAllowed(KnownBugId::kLlvmSpirvCopyObjectAlloca))
+        return false;
         AddValue(ctx, fn.Op(Op::OpCopyObject, ctx.types.Id(from), {v->id}),
                  from);
         return true;
@@ -457,7 +460,7 @@ bool GenConvert(GenContext& ctx) {
         // sub-32-bit integers into an invalid scalar OpConstant
         // (corpora/known-consumer-bugs/spirv_opt_bitcast_fold.spvasm).
         if (lanes == 1 && from.lanes > 1 && from.width < 32 &&
-            !ctx.BugsAllowed(kBugsSpirvOpt))
+            !ctx.BugsAllowed(KnownBugId::kSpirvOptBitcastFold))
           continue;
         if (lanes == 1 || lanes == 2 || lanes == 4 ||
             ((lanes == 8 || lanes == 16) && ctx.features.vector16)) {
@@ -533,7 +536,8 @@ bool GenStructValue(GenContext& ctx) {
   }
   const uint32_t struct_type = ctx.builder.StructType(member_ids);
   uint32_t value = 0;
-  if (ctx.BugsAllowed(kBugsLlvmSpirv) && rng.Percent(50)) {
+  if (ctx.BugsAllowed(KnownBugId::kCompositeConstructRuntime) &&
+      rng.Percent(50)) {
     std::vector<uint32_t> parts;
     for (uint32_t i = 0; i < count; ++i) {
       if (i == 0 && nested) {
@@ -586,7 +590,8 @@ bool GenComposite(GenContext& ctx) {
     // OpCompositeConstruct from run-time values crashes llvm-spirv 14 -r
     // (corpora/known-consumer-bugs/composite_construct_runtime.spvasm):
     // without known bugs, vectors are built by inserting into OpUndef.
-    const bool construct_ok = ctx.BugsAllowed(kBugsLlvmSpirv);
+    const bool construct_ok =
+        ctx.BugsAllowed(KnownBugId::kCompositeConstructRuntime);
     if (construct_ok && t.lanes == 4 && rng.Percent(30)) {
       const ValueType half = scalar.WithLanes(2);
       const uint32_t type = ctx.types.Id(t);
@@ -611,7 +616,8 @@ bool GenComposite(GenContext& ctx) {
     AddValue(ctx, fn.Op(Op::OpCompositeConstruct, ctx.types.Id(t), lanes), t);
     return true;
   }
-  if (!ctx.BugsAllowed(kBugsLlvmSpirv) && choice == 6 && rng.Percent(30)) {
+  if (!ctx.BugsAllowed(KnownBugId::kCompositeConstructRuntime) &&
+      choice == 6 && rng.Percent(30)) {
     // OpCompositeConstruct of constants only: the form llvm-spirv 14 reads.
     const ValueType t = vec->type;
     std::vector<uint32_t> lanes;
@@ -661,7 +667,7 @@ bool GenComposite(GenContext& ctx) {
       // Shuffle two vectors of the same element type into any lane count.
       // Operands of different lane counts are valid SPIR-V but abort
       // llvm-spirv 14 -r (known-consumer-bugs/vector_shuffle_mixed.spvasm).
-      const bool mixed_ok = ctx.BugsAllowed(kBugsLlvmSpirv);
+      const bool mixed_ok = ctx.BugsAllowed(KnownBugId::kVectorShuffleMixed);
       const Value* other = ctx.pool.PickIf(rng, [&](const Value& c) {
         return c.type.IsVector() && c.type.Element() == e &&
                (mixed_ok || c.type == t);
@@ -679,7 +685,8 @@ bool GenComposite(GenContext& ctx) {
     }
     default:
       // llvm-spirv: known-consumer-bugs/llvm_spirv_copy_object_alloca.
-      if (!ctx.BugsAllowed(kBugsLlvmSpirv)) return false;
+      if (!ctx.BugsAllowed(KnownBugId::kLlvmSpirvCopyObjectAlloca))
+        return false;
       AddValue(ctx, fn.Op(Op::OpCopyObject, ctx.types.Id(t), {vec->id}), t,
                vec->product);
       return true;
@@ -736,7 +743,7 @@ bool GenFloatArith(GenContext& ctx) {
       // OpFMod is lowered by llvm-spirv to frem + llvm.copysign, which
       // Oclgrind 21.10 cannot call (known-consumer-bugs/oclgrind_fmod).
       static constexpr Op kOps[] = {Op::OpFDiv, Op::OpFRem, Op::OpFMod};
-      const uint32_t choices = ctx.BugsAllowed(kBugsOclgrind) ? 3 : 2;
+      const uint32_t choices = ctx.BugsAllowed(KnownBugId::kOclgrindFmod) ? 3 : 2;
       const Op op = kOps[ctx.rng.Below(choices)];
       const uint32_t r = fn.Op(op, type, {Operand(ctx, t), Operand(ctx, t)});
       double ulp = 0;

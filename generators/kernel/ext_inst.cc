@@ -47,7 +47,8 @@ void FloatResult(GenContext& ctx, uint32_t id, ValueType t, uint32_t number,
 // PoCL's known bugs may be hit. False when no float type remains.
 bool MathFloatType(GenContext& ctx, ValueType* t) {
   *t = RandomFloatType(ctx);
-  if (t->width != 16 || ctx.BugsAllowed(kBugsPocl)) return true;
+  if (t->width != 16 || ctx.BugsAllowed(KnownBugId::kPoclHalfMath))
+    return true;
   if (ctx.features.fp32) {
     *t = t->WithWidth(32);
   } else if (ctx.features.fp64) {
@@ -86,7 +87,7 @@ bool GenExtInt(GenContext& ctx) {
   switch (rng.Below(8)) {
     case 0: {
       const uint32_t n =
-          kUnary[rng.Below(ctx.BugsAllowed(kBugsOclgrind) ? 5 : 4)];
+          kUnary[rng.Below(ctx.BugsAllowed(KnownBugId::kOclgrindCtz) ? 5 : 4)];
       AddValue(ctx, ExtInst(ctx, type, n, {Operand(ctx, t)}), t);
     }
       return true;
@@ -102,7 +103,7 @@ bool GenExtInt(GenContext& ctx) {
       uint32_t n = rng.Pick<uint32_t>(kTernary);
       // Oclgrind 21.10's 64-bit mad_sat wraps instead of saturating
       // (known-consumer-bugs/oclgrind_mad_sat_long.spvasm).
-      if (t.width == 64 && !ctx.BugsAllowed(kBugsOclgrind)) {
+      if (t.width == 64 && !ctx.BugsAllowed(KnownBugId::kOclgrindMadSatLong)) {
         if (n == SMad_sat) n = SMad_hi;
         if (n == UMad_sat) n = UMad_hi;
       }
@@ -189,13 +190,14 @@ bool GenExtFloatExact(GenContext& ctx) {
       uint32_t n = rng.Pick<uint32_t>(kUnary);
       // Oclgrind 21.10: sign(+0.0) is -0.0
       // (corpora/known-consumer-bugs/oclgrind_sign_zero.spvasm).
-      if (n == Sign && !ctx.BugsAllowed(kBugsOclgrind)) n = Fabs;
+      if (n == Sign && !ctx.BugsAllowed(KnownBugId::kOclgrindSignZero))
+        n = Fabs;
       uint32_t x = Operand(ctx, t);
       // PoCL 3.1: trunc/round/floor/ceil(NaN) are +0.0 and rint(NaN)
       // crashes or drops unrelated stores (corpora/known-consumer-bugs/
       // pocl_trunc_nan.spvasm, pocl_lost_store_rint_nan.spvasm).
       if ((n == Trunc || n == Rint || n == Round || n == Floor || n == Ceil) &&
-          !ctx.BugsAllowed(kBugsPocl))
+          !ctx.BugsAllowed(KnownBugId::kPoclTruncNan))
         x = Finite(ctx, x, t);
       FloatResult(ctx, ExtInst(ctx, type, n, {x}), t, n, "");
       return true;
@@ -215,7 +217,7 @@ bool GenExtFloatExact(GenContext& ctx) {
       if (n == FClamp) {  // undefined when min > max: order the bounds
         // Oclgrind 21.10: fclamp(x, NaN, NaN) is NaN, not x
         // (corpora/known-consumer-bugs/oclgrind_fclamp_nan.spvasm).
-        if (!ctx.BugsAllowed(kBugsOclgrind)) {
+        if (!ctx.BugsAllowed(KnownBugId::kOclgrindFclampNan)) {
           ops[1] = Finite(ctx, ops[1], t);
           ops[2] = Finite(ctx, ops[2], t);
         }
@@ -230,7 +232,7 @@ bool GenExtFloatExact(GenContext& ctx) {
       // fmax_common / fmin_common: undefined on inf and NaN. llvm-spirv 14
       // -r names them fmax_common/fmin_common, which no OpenCL library
       // defines (known-consumer-bugs/fmax_common_name.spvasm).
-      if (!ctx.BugsAllowed(kBugsLlvmSpirv)) return false;
+      if (!ctx.BugsAllowed(KnownBugId::kFmaxCommonName)) return false;
       const uint32_t n = rng.Percent(50) ? FMax_common : FMin_common;
       FloatResult(ctx,
                   ExtInst(ctx, type, n,
@@ -313,7 +315,7 @@ bool GenExtFloatLoose(GenContext& ctx) {
       // for larger doubles, not exact at integers and half-integers
       // (known-consumer-bugs/oclgrind_cospi_double.spvasm,
       // oclgrind_tanpi.spvasm).
-      if (!ctx.BugsAllowed(kBugsOclgrind)) {
+      if (!ctx.BugsAllowed(KnownBugId::kOclgrindCospiDouble)) {
         if (n == Sinpi) n = Sin;
         if (n == Cospi) n = Cos;
         if (n == Tanpi) n = Tan;
@@ -350,8 +352,8 @@ bool GenExtFloatLoose(GenContext& ctx) {
       t = FloatT(32, t.lanes);
       type = ctx.types.Id(t);
       const bool binary = rng.Percent(25);
-      const uint32_t unary_count = ctx.BugsAllowed(kBugsPocl) ? 24 : 12;
-      const uint32_t binary_count = ctx.BugsAllowed(kBugsPocl) ? 4 : 2;
+      const uint32_t unary_count = ctx.BugsAllowed(KnownBugId::kPoclHalfFunctions) ? 24 : 12;
+      const uint32_t binary_count = ctx.BugsAllowed(KnownBugId::kPoclHalfFunctions) ? 4 : 2;
       const uint32_t n = binary ? kNativeBinary[rng.Below(binary_count)]
                                 : kNativeUnary[rng.Below(unary_count)];
       std::vector<uint32_t> ops{Operand(ctx, t)};

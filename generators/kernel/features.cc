@@ -23,7 +23,9 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   // library (known-consumer-bugs/pocl_half_math.spvasm) and Oclgrind 21.10
   // stops on any 2-byte float (oclgrind_half.spvasm).
   f.fp16 = profile.fp16 && rng.Percent(30) &&
-           (options.avoid_known_bugs & (kBugsPocl | kBugsOclgrind)) == 0;
+           (options.avoid_known_bugs &
+            oracles::ConsumersOf({oracles::KnownBugId::kPoclHalfMath,
+                                  oracles::KnownBugId::kOclgrindHalf})) == 0;
   f.fp64 = profile.fp64 && rng.Percent(35);
   f.vectors = rng.Percent(60);
   f.vector16 = f.vectors && rng.Percent(40);
@@ -32,7 +34,10 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   // size: 0 bytes"; oclgrind_workgroup_variable.spvasm): a __local
   // argument instead.
   f.workgroup_variable =
-      rng.Percent(50) && (options.avoid_known_bugs & kBugsOclgrind) == 0;
+      rng.Percent(50) &&
+      (options.avoid_known_bugs &
+       oracles::ConsumersOf(oracles::KnownBugId::kOclgrindWorkgroupVariable)) ==
+          0;
   f.non_uniform = options.allow_non_uniform && rng.Percent(30);
   f.computed_linear_id = rng.Percent(50);
   f.avoid_bugs = options.avoid_known_bugs;

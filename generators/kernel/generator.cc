@@ -19,22 +19,6 @@ void GenContext::Decorate(uint32_t target, spv::Decoration decoration,
                                   0, std::move(ops));
 }
 
-uint32_t KnownBugsOfTarget(const std::string& target) {
-  const std::string kind = target.substr(0, target.find(':'));
-  if (kind == "ref") return 0;
-  if (kind == "gpu" || kind == "ocloc") return kBugsIgc;
-  if (kind == "llvm-spirv") return kBugsLlvmSpirv;
-  if (kind == "spirv-opt") return kBugsSpirvOpt;
-  if (kind == "oclgrind") return kBugsOclgrind | kBugsLlvmSpirv;
-  if (kind == "opencl") {
-    // Intel's ICD takes SPIR-V directly into IGC; others here (PoCL) go
-    // through llvm-spirv's SPIR path.
-    if (target.find("Intel") != std::string::npos) return kBugsIgc;
-    return kBugsPocl | kBugsLlvmSpirv;
-  }
-  return kBugsAll;
-}
-
 absl::StatusOr<spirv::TestCase> GenerateTestCase(
     const GeneratorOptions& options) {
   absl::StatusOr<oracles::DeviceProfile> profile =

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "oracles/known_bugs/registry.h"
 #include "spirv/test_case.h"
 
 namespace l0spv::generators {
@@ -41,21 +42,6 @@ enum Guard : uint32_t {
   kGuardBarrier = 1u << 4,     // barrier between exchange write and read
 };
 
-// Consumers whose known bugs the generator can avoid (bit mask).
-enum KnownBugs : uint32_t {
-  kBugsIgc = 1u << 0,        // Intel Graphics Compiler (ocloc, gpu)
-  kBugsLlvmSpirv = 1u << 1,  // SPIRV-LLVM-Translator 14 (SPIR path, round trip)
-  kBugsPocl = 1u << 2,       // PoCL 3.1 kernel library
-  kBugsOclgrind = 1u << 3,   // Oclgrind 21.10
-  kBugsSpirvOpt = 1u << 4,   // spirv-opt 2023.1
-  kBugsAll = (1u << 5) - 1,
-};
-
-// The consumers a target name exercises ("ocloc:tgllp" -> kBugsIgc,
-// "opencl:..." -> PoCL + llvm-spirv, "oclgrind" -> Oclgrind + llvm-spirv...);
-// unknown names map to kBugsAll.
-uint32_t KnownBugsOfTarget(const std::string& target);
-
 struct GeneratorOptions {
   uint64_t seed = 0;
   std::string profile = "full";
@@ -65,10 +51,12 @@ struct GeneratorOptions {
   // Bitmask of Guard values to leave out (tests only: output is then NOT
   // free of undefined behaviour).
   uint32_t disabled_guards = 0;
-  // Constructs with known, filed consumer bugs (corpora/known-consumer-bugs/)
-  // are left out for the consumers in this mask, so campaigns find new bugs
-  // instead of the same ones again. 0 = emit everything.
-  uint32_t avoid_known_bugs = kBugsAll;
+  // Constructs with known, filed consumer bugs (corpora/known-consumer-bugs/
+  // registry.json; each gate names its entry) are left out for the consumers
+  // in this mask (oracles::ConsumerBit; a campaign's targets give it through
+  // oracles::ConsumersOfTarget), so campaigns find new bugs instead of the
+  // same ones again. 0 = emit everything.
+  uint32_t avoid_known_bugs = oracles::kAllConsumers;
   // Allow ND-ranges whose global size is not a multiple of the local size
   // (OpenCL 2.0 non-uniform work-groups; Level Zero cannot launch them).
   bool allow_non_uniform = false;

@@ -313,7 +313,8 @@ void KernelBuilder::Prologue() {
   // out of the value pool when PoCL is a target.
   const uint32_t group_component =
       Component(group, ctx_.rng.Below(tc_.nd_range.dims));
-  if (ctx_.BugsAllowed(kBugsPocl)) AddValue(ctx_, group_component, u64);
+  if (ctx_.BugsAllowed(KnownBugId::kPoclGroupIdBitcast))
+    AddValue(ctx_, group_component, u64);
   if (ctx_.rng.Percent(50)) {
     AddValue(ctx_,
              Component(LoadBuiltin(spv::BuiltIn::NumWorkgroups, v3),
@@ -334,7 +335,7 @@ void KernelBuilder::Prologue() {
   // The subgroup-local id, for identity shuffles (subgroups.h); neither
   // Oclgrind nor PoCL has subgroups.
   if (ctx_.features.weights[kFamGroup] != 0 &&
-      ctx_.BugsAllowed(kBugsOclgrind | kBugsPocl))
+      ctx_.BugsAllowed(KnownBugId::kPoclSubgroups))
     k_.subgroup_local_id =
         LoadBuiltin(spv::BuiltIn::SubgroupLocalInvocationId, IntT(32));
   if (struct_arg_) LoadStructMembers();
@@ -546,7 +547,8 @@ void KernelBuilder::Finish() {
   // OpDecorate each next to a ByVal struct parameter when llvm-spirv's bugs
   // are avoided (known-consumer-bugs/llvm_spirv_group_byval.spvasm).
   constexpr uint32_t kNoCapture = 5;  // FunctionParameterAttribute
-  const bool group_ok = !struct_arg_ || ctx_.BugsAllowed(kBugsLlvmSpirv);
+  const bool group_ok =
+      !struct_arg_ || ctx_.BugsAllowed(KnownBugId::kLlvmSpirvGroupByval);
   const bool no_capture = ctx_.rng.Percent(40);
   if (no_capture && !group_ok) {
     for (size_t i = 0; i < tc_.args.size(); ++i) {

@@ -62,7 +62,8 @@ const PrivateArray& NewPrivateArray(GenContext& ctx, ValueType element,
   // without known bugs, the initial value is stored in the entry block.
   array.pointer = ctx.fn->LocalVariable(
       ctx.types.Pointer(StorageClass::Function, array_type), initializer,
-      /*store_initializer=*/!ctx.BugsAllowed(kBugsLlvmSpirv) ||
+      /*store_initializer=*/
+          !ctx.BugsAllowed(KnownBugId::kFunctionVariableInitializer) ||
           ctx.rng.Percent(50));
   array.element = element;
   array.length = length;
@@ -143,7 +144,7 @@ bool GenPrivateMemory(GenContext& ctx) {
           NewPrivateArray(ctx, array.element, array.length);
       // Typed OpCopyMemory: IGC and llvm-spirv -r
       // (known-consumer-bugs/copy_memory_typed).
-      if (ctx.BugsAllowed(kBugsIgc | kBugsLlvmSpirv) && rng.Percent(50)) {
+      if (ctx.BugsAllowed(KnownBugId::kCopyMemoryTyped) && rng.Percent(50)) {
         fn.Void(Op::OpCopyMemory, {Id(copy.pointer), Id(array.pointer)});
       } else {
         fn.Void(Op::OpCopyMemorySized, {Id(copy.pointer), Id(array.pointer),
@@ -275,7 +276,7 @@ bool GenPointerForms(GenContext& ctx) {
     case 2: {
       // Through the generic address space and back. Oclgrind 21.10 has no
       // addrspacecast (oclgrind_generic_cast.spvasm).
-      if (!ctx.BugsAllowed(kBugsOclgrind)) return false;
+      if (!ctx.BugsAllowed(KnownBugId::kOclgrindGenericCast)) return false;
       const PrivateArray* array = nullptr;
       for (const PrivateArray& a : ctx.arrays) {
         if (a.storage == StorageClass::Function) array = &a;
@@ -295,8 +296,8 @@ bool GenPointerForms(GenContext& ctx) {
         // IGC: known-consumer-bugs/generic_cast_explicit_i32; llvm-spirv:
         // llvm_spirv_to_private_redefined (one pointee type per module).
         const bool explicit_ok =
-            ctx.BugsAllowed(kBugsIgc) &&
-            (ctx.BugsAllowed(kBugsLlvmSpirv) ||
+            ctx.BugsAllowed(KnownBugId::kGenericCastExplicitI32) &&
+            (ctx.BugsAllowed(KnownBugId::kLlvmSpirvToPrivateRedefined) ||
              ctx.explicit_private_cast_pointee == 0 ||
              ctx.explicit_private_cast_pointee == element_type);
         const Op cast = explicit_ok && rng.Percent(50)
@@ -465,7 +466,9 @@ bool GenGroup(GenContext& ctx) {
   // link work_group_broadcast & co.; known-consumer-bugs/
   // pocl_work_group_functions.spvasm), nor has Oclgrind 21.10, an OpenCL
   // 1.2 device (oclgrind_work_group_functions.spvasm).
-  if (!ctx.BugsAllowed(kBugsPocl | kBugsOclgrind)) return GenSubgroup(ctx);
+  if (!ctx.BugsAllowed({KnownBugId::kPoclWorkGroupFunctions,
+                        KnownBugId::kOclgrindWorkGroupFunctions}))
+    return GenSubgroup(ctx);
   Rng& rng = ctx.rng;
   FunctionEmitter& fn = *ctx.fn;
   ctx.builder.AddCapability(spv::Capability::Groups);
@@ -495,7 +498,7 @@ bool GenGroup(GenContext& ctx) {
               {Id(scope), Id(scope), Id(ctx.types.U32(kLocalFenceSemantics))});
       // OpMemoryBarrier becomes mem_fence(), which PoCL 3.1's kernel
       // library lacks (known-consumer-bugs/pocl_mem_fence.spvasm).
-      if (ctx.BugsAllowed(kBugsPocl)) {
+      if (ctx.BugsAllowed(KnownBugId::kPoclMemFence)) {
         fn.Void(Op::OpMemoryBarrier,
                 {Id(scope), Id(ctx.types.U32(kLocalFenceSemantics))});
       }

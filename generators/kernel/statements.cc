@@ -280,7 +280,8 @@ bool GenSwitch(GenContext& ctx) {
   // PoCL 3.1 miscompiles a switch whose default is OpUnreachable (an atomic
   // before it runs once too often: known-consumer-bugs/
   // pocl_switch_unreachable_default): there the default goes to the merge.
-  const bool unreachable_default = full && ctx.BugsAllowed(kBugsPocl);
+  const bool unreachable_default =
+      full && ctx.BugsAllowed(KnownBugId::kPoclSwitchUnreachableDefault);
   const uint32_t u32_type = ctx.types.Id(IntT(32));
   const uint32_t selector =
       fn.Op(spv::Op::OpUMod, u32_type,
@@ -393,7 +394,7 @@ void BuildHelperFunctions(GenContext& ctx) {
       h.return_type = IntT(32);
     h.has_array_param = ctx.rng.Percent(50);
     if (h.has_array_param && ctx.rng.Percent(50) &&
-        ctx.BugsAllowed(kBugsOclgrind))  // no addrspacecast in Oclgrind
+        ctx.BugsAllowed(KnownBugId::kOclgrindGenericCast))
       h.array_storage = spv::StorageClass::Generic;
 
     std::vector<uint32_t> param_types;

@@ -112,7 +112,7 @@ bool GenSubgroup(GenContext& ctx) {
   // Oclgrind 21.10 is an OpenCL 1.2 device without subgroups; PoCL 3.1's
   // kernel library has neither get_sub_group_local_id nor the Intel
   // shuffles (known-consumer-bugs/pocl_subgroups.spvasm).
-  if (!ctx.BugsAllowed(kBugsOclgrind | kBugsPocl)) return false;
+  if (!ctx.BugsAllowed(KnownBugId::kPoclSubgroups)) return false;
   return ctx.rng.Percent(60) ? GenIdentityShuffle(ctx) : GenUniformGroupOp(ctx);
 }
 

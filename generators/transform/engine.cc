@@ -104,9 +104,12 @@ absl::Status CheckRecord(const Transformation& t, TransformContext& ctx,
       return s;
     if (absl::Status s = CheckFreshIds(ctx, r); !s.ok()) return s;
     return t.Check(ctx, r);
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const RecordFieldError& e) {
     return absl::InvalidArgumentError(
         absl::StrCat("malformed record: ", e.what()));
+  } catch (const nlohmann::json::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "malformed record: a field has the wrong shape (", e.what(), ")"));
   }
 }
 
@@ -117,7 +120,8 @@ std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
   if (o.kinds.empty()) {
     std::vector<const Transformation*> usable;
     for (const Transformation* t : AllTransformations())
-      if ((t->known_bugs() & o.avoid_known_bugs) == 0) usable.push_back(t);
+      if ((t->known_bug_consumers() & o.avoid_known_bugs) == 0)
+        usable.push_back(t);
     for (const Transformation* t : usable)
       if (rng.OneIn(2)) out.push_back(t);
     if (out.empty() && !usable.empty())
@@ -135,7 +139,7 @@ std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
                        "'; kinds: ", absl::StrJoin(names, ", ")));
       return {};
     }
-    if ((t->known_bugs() & o.avoid_known_bugs) != 0) {
+    if ((t->known_bug_consumers() & o.avoid_known_bugs) != 0) {
       *status = absl::InvalidArgumentError(
           absl::StrCat("transformation kind '", k,
                        "' triggers a known bug of a chosen target (see "
@@ -179,6 +183,10 @@ absl::StatusOr<std::vector<nlohmann::json>> LogRecords(
                      "\"format\": \"",
                      kLogFormat, "\" and a \"records\" array (at most ",
                      kMaxRecords, ")"));
+  }
+  if (log.contains("seed") && !log["seed"].is_number_unsigned()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "field 'seed': expected an unsigned integer, got ", log["seed"].dump()));
   }
   std::vector<nlohmann::json> out;
   for (size_t i = 0; i < log["records"].size(); ++i) {
@@ -300,7 +308,7 @@ absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
     ctx.BeginReplaying(ids, &overflow);
     try {
       t->Apply(ctx, r);
-    } catch (const nlohmann::json::exception& e) {
+    } catch (const std::exception& e) {
       ctx.EndIds();
       return absl::InternalError(
           absl::StrCat("record ", i, " (", kind,

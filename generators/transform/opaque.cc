@@ -50,12 +50,12 @@ Record ProposeOpaqueSource(TransformContext& ctx, Rng& rng, size_t function) {
 
 absl::Status CheckOpaqueSource(TransformContext& ctx, const Record& source,
                                size_t function) {
-  const std::string kind = source.at("source").get<std::string>();
+  const std::string kind = Field<std::string>(source, "source");
   if (kind == "constant") return absl::OkStatus();
   if (static_cast<int32_t>(function) != ctx.entry_function())
     return absl::FailedPreconditionError(
         "a kernel-argument source outside the kernel function");
-  const uint32_t param = source.at("param").get<uint32_t>();
+  const uint32_t param = Field<uint32_t>(source, "param");
   if (kind == "scalar") {
     if (FindScalar(ctx, param) == nullptr)
       return absl::FailedPreconditionError(
@@ -67,7 +67,7 @@ absl::Status CheckOpaqueSource(TransformContext& ctx, const Record& source,
     if (b == nullptr)
       return absl::FailedPreconditionError(
           absl::StrCat("%", param, " is not a read-only input buffer"));
-    const uint64_t word = source.at("word").get<uint64_t>();
+    const uint64_t word = Field<uint64_t>(source, "word");
     if ((word + 1) * 4 > b->bytes->size())
       return absl::FailedPreconditionError(
           absl::StrCat("word ", word, " is past the end of buffer %", param));
@@ -79,28 +79,28 @@ absl::Status CheckOpaqueSource(TransformContext& ctx, const Record& source,
 
 std::optional<uint64_t> KnownValueOf(TransformContext& ctx,
                                      const Record& source) {
-  const std::string kind = source.at("source").get<std::string>();
+  const std::string kind = Field<std::string>(source, "source");
   if (kind == "scalar") {
-    const KnownScalar* s = FindScalar(ctx, source.at("param").get<uint32_t>());
+    const KnownScalar* s = FindScalar(ctx, Field<uint32_t>(source, "param"));
     if (s != nullptr) return s->value;
   } else if (kind == "buffer") {
-    const InputBuffer* b = FindBuffer(ctx, source.at("param").get<uint32_t>());
-    if (b != nullptr) return WordOf(*b, source.at("word").get<uint32_t>());
+    const InputBuffer* b = FindBuffer(ctx, Field<uint32_t>(source, "param"));
+    if (b != nullptr) return WordOf(*b, Field<uint32_t>(source, "word"));
   }
   return std::nullopt;
 }
 
 uint32_t EmitKnownValue(TransformContext& ctx, const Record& source,
                         InstPos& pos) {
-  const uint32_t param = source.at("param").get<uint32_t>();
-  if (source.at("source") == "scalar") return param;
+  const uint32_t param = Field<uint32_t>(source, "param");
+  if (Field<std::string>(source, "source") == "scalar") return param;
   const InputBuffer* b = FindBuffer(ctx, param);
   spirv::ModuleBuilder& mb = ctx.builder();
   const uint32_t u32 = mb.IntType(32);
   const uint32_t ptr =
       mb.PointerType(static_cast<spv::StorageClass>(b->storage_class), u32);
   const uint32_t index =
-      mb.IntConstant(mb.IntType(64), source.at("word").get<uint32_t>());
+      mb.IntConstant(mb.IntType(64), Field<uint32_t>(source, "word"));
   uint32_t base = param;
   if (ctx.TypeOf(param) != ptr) {
     base = ctx.NewId();
@@ -131,13 +131,13 @@ uint32_t EmitKnownValue(TransformContext& ctx, const Record& source,
 uint32_t EmitOpaqueBool(TransformContext& ctx, const Record& source,
                         InstPos& pos, bool value) {
   spirv::ModuleBuilder& mb = ctx.builder();
-  if (source.at("source") == "constant") return mb.BoolConstant(value);
+  if (Field<std::string>(source, "source") == "constant") return mb.BoolConstant(value);
   const uint64_t known = *KnownValueOf(ctx, source);
   const uint32_t v = EmitKnownValue(ctx, source, pos);
   const uint32_t type = ctx.TypeOf(v) != 0 ? ctx.TypeOf(v) : mb.IntType(32);
   // The operand's type: the scalar parameter's, or u32 for buffer words.
   const uint32_t operand_type =
-      source.at("source") == "scalar" ? type : mb.IntType(32);
+      Field<std::string>(source, "source") == "scalar" ? type : mb.IntType(32);
   const uint32_t constant = mb.IntConstant(operand_type, known);
   const uint32_t result = ctx.NewId();
   InsertBefore(

@@ -9,8 +9,10 @@
 //  - Check re-validates everything Apply relies on, from the record and the
 //    module alone (plus facts), without editing the module: a record taken
 //    out of its log, or replayed on another module, fails Check cleanly.
-//    Malformed fields may throw nlohmann::json exceptions; the engine turns
-//    them into InvalidArgument.
+//    Kinds read fields through Field<T>(record, "name"), which throws
+//    RecordFieldError naming the field when it is missing or of another
+//    JSON type (a bool is not a number); other malformed shapes may throw
+//    nlohmann::json exceptions. The engine turns both into InvalidArgument.
 //  - Apply runs only after Check passed. It draws every new id from
 //    ctx.NewId() (or the builder) in a deterministic order, may add facts,
 //    and must keep the module valid and every result of the test case
@@ -18,8 +20,13 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
+#include "oracles/known_bugs/registry.h"
 #include "absl/status/status.h"
 #include "generators/kernel/random.h"
 #include "generators/transform/context.h"
@@ -30,6 +37,61 @@ namespace l0spv::transform {
 using Record = nlohmann::json;
 using Rng = generators::Rng;
 
+// A record field that is missing or of the wrong JSON type.
+class RecordFieldError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The field `name` of record (or sub-object) `r` as a T, checked: unsigned
+// integers and sizes must be JSON integers (the engine already checked their
+// range), strings strings, bools bools, id lists arrays of integers.
+template <typename T>
+T Field(const Record& r, const char* name) {
+  if (!r.is_object())
+    throw RecordFieldError(std::string("expected an object holding '") + name +
+                           "', got " + r.type_name());
+  auto it = r.find(name);
+  if (it == r.end())
+    throw RecordFieldError(std::string("field '") + name + "' is missing");
+  const Record& v = *it;
+  bool ok = false;
+  const char* want = "";
+  if constexpr (std::is_same_v<T, bool>) {
+    ok = v.is_boolean();
+    want = "true or false";
+  } else if constexpr (std::is_integral_v<T>) {
+    ok = v.is_number_integer();
+    want = "an integer";
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    ok = v.is_string();
+    want = "a string";
+  } else {
+    static_assert(std::is_same_v<T, std::vector<uint32_t>>);
+    ok = v.is_array();
+    for (const Record& e : v) ok = ok && e.is_number_integer();
+    want = "an array of integers";
+  }
+  if (!ok)
+    throw RecordFieldError(std::string("field '") + name + "': expected " +
+                           want + ", got " + v.dump());
+  return v.get<T>();
+}
+
+// The sub-object `name` of record `r`, checked.
+inline const Record& ObjectField(const Record& r, const char* name) {
+  if (!r.is_object())
+    throw RecordFieldError(std::string("expected an object holding '") + name +
+                           "', got " + r.type_name());
+  auto it = r.find(name);
+  if (it == r.end())
+    throw RecordFieldError(std::string("field '") + name + "' is missing");
+  if (!it->is_object())
+    throw RecordFieldError(std::string("field '") + name +
+                           "': expected an object, got " + it->dump());
+  return *it;
+}
+
 class Transformation {
  public:
   virtual ~Transformation() = default;
@@ -39,10 +101,16 @@ class Transformation {
                                         Rng& rng) const = 0;
   virtual absl::Status Check(TransformContext& ctx, const Record& r) const = 0;
   virtual void Apply(TransformContext& ctx, const Record& r) const = 0;
-  // Consumers (generators::KnownBugs bits) with a filed bug this kind's
-  // output triggers (corpora/known-consumer-bugs/); campaigns against them
-  // leave the kind out.
-  virtual uint32_t known_bugs() const { return 0; }
+  // The registry entries (corpora/known-consumer-bugs/registry.json) whose
+  // construct this kind's output can contain; campaigns against their
+  // consumers leave the kind out.
+  virtual std::vector<oracles::KnownBugId> known_bugs() const { return {}; }
+  // Their consumers (oracles::ConsumerBit mask).
+  uint32_t known_bug_consumers() const {
+    uint32_t mask = 0;
+    for (oracles::KnownBugId id : known_bugs()) mask |= oracles::ConsumersOf(id);
+    return mask;
+  }
 };
 
 }  // namespace l0spv::transform

@@ -53,7 +53,7 @@ class AccessChainToPtrAccessChainKind : public Transformation {
     auto pos = ResolveField(ctx, r, "instruction");
     if (!pos.ok()) return pos.status();
     const Op op = OpOf(ctx.At(*pos));
-    const bool in_bounds = r.at("in_bounds").get<bool>();
+    const bool in_bounds = Field<bool>(r, "in_bounds");
     if (op != Op::OpAccessChain && op != Op::OpInBoundsAccessChain)
       return absl::FailedPreconditionError("not an OpAccessChain");
     if (in_bounds && op != Op::OpInBoundsAccessChain)
@@ -66,7 +66,7 @@ class AccessChainToPtrAccessChainKind : public Transformation {
     const InstPos pos = *ResolveField(ctx, r, "instruction");
     const uint32_t zero = ZeroIndex(ctx, ctx.At(pos));
     spirv::Instruction& inst = ctx.At(pos);
-    inst.set_opcode(U(r.at("in_bounds").get<bool>()
+    inst.set_opcode(U(Field<bool>(r, "in_bounds")
                           ? Op::OpInBoundsPtrAccessChain
                           : Op::OpPtrAccessChain));
     auto& ops = inst.mutable_operands();

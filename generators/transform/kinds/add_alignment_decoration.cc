@@ -72,7 +72,7 @@ class AddAlignmentDecorationKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t target = r.at("target").get<uint32_t>();
+    const uint32_t target = Field<uint32_t>(r, "target");
     if (ProvableAlignment(ctx, target) == 0)
       return absl::FailedPreconditionError(absl::StrCat(
           "%", target,
@@ -82,7 +82,7 @@ class AddAlignmentDecorationKind : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const uint32_t target = r.at("target").get<uint32_t>();
+    const uint32_t target = Field<uint32_t>(r, "target");
     const uint64_t align = ProvableAlignment(ctx, target);
     ctx.module().annotations.push_back(spirv::Instruction(
         U(Op::OpDecorate), 0, 0,

@@ -39,7 +39,7 @@ class AddDeadBlockKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t label = r.at("block").get<uint32_t>();
+    const uint32_t label = Field<uint32_t>(r, "block");
     auto where = ctx.FindBlock(label);
     if (!where)
       return absl::FailedPreconditionError(
@@ -51,15 +51,15 @@ class AddDeadBlockKind : public Transformation {
           absl::StrCat("block %", label, " does not end in a plain OpBranch"));
     if (!ctx.dominators(where->first).IsReachable(label))
       return absl::FailedPreconditionError("the block is unreachable");
-    return CheckOpaqueSource(ctx, r.at("condition"), where->first);
+    return CheckOpaqueSource(ctx, ObjectField(r, "condition"), where->first);
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const uint32_t label = r.at("block").get<uint32_t>();
+    const uint32_t label = Field<uint32_t>(r, "block");
     auto [f, b] = *ctx.FindBlock(label);
     spirv::Function& fn = ctx.module().functions[f];
     InstPos pos{f, b, fn.blocks[b].instructions.size() - 1};
-    const uint32_t cond = EmitOpaqueBool(ctx, r.at("condition"), pos, true);
+    const uint32_t cond = EmitOpaqueBool(ctx, ObjectField(r, "condition"), pos, true);
     const uint32_t dead = ctx.NewId();
     spirv::BasicBlock& bb = fn.blocks[b];
     const uint32_t succ = bb.instructions.back().word(0);

@@ -70,12 +70,12 @@ class AddDeadStoreKind : public Transformation {
       return absl::FailedPreconditionError(
           "cannot insert among phis, variables or the block's merge and "
           "terminator");
-    const uint32_t pointer = r.at("pointer").get<uint32_t>();
+    const uint32_t pointer = Field<uint32_t>(r, "pointer");
     if (!IsIrrelevantLocal(ctx, pointer, *pos))
       return absl::FailedPreconditionError(absl::StrCat(
           "%", pointer,
           " is not an irrelevant-pointee Function variable available there"));
-    const uint32_t value = r.at("value").get<uint32_t>();
+    const uint32_t value = Field<uint32_t>(r, "value");
     if (!ctx.IsAvailableAt(value, *pos) || IsUndef(ctx, value) ||
         ctx.TypeOf(value) != PointeeOf(ctx, pointer))
       return absl::FailedPreconditionError(absl::StrCat(
@@ -86,8 +86,8 @@ class AddDeadStoreKind : public Transformation {
   void Apply(TransformContext& ctx, const Record& r) const override {
     InstPos pos = *ResolveField(ctx, r, "before");
     EmitBefore(ctx, pos, Op::OpStore, 0,
-               {spirv::IdOperand(r.at("pointer").get<uint32_t>()),
-                spirv::IdOperand(r.at("value").get<uint32_t>())});
+               {spirv::IdOperand(Field<uint32_t>(r, "pointer")),
+                spirv::IdOperand(Field<uint32_t>(r, "value"))});
   }
 };
 

@@ -66,7 +66,7 @@ class AddFpFastMathNoneKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t target = r.at("target").get<uint32_t>();
+    const uint32_t target = Field<uint32_t>(r, "target");
     const DefSite* d = ctx.Def(target);
     if (d == nullptr || d->function < 0 || d->is_label ||
         !IsFloatArithmetic(static_cast<Op>(d->opcode)) ||
@@ -81,7 +81,7 @@ class AddFpFastMathNoneKind : public Transformation {
   void Apply(TransformContext& ctx, const Record& r) const override {
     ctx.module().annotations.push_back(spirv::Instruction(
         U(Op::OpDecorate), 0, 0,
-        {spirv::IdOperand(r.at("target").get<uint32_t>()),
+        {spirv::IdOperand(Field<uint32_t>(r, "target")),
          spirv::EnumOperand(spirv::OperandKind::kDecoration, kFPFastMathMode),
          spirv::EnumOperand(spirv::OperandKind::kFPFastMathMode, 0)}));
   }

@@ -87,9 +87,9 @@ class AddFunctionCalledFromDeadCode : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto ref = DeadBlock(ctx, r.at("block").get<uint32_t>());
+    auto ref = DeadBlock(ctx, Field<uint32_t>(r, "block"));
     if (!ref.ok()) return ref.status();
-    const uint32_t source = r.at("copy_of").get<uint32_t>();
+    const uint32_t source = Field<uint32_t>(r, "copy_of");
     if (source == 0) return absl::OkStatus();
     if (absl::Status s = Copyable(ctx, source); !s.ok()) return s;
     const uint32_t caller = ctx.module().functions[ref->function].id();
@@ -100,8 +100,8 @@ class AddFunctionCalledFromDeadCode : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const uint32_t label = r.at("block").get<uint32_t>();
-    const uint32_t source = r.at("copy_of").get<uint32_t>();
+    const uint32_t label = Field<uint32_t>(r, "block");
+    const uint32_t source = Field<uint32_t>(r, "copy_of");
     spirv::ModuleBuilder& mb = ctx.builder();
     spirv::Function copy;
     if (source == 0) {

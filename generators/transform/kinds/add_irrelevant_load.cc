@@ -41,7 +41,7 @@ class AddIrrelevantLoadKind : public Transformation {
       return r;
     }
     Record source = ProposeOpaqueSource(ctx, rng, f);
-    if (source.at("source") != "buffer") {
+    if (Field<std::string>(source, "source") != "buffer") {
       if (locals.empty()) return std::nullopt;
       r["pointer"] = locals[rng.Below(static_cast<uint32_t>(locals.size()))];
       return r;
@@ -60,7 +60,7 @@ class AddIrrelevantLoadKind : public Transformation {
           "cannot insert among phis, variables or the block's merge and "
           "terminator");
     if (r.contains("pointer")) {
-      const uint32_t pointer = r.at("pointer").get<uint32_t>();
+      const uint32_t pointer = Field<uint32_t>(r, "pointer");
       if (!IsIrrelevantLocal(ctx, pointer, *pos))
         return absl::FailedPreconditionError(absl::StrCat(
             "%", pointer,
@@ -68,8 +68,8 @@ class AddIrrelevantLoadKind : public Transformation {
             "there"));
       return absl::OkStatus();
     }
-    const Record& source = r.at("source");
-    if (source.at("source") != "buffer")
+    const Record& source = ObjectField(r, "source");
+    if (Field<std::string>(source, "source") != "buffer")
       return absl::InvalidArgumentError(
           "an irrelevant load reads a variable or a buffer word");
     return CheckOpaqueSource(ctx, source, pos->function);
@@ -79,11 +79,11 @@ class AddIrrelevantLoadKind : public Transformation {
     InstPos pos = *ResolveField(ctx, r, "before");
     uint32_t result = 0;
     if (r.contains("pointer")) {
-      const uint32_t pointer = r.at("pointer").get<uint32_t>();
+      const uint32_t pointer = Field<uint32_t>(r, "pointer");
       result = EmitBefore(ctx, pos, Op::OpLoad, PointeeOf(ctx, pointer),
                           {spirv::IdOperand(pointer)});
     } else {
-      result = EmitKnownValue(ctx, r.at("source"), pos);
+      result = EmitKnownValue(ctx, ObjectField(r, "source"), pos);
     }
     ctx.facts().AddIrrelevantId(result);
   }

@@ -31,7 +31,9 @@ bool IsInitializer(TransformContext& ctx, const spirv::Instruction& inst) {
 class AddLocalVariableKind : public Transformation {
  public:
   std::string_view kind() const override { return "add_local_variable"; }
-  uint32_t known_bugs() const override { return generators::kBugsLlvmSpirv; }
+  std::vector<oracles::KnownBugId> known_bugs() const override {
+    return {oracles::KnownBugId::kFunctionVariableInitializer};
+  }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
@@ -50,12 +52,12 @@ class AddLocalVariableKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t function = r.at("function").get<uint32_t>();
+    const uint32_t function = Field<uint32_t>(r, "function");
     const spirv::Function* fn = ctx.module().FindFunction(function);
     if (fn == nullptr || fn->IsDeclaration())
       return absl::FailedPreconditionError(
           absl::StrCat("%", function, " is not a function with a body"));
-    const uint32_t init = r.at("initializer").get<uint32_t>();
+    const uint32_t init = Field<uint32_t>(r, "initializer");
     const DefSite* d = ctx.Def(init);
     bool ok = d != nullptr && d->function < 0;
     if (ok) {
@@ -70,11 +72,11 @@ class AddLocalVariableKind : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const uint32_t init = r.at("initializer").get<uint32_t>();
+    const uint32_t init = Field<uint32_t>(r, "initializer");
     const uint32_t ptr = ctx.builder().PointerType(spv::StorageClass::Function,
                                                    ctx.TypeOf(init));
     spirv::Function& fn =
-        *ctx.module().FindFunction(r.at("function").get<uint32_t>());
+        *ctx.module().FindFunction(Field<uint32_t>(r, "function"));
     const uint32_t var = ctx.NewId();
     auto& insts = fn.blocks.front().instructions;
     insts.insert(

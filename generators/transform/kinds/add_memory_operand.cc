@@ -89,14 +89,14 @@ class AddMemoryOperandKind : public Transformation {
     auto pos = ResolveField(ctx, r, "instruction");
     if (!pos.ok()) return pos.status();
     const std::string why =
-        Refusal(ctx, ctx.At(*pos), r.at("operand").get<std::string>());
+        Refusal(ctx, ctx.At(*pos), Field<std::string>(r, "operand"));
     if (!why.empty()) return absl::FailedPreconditionError(why);
     return absl::OkStatus();
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     spirv::Instruction& inst = ctx.At(*ResolveField(ctx, r, "instruction"));
-    const bool aligned = r.at("operand") == "aligned";
+    const bool aligned = Field<std::string>(r, "operand") == "aligned";
     const uint64_t align = aligned ? ProvableAlignment(ctx, inst) : 0;
     const size_t i = MaskIndex(inst);
     auto& ops = inst.mutable_operands();

@@ -52,12 +52,12 @@ class AddParameter : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const std::string type = r.at("type").get<std::string>();
+    const std::string type = Field<std::string>(r, "type");
     if (type != "u32" && type != "f32" && type != "bool")
       return absl::InvalidArgumentError(
           "\"type\" must be \"u32\", \"f32\" or \"bool\"");
-    r.at("value").get<uint32_t>();
-    const uint32_t id = r.at("function").get<uint32_t>();
+    Field<uint32_t>(r, "value");
+    const uint32_t id = Field<uint32_t>(r, "function");
     if (absl::Status s = Changeable(ctx, id); !s.ok()) return s;
     if (ctx.module().FindFunction(id)->parameters.size() >= kMaxParameters)
       return absl::FailedPreconditionError(
@@ -66,9 +66,9 @@ class AddParameter : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const uint32_t id = r.at("function").get<uint32_t>();
-    const std::string type = r.at("type").get<std::string>();
-    const uint32_t value = r.at("value").get<uint32_t>();
+    const uint32_t id = Field<uint32_t>(r, "function");
+    const std::string type = Field<std::string>(r, "type");
+    const uint32_t value = Field<uint32_t>(r, "value");
     spirv::ModuleBuilder& mb = ctx.builder();
     uint32_t type_id = 0, constant = 0;
     if (type == "u32") {

@@ -223,7 +223,7 @@ std::optional<Run> ProposeRun(TransformContext& ctx, Rng& rng,
 absl::StatusOr<Run> RunFromRecord(TransformContext& ctx, const Record& r) {
   auto pos = ResolveField(ctx, r, "first");
   if (!pos.ok()) return pos.status();
-  Run run{{pos->function, pos->block}, pos->index, r.at("count").get<size_t>()};
+  Run run{{pos->function, pos->block}, pos->index, Field<size_t>(r, "count")};
   if (!ctx.dominators(pos->function).IsReachable(ctx.BlockAt(*pos).id()))
     return absl::FailedPreconditionError("the run's block is unreachable");
   if (absl::Status s = CheckRun(ctx, run.block, run.first, run.count); !s.ok())

@@ -49,10 +49,10 @@ class ConstantToSpecConstantKind : public Transformation {
     auto pos = ResolveField(ctx, r, "use");
     if (!pos.ok()) return pos.status();
     uint32_t constant = 0;
-    auto c = CheckIntConstantUse(ctx, *pos, r.at("operand").get<size_t>(),
+    auto c = CheckIntConstantUse(ctx, *pos, Field<size_t>(r, "operand"),
                                  &constant);
     if (!c.ok()) return c.status();
-    const uint32_t spec_id = r.at("spec_id").get<uint32_t>();
+    const uint32_t spec_id = Field<uint32_t>(r, "spec_id");
     const std::vector<uint32_t> used = UsedSpecIds(ctx.module());
     if (std::find(used.begin(), used.end(), spec_id) != used.end())
       return absl::FailedPreconditionError(
@@ -62,7 +62,7 @@ class ConstantToSpecConstantKind : public Transformation {
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     const InstPos use = *ResolveField(ctx, r, "use");
-    const size_t operand = r.at("operand").get<size_t>();
+    const size_t operand = Field<size_t>(r, "operand");
     const uint32_t constant = ctx.At(use).operand(operand).AsId();
     const uint32_t type = ctx.TypeOf(constant);
     const uint64_t value = *ctx.types().IntConstant(constant);
@@ -80,7 +80,7 @@ class ConstantToSpecConstantKind : public Transformation {
         U(Op::OpDecorate), 0, 0,
         {spirv::IdOperand(spec),
          spirv::EnumOperand(spirv::OperandKind::kDecoration, kSpecId),
-         spirv::LiteralOperand(r.at("spec_id").get<uint32_t>())}));
+         spirv::LiteralOperand(Field<uint32_t>(r, "spec_id"))}));
     ctx.At(use).mutable_operands()[operand].words[0] = spec;
     ctx.facts().AddSynonym(constant, spec);
   }

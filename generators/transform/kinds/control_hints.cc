@@ -34,10 +34,9 @@ class ToggleMergeControl : public Transformation {
   std::string_view kind() const override { return h_.name; }
   // llvm-spirv 14 writes OpLoopMerge in the wrong place for an unrolled
   // single-block loop (known-consumer-bugs/llvm_spirv_unroll_self_loop).
-  uint32_t known_bugs() const override {
-    return h_.op == Op::OpLoopMerge
-               ? static_cast<uint32_t>(generators::kBugsLlvmSpirv)
-               : 0u;
+  std::vector<oracles::KnownBugId> known_bugs() const override {
+    if (h_.op != Op::OpLoopMerge) return {};
+    return {oracles::KnownBugId::kLlvmSpirvUnrollSelfLoop};
   }
 
   bool Fits(const spirv::BasicBlock& bb) const {
@@ -62,11 +61,11 @@ class ToggleMergeControl : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t control = r.at("control").get<uint32_t>();
+    const uint32_t control = Field<uint32_t>(r, "control");
     if (control != 0 && control != h_.a && control != h_.b)
       return absl::InvalidArgumentError(
           absl::StrCat("\"control\" must be 0, ", h_.a, " or ", h_.b));
-    auto ref = ReachableBlock(ctx, r.at("block").get<uint32_t>());
+    auto ref = ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     if (!ref.ok()) return ref.status();
     if (!Fits(ctx.module().functions[ref->function].blocks[ref->block]))
       return absl::FailedPreconditionError(
@@ -76,11 +75,11 @@ class ToggleMergeControl : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const BlockRef ref = *ReachableBlock(ctx, r.at("block").get<uint32_t>());
+    const BlockRef ref = *ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     auto& insts =
         ctx.module().functions[ref.function].blocks[ref.block].instructions;
     insts[insts.size() - 2].mutable_operands()[h_.operand].words[0] =
-        r.at("control").get<uint32_t>();
+        Field<uint32_t>(r, "control");
   }
 
  private:
@@ -106,11 +105,11 @@ class ChangeFunctionControl : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t control = r.at("control").get<uint32_t>();
+    const uint32_t control = Field<uint32_t>(r, "control");
     if (control != 0 && control != kInline && control != kDontInline)
       return absl::InvalidArgumentError(
           "\"control\" must be 0 (None), 1 (Inline) or 2 (DontInline)");
-    const uint32_t id = r.at("function").get<uint32_t>();
+    const uint32_t id = Field<uint32_t>(r, "function");
     const spirv::Function* fn = ctx.module().FindFunction(id);
     if (fn == nullptr || fn->IsDeclaration())
       return absl::FailedPreconditionError(
@@ -120,9 +119,9 @@ class ChangeFunctionControl : public Transformation {
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     spirv::Function* fn =
-        ctx.module().FindFunction(r.at("function").get<uint32_t>());
+        ctx.module().FindFunction(Field<uint32_t>(r, "function"));
     uint32_t& mask = fn->def.mutable_operands()[0].words[0];
-    mask = (mask & ~(kInline | kDontInline)) | r.at("control").get<uint32_t>();
+    mask = (mask & ~(kInline | kDontInline)) | Field<uint32_t>(r, "control");
   }
 };
 

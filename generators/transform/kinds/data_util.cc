@@ -200,7 +200,7 @@ absl::Status CheckValueSite(TransformContext& ctx, const Record& r,
     return absl::FailedPreconditionError(
         "cannot insert among phis, variables or the block's merge and "
         "terminator");
-  const uint32_t id = r.at("id").get<uint32_t>();
+  const uint32_t id = Field<uint32_t>(r, "id");
   const DefSite* d = ctx.Def(id);
   if (d == nullptr || d->function < 0 || IsUndef(ctx, id) ||
       !fits(d->type_id) || !ctx.IsAvailableAt(id, *pos))

@@ -81,14 +81,14 @@ class IdentitySynonym : public Transformation {
   // llvm-spirv 14 -r turns OpCopyObject into an alloca in place
   // (known-consumer-bugs/llvm_spirv_copy_object_alloca); IGC cannot build
   // OpLogicalNot (known-consumer-bugs/logical_not).
-  uint32_t known_bugs() const override {
+  std::vector<oracles::KnownBugId> known_bugs() const override {
     switch (k_.identity) {
       case Identity::kCopyObject:
-        return generators::kBugsLlvmSpirv;
+        return {oracles::KnownBugId::kLlvmSpirvCopyObjectAlloca};
       case Identity::kLogicalNotNot:
-        return generators::kBugsIgc;
+        return {oracles::KnownBugId::kLogicalNot};
       default:
-        return 0;
+        return {};
     }
   }
 
@@ -152,7 +152,7 @@ class IdentitySynonym : public Transformation {
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
     auto pos = ResolveField(ctx, r, "before");
     if (!pos.ok()) return pos.status();
-    const uint32_t id = r.at("id").get<uint32_t>();
+    const uint32_t id = Field<uint32_t>(r, "id");
     const spirv::BasicBlock& bb = ctx.BlockAt(*pos);
     if (pos->index < TransformContext::FirstInsertionIndex(bb) ||
         pos->index > TransformContext::LastInsertionIndex(bb))
@@ -171,7 +171,7 @@ class IdentitySynonym : public Transformation {
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     InstPos pos = *ResolveField(ctx, r, "before");
-    const uint32_t x = r.at("id").get<uint32_t>();
+    const uint32_t x = Field<uint32_t>(r, "id");
     const uint32_t type = ctx.TypeOf(x);
     const spirv::TypeTable& tt = ctx.types();
     const spirv::TypeInfo* t = tt.Get(type);

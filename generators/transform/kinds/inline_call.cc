@@ -75,7 +75,7 @@ class InlineCall : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t id = r.at("call").get<uint32_t>();
+    const uint32_t id = Field<uint32_t>(r, "call");
     std::optional<InstPos> pos = ctx.PosOfDef(id);
     if (!pos)
       return absl::FailedPreconditionError(
@@ -84,7 +84,7 @@ class InlineCall : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const InstPos pos = *ctx.PosOfDef(r.at("call").get<uint32_t>());
+    const InstPos pos = *ctx.PosOfDef(Field<uint32_t>(r, "call"));
     const spirv::Instruction call = ctx.At(pos);
     const spirv::Function callee = *ctx.module().FindFunction(call.word(0));
     const bool dead = ctx.facts().IsDeadBlock(ctx.BlockAt(pos).id());

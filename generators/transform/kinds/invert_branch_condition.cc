@@ -37,7 +37,7 @@ class InvertBranchCondition : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto ref = ReachableBlock(ctx, r.at("block").get<uint32_t>());
+    auto ref = ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     if (!ref.ok()) return ref.status();
     if (!Fits(ctx.module().functions[ref->function].blocks[ref->block]))
       return absl::FailedPreconditionError(
@@ -46,7 +46,7 @@ class InvertBranchCondition : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const BlockRef ref = *ReachableBlock(ctx, r.at("block").get<uint32_t>());
+    const BlockRef ref = *ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     const uint32_t bool_type = ctx.builder().BoolType();
     const uint32_t true_id = ctx.builder().BoolConstant(true);
     const uint32_t negated = ctx.NewId();

@@ -65,13 +65,13 @@ class MergeBlocks : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto ref = ReachableBlock(ctx, r.at("block").get<uint32_t>());
+    auto ref = ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     if (!ref.ok()) return ref.status();
     return Mergeable(ctx, *ref);
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const BlockRef ref = *ReachableBlock(ctx, r.at("block").get<uint32_t>());
+    const BlockRef ref = *ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     spirv::Function& fn = ctx.module().functions[ref.function];
     const uint32_t b_label = fn.blocks[ref.block].id();
     const uint32_t s_label = fn.blocks[ref.block].instructions.back().word(0);

@@ -47,7 +47,7 @@ class ObfuscateConstantComputeKind : public Transformation {
     if (in_kernel && !rng.OneIn(4)) {
       left = ProposeOpaqueSource(ctx, rng, use.pos.function);
     }
-    if (left.is_null() || left.at("source") == "constant") {
+    if (left.is_null() || Field<std::string>(left, "source") == "constant") {
       const uint64_t a = rng.Next();
       left = {{"source", "constant"},
               {"value",
@@ -63,18 +63,18 @@ class ObfuscateConstantComputeKind : public Transformation {
     auto pos = ResolveField(ctx, r, "use");
     if (!pos.ok()) return pos.status();
     uint32_t constant = 0;
-    auto c = CheckIntConstantUse(ctx, *pos, r.at("operand").get<size_t>(),
+    auto c = CheckIntConstantUse(ctx, *pos, Field<size_t>(r, "operand"),
                                  &constant);
     if (!c.ok()) return c.status();
-    const std::string op = r.at("op").get<std::string>();
+    const std::string op = Field<std::string>(r, "op");
     if (!Solve(op, 0, 0, 32))
       return absl::InvalidArgumentError(
           absl::StrCat("unknown operation '", op, "' (add, sub or xor)"));
-    const Record& left = r.at("left");
-    if (left.at("source") == "constant") {
+    const Record& left = ObjectField(r, "left");
+    if (Field<std::string>(left, "source") == "constant") {
       const uint32_t width = ctx.types().ScalarWidth(ctx.TypeOf(constant));
-      if (Truncate(left.at("value").get<uint64_t>(), width) !=
-          left.at("value").get<uint64_t>())
+      if (Truncate(Field<uint64_t>(left, "value"), width) !=
+          Field<uint64_t>(left, "value"))
         return absl::FailedPreconditionError(
             "the left operand does not fit the constant's width");
       return absl::OkStatus();
@@ -84,34 +84,34 @@ class ObfuscateConstantComputeKind : public Transformation {
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     const InstPos use = *ResolveField(ctx, r, "use");
-    const size_t operand = r.at("operand").get<size_t>();
+    const size_t operand = Field<size_t>(r, "operand");
     const uint32_t constant = ctx.At(use).operand(operand).AsId();
     const uint32_t type = ctx.TypeOf(constant);
     const uint32_t width = ctx.types().ScalarWidth(type);
     const uint64_t c = *ctx.types().IntConstant(constant);
-    const Record& left = r.at("left");
+    const Record& left = ObjectField(r, "left");
     InstPos pos = use;
     pos.index = InsertionIndexForUse(ctx.BlockAt(use), use.index);
     const size_t start = pos.index;
     spirv::ModuleBuilder& mb = ctx.builder();
     uint64_t a = 0;
     uint32_t a_id = 0;
-    if (left.at("source") == "constant") {
-      a = left.at("value").get<uint64_t>();
+    if (Field<std::string>(left, "source") == "constant") {
+      a = Field<uint64_t>(left, "value");
       a_id = mb.IntConstant(type, a);
     } else {
       // Buffer words are 32 bits wide; arguments have their own width.
-      const uint32_t from = left.at("source") == "buffer"
+      const uint32_t from = Field<std::string>(left, "source") == "buffer"
                                 ? 32
                                 : ctx.types().ScalarWidth(ctx.TypeOf(
-                                      left.at("param").get<uint32_t>()));
+                                      Field<uint32_t>(left, "param")));
       a = Truncate(*KnownValueOf(ctx, left), width);  // = OpUConvert's result
       a_id = EmitKnownValue(ctx, left, pos);
       if (from != width)
         a_id = EmitBefore(ctx, pos, Op::OpUConvert, type,
                           {spirv::IdOperand(a_id)});
     }
-    const auto [op, k] = *Solve(r.at("op").get<std::string>(), a, c, width);
+    const auto [op, k] = *Solve(Field<std::string>(r, "op"), a, c, width);
     const uint32_t k_id = mb.IntConstant(type, k);
     const uint32_t value = EmitBefore(
         ctx, pos, op, type, {spirv::IdOperand(a_id), spirv::IdOperand(k_id)});

@@ -36,9 +36,9 @@ std::optional<Op> Conversion(uint64_t known, uint32_t source_width, uint64_t c,
 
 // Width of the value a source yields (32 for buffer words).
 uint32_t SourceWidth(TransformContext& ctx, const Record& source) {
-  if (source.at("source") == "buffer") return 32;
+  if (Field<std::string>(source, "source") == "buffer") return 32;
   return ctx.types().ScalarWidth(
-      ctx.TypeOf(source.at("param").get<uint32_t>()));
+      ctx.TypeOf(Field<uint32_t>(source, "param")));
 }
 
 class ObfuscateConstantLoadKind : public Transformation {
@@ -79,11 +79,11 @@ class ObfuscateConstantLoadKind : public Transformation {
     auto pos = ResolveField(ctx, r, "use");
     if (!pos.ok()) return pos.status();
     uint32_t constant = 0;
-    auto c = CheckIntConstantUse(ctx, *pos, r.at("operand").get<size_t>(),
+    auto c = CheckIntConstantUse(ctx, *pos, Field<size_t>(r, "operand"),
                                  &constant);
     if (!c.ok()) return c.status();
-    const Record& source = r.at("source");
-    if (source.at("source") == "constant")
+    const Record& source = ObjectField(r, "source");
+    if (Field<std::string>(source, "source") == "constant")
       return absl::InvalidArgumentError(
           "the source of a loaded constant must be a buffer word or an "
           "argument");
@@ -92,8 +92,8 @@ class ObfuscateConstantLoadKind : public Transformation {
     const uint32_t width = ctx.types().ScalarWidth(ctx.TypeOf(constant));
     const std::optional<Op> conversion = Conversion(
         *KnownValueOf(ctx, source), SourceWidth(ctx, source), *c, width);
-    if (conversion == Op::OpNop && source.at("source") == "scalar" &&
-        ctx.TypeOf(source.at("param").get<uint32_t>()) != ctx.TypeOf(constant))
+    if (conversion == Op::OpNop && Field<std::string>(source, "source") == "scalar" &&
+        ctx.TypeOf(Field<uint32_t>(source, "param")) != ctx.TypeOf(constant))
       return absl::FailedPreconditionError(
           "the argument's type differs from the constant's");
     if (!conversion)
@@ -104,11 +104,11 @@ class ObfuscateConstantLoadKind : public Transformation {
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     const InstPos use = *ResolveField(ctx, r, "use");
-    const size_t operand = r.at("operand").get<size_t>();
+    const size_t operand = Field<size_t>(r, "operand");
     const uint32_t constant = ctx.At(use).operand(operand).AsId();
     const uint32_t type = ctx.TypeOf(constant);
     const uint64_t c = *ctx.types().IntConstant(constant);
-    const Record& source = r.at("source");
+    const Record& source = ObjectField(r, "source");
     const Op conversion =
         *Conversion(*KnownValueOf(ctx, source), SourceWidth(ctx, source), c,
                     ctx.types().ScalarWidth(type));

@@ -114,13 +114,13 @@ class OutlineRegion : public Transformation {
     if (!pos.ok()) return pos.status();
     if (!ctx.dominators(pos->function).IsReachable(ctx.BlockAt(*pos).id()))
       return absl::FailedPreconditionError("the run is unreachable");
-    auto region = Analyse(ctx, *pos, r.at("count").get<size_t>());
+    auto region = Analyse(ctx, *pos, Field<size_t>(r, "count"));
     return region.ok() ? absl::OkStatus() : region.status();
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     const InstPos first = *ResolveField(ctx, r, "first");
-    const size_t count = r.at("count").get<size_t>();
+    const size_t count = Field<size_t>(r, "count");
     const Region region = *Analyse(ctx, first, count);
     std::vector<spirv::Instruction> body(
         ctx.BlockAt(first).instructions.begin() +

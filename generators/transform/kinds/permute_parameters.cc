@@ -50,9 +50,9 @@ class PermuteParameters : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t id = r.at("function").get<uint32_t>();
+    const uint32_t id = Field<uint32_t>(r, "function");
     if (absl::Status s = Permutable(ctx, id); !s.ok()) return s;
-    auto perm = r.at("permutation").get<std::vector<uint32_t>>();
+    auto perm = Field<std::vector<uint32_t>>(r, "permutation");
     std::vector<uint32_t> sorted = perm;
     std::sort(sorted.begin(), sorted.end());
     for (uint32_t i = 0; i < sorted.size(); ++i)
@@ -65,8 +65,8 @@ class PermuteParameters : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const uint32_t id = r.at("function").get<uint32_t>();
-    const auto perm = r.at("permutation").get<std::vector<uint32_t>>();
+    const uint32_t id = Field<uint32_t>(r, "function");
+    const auto perm = Field<std::vector<uint32_t>>(r, "permutation");
     spirv::Function* fn = ctx.module().FindFunction(id);
     const std::vector<spirv::Instruction> old = fn->parameters;
     std::vector<uint32_t> types;

@@ -30,7 +30,7 @@ class PermutePhi : public Transformation {
     return Record{{"phi", ctx.At(*pos).result_id()}, {"permutation", perm}};
   }
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t phi = r.at("phi").get<uint32_t>();
+    const uint32_t phi = Field<uint32_t>(r, "phi");
     const DefSite* d = ctx.Def(phi);
     if (d == nullptr || d->opcode != U(spv::Op::OpPhi))
       return absl::FailedPreconditionError(
@@ -38,7 +38,7 @@ class PermutePhi : public Transformation {
     const spirv::Instruction& inst =
         ctx.At({static_cast<size_t>(d->function), d->block_index, d->index});
     std::vector<uint32_t> perm =
-        r.at("permutation").get<std::vector<uint32_t>>();
+        Field<std::vector<uint32_t>>(r, "permutation");
     std::vector<uint32_t> sorted = perm;
     std::sort(sorted.begin(), sorted.end());
     for (uint32_t i = 0; i < sorted.size(); ++i)
@@ -51,11 +51,11 @@ class PermutePhi : public Transformation {
     return absl::OkStatus();
   }
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const DefSite* d = ctx.Def(r.at("phi").get<uint32_t>());
+    const DefSite* d = ctx.Def(Field<uint32_t>(r, "phi"));
     spirv::Instruction& inst =
         ctx.At({static_cast<size_t>(d->function), d->block_index, d->index});
     const std::vector<uint32_t> perm =
-        r.at("permutation").get<std::vector<uint32_t>>();
+        Field<std::vector<uint32_t>>(r, "permutation");
     std::vector<spirv::Operand> old = inst.operands();
     for (size_t i = 0; i < perm.size(); ++i) {
       inst.mutable_operands()[2 * i] = old[2 * perm[i]];

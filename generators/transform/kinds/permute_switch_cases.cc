@@ -36,14 +36,14 @@ class PermuteSwitchCases : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto ref = ReachableBlock(ctx, r.at("block").get<uint32_t>());
+    auto ref = ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     if (!ref.ok()) return ref.status();
     const spirv::Instruction* sw =
         ctx.module().functions[ref->function].blocks[ref->block].terminator();
     if (OpOf(*sw) != Op::OpSwitch)
       return absl::FailedPreconditionError(
           "the block does not end in OpSwitch");
-    auto perm = r.at("permutation").get<std::vector<uint32_t>>();
+    auto perm = Field<std::vector<uint32_t>>(r, "permutation");
     std::vector<uint32_t> sorted = perm;
     std::sort(sorted.begin(), sorted.end());
     for (uint32_t i = 0; i < sorted.size(); ++i)
@@ -57,12 +57,12 @@ class PermuteSwitchCases : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const BlockRef ref = *ReachableBlock(ctx, r.at("block").get<uint32_t>());
+    const BlockRef ref = *ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     spirv::Instruction& sw = ctx.module()
                                  .functions[ref.function]
                                  .blocks[ref.block]
                                  .instructions.back();
-    const auto perm = r.at("permutation").get<std::vector<uint32_t>>();
+    const auto perm = Field<std::vector<uint32_t>>(r, "permutation");
     const std::vector<spirv::Operand> old = sw.operands();
     for (size_t i = 0; i < perm.size(); ++i) {
       sw.mutable_operands()[2 + 2 * i] = old[2 + 2 * perm[i]];

@@ -64,11 +64,11 @@ class PhiToVariableKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    return CheckPhi(ctx, r.at("phi").get<uint32_t>());
+    return CheckPhi(ctx, Field<uint32_t>(r, "phi"));
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const uint32_t phi_id = r.at("phi").get<uint32_t>();
+    const uint32_t phi_id = Field<uint32_t>(r, "phi");
     const InstPos pos = *ctx.PosOfDef(phi_id);
     const spirv::Instruction phi = ctx.At(pos);
     spirv::Function& fn = ctx.module().functions[pos.function];

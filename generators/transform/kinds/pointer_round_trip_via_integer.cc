@@ -64,7 +64,7 @@ class PointerRoundTripViaIntegerKind : public Transformation {
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     InstPos pos = *ResolveField(ctx, r, "before");
-    const uint32_t p = r.at("id").get<uint32_t>();
+    const uint32_t p = Field<uint32_t>(r, "id");
     const uint32_t type = ctx.TypeOf(p);
     const uint32_t width = PointerWidth(ctx.module());
     spirv::ModuleBuilder& mb = ctx.builder();

@@ -51,8 +51,8 @@ class ReorderBlocks : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t label = r.at("block").get<uint32_t>();
-    const uint32_t after = r.at("after").get<uint32_t>();
+    const uint32_t label = Field<uint32_t>(r, "block");
+    const uint32_t after = Field<uint32_t>(r, "after");
     auto ref = ReachableBlock(ctx, label);
     if (!ref.ok()) return ref.status();
     if (ref->block == 0)
@@ -71,11 +71,11 @@ class ReorderBlocks : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const BlockRef ref = *ReachableBlock(ctx, r.at("block").get<uint32_t>());
+    const BlockRef ref = *ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     spirv::Function& fn = ctx.module().functions[ref.function];
     spirv::BasicBlock moved = std::move(fn.blocks[ref.block]);
     fn.blocks.erase(fn.blocks.begin() + static_cast<ptrdiff_t>(ref.block));
-    const uint32_t after = r.at("after").get<uint32_t>();
+    const uint32_t after = Field<uint32_t>(r, "after");
     size_t a = 0;
     while (fn.blocks[a].id() != after) ++a;
     fn.blocks.insert(fn.blocks.begin() + static_cast<ptrdiff_t>(a) + 1,

@@ -79,8 +79,8 @@ class ReplaceWithSynonym : public Transformation {
     auto pos = ResolveField(ctx, r, "use");
     if (!pos.ok()) return pos.status();
     const spirv::Instruction& inst = ctx.At(*pos);
-    const size_t operand = r.at("operand").get<size_t>();
-    const uint32_t synonym = r.at("synonym").get<uint32_t>();
+    const size_t operand = Field<size_t>(r, "operand");
+    const uint32_t synonym = Field<uint32_t>(r, "synonym");
     if (!IsReplaceableOperand(inst, operand))
       return absl::FailedPreconditionError(
           absl::StrCat("operand ", operand, " of ", std::string(inst.name()),
@@ -99,8 +99,8 @@ class ReplaceWithSynonym : public Transformation {
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     spirv::Instruction& inst = ctx.At(*ResolveField(ctx, r, "use"));
-    inst.mutable_operands()[r.at("operand").get<size_t>()].words[0] =
-        r.at("synonym").get<uint32_t>();
+    inst.mutable_operands()[Field<size_t>(r, "operand")].words[0] =
+        Field<uint32_t>(r, "synonym");
   }
 };
 

@@ -22,7 +22,9 @@ class RoutePointerThroughGenericKind : public Transformation {
   std::string_view kind() const override {
     return "route_pointer_through_generic";
   }
-  uint32_t known_bugs() const override { return generators::kBugsOclgrind; }
+  std::vector<oracles::KnownBugId> known_bugs() const override {
+    return {oracles::KnownBugId::kOclgrindGenericCast};
+  }
 
   static bool Fits(TransformContext& ctx, uint32_t type) {
     const spirv::TypeInfo* t = ctx.types().Get(type);
@@ -45,7 +47,7 @@ class RoutePointerThroughGenericKind : public Transformation {
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     InstPos pos = *ResolveField(ctx, r, "before");
-    const uint32_t p = r.at("id").get<uint32_t>();
+    const uint32_t p = Field<uint32_t>(r, "id");
     const uint32_t type = ctx.TypeOf(p);
     const uint32_t pointee = PointeeOf(ctx, p);
     spirv::ModuleBuilder& mb = ctx.builder();

@@ -50,7 +50,7 @@ class SelectToBranch : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    const uint32_t id = r.at("select").get<uint32_t>();
+    const uint32_t id = Field<uint32_t>(r, "select");
     std::optional<InstPos> pos = ctx.PosOfDef(id);
     if (!pos)
       return absl::FailedPreconditionError(
@@ -66,7 +66,7 @@ class SelectToBranch : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const InstPos pos = *ctx.PosOfDef(r.at("select").get<uint32_t>());
+    const InstPos pos = *ctx.PosOfDef(Field<uint32_t>(r, "select"));
     const spirv::Instruction select = ctx.At(pos);
     const uint32_t t_label = ctx.NewId(), f_label = ctx.NewId(),
                    c_label = ctx.NewId();

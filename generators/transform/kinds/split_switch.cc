@@ -48,18 +48,18 @@ class SplitSwitch : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto ref = ReachableBlock(ctx, r.at("block").get<uint32_t>());
+    auto ref = ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     if (!ref.ok()) return ref.status();
     const spirv::Instruction* sw =
         ctx.module().functions[ref->function].blocks[ref->block].terminator();
     if (OpOf(*sw) != Op::OpSwitch)
       return absl::FailedPreconditionError(
           "the block does not end in OpSwitch");
-    if (CaseCount(*sw) != r.at("cases").get<size_t>())
+    if (CaseCount(*sw) != Field<size_t>(r, "cases"))
       return absl::FailedPreconditionError(
           absl::StrCat("the switch has ", CaseCount(*sw),
                        " cases, the record expects ", r.at("cases").dump()));
-    const auto moved = r.at("moved").get<std::vector<uint32_t>>();
+    const auto moved = Field<std::vector<uint32_t>>(r, "moved");
     if (moved.empty() || !std::is_sorted(moved.begin(), moved.end()) ||
         std::adjacent_find(moved.begin(), moved.end()) != moved.end() ||
         moved.back() >= CaseCount(*sw))
@@ -69,8 +69,8 @@ class SplitSwitch : public Transformation {
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const BlockRef ref = *ReachableBlock(ctx, r.at("block").get<uint32_t>());
-    const auto moved = r.at("moved").get<std::vector<uint32_t>>();
+    const BlockRef ref = *ReachableBlock(ctx, Field<uint32_t>(r, "block"));
+    const auto moved = Field<std::vector<uint32_t>>(r, "moved");
     const uint32_t n_label = ctx.NewId();
     spirv::Function& fn = ctx.module().functions[ref.function];
     spirv::BasicBlock& bb = fn.blocks[ref.block];

@@ -125,7 +125,9 @@ class VariableToPhiKind : public Transformation {
   std::string_view kind() const override { return "variable_to_phi"; }
   // Loads become OpCopyObject, which llvm-spirv 14 -r turns into an alloca
   // in place (known-consumer-bugs/llvm_spirv_copy_object_alloca).
-  uint32_t known_bugs() const override { return generators::kBugsLlvmSpirv; }
+  std::vector<oracles::KnownBugId> known_bugs() const override {
+    return {oracles::KnownBugId::kLlvmSpirvCopyObjectAlloca};
+  }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
@@ -143,11 +145,11 @@ class VariableToPhiKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    return MakePlan(ctx, r.at("variable").get<uint32_t>()).status();
+    return MakePlan(ctx, Field<uint32_t>(r, "variable")).status();
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
-    const Plan plan = *MakePlan(ctx, r.at("variable").get<uint32_t>());
+    const Plan plan = *MakePlan(ctx, Field<uint32_t>(r, "variable"));
     spirv::Function& fn = ctx.module().functions[plan.function];
     auto stored = [&](const Access& s) {
       return fn.blocks[s.block].instructions[s.index].word(1);

@@ -69,7 +69,7 @@ class VectorizeScalarsKind : public Transformation {
       return absl::FailedPreconditionError(
           "cannot insert among phis, variables or the block's merge and "
           "terminator");
-    const auto ids = r.at("ids").get<std::vector<uint32_t>>();
+    const auto ids = Field<std::vector<uint32_t>>(r, "ids");
     if (ids.size() < 2 || ids.size() > 4)
       return absl::InvalidArgumentError("\"ids\" must list 2 to 4 scalars");
     const uint32_t type = ctx.TypeOf(ids[0]);
@@ -86,7 +86,7 @@ class VectorizeScalarsKind : public Transformation {
 
   void Apply(TransformContext& ctx, const Record& r) const override {
     InstPos pos = *ResolveField(ctx, r, "before");
-    const auto ids = r.at("ids").get<std::vector<uint32_t>>();
+    const auto ids = Field<std::vector<uint32_t>>(r, "ids");
     const uint32_t scalar = ctx.TypeOf(ids[0]);
     const uint32_t vtype =
         ctx.builder().VectorType(scalar, static_cast<uint32_t>(ids.size()));
