@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "oracles/execution_json.h"
+#include "oracles/known_bugs/consumers.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
 #include "spirv/spirv_tools.h"
@@ -93,6 +94,15 @@ absl::Status WriteFindingFiles(const FindingRecord& r, const std::string& tmp) {
   }
   nlohmann::json verdict = r.verdict.ToJson();
   verdict["first_seed"] = r.seed;
+  // The consumers' versions next to the signature: a finding must say which
+  // version it was seen on (the known-bug registry records the same).
+  nlohmann::json versions = nlohmann::json::object();
+  const uint32_t mask = oracles::ConsumersOfTarget(r.verdict.target);
+  for (const oracles::ConsumerInfo& c : oracles::Consumers()) {
+    if ((mask & c.bit) == 0 || mask == oracles::kAllConsumers) continue;
+    versions[std::string(c.name)] = oracles::ConsumerVersion(c.bit);
+  }
+  verdict["consumer_versions"] = std::move(versions);
   verdict["reproduce"] = r.reproduce;
   if (auto s = spirv::WriteJsonFile(tmp + "/verdict.json", verdict); !s.ok())
     return s;

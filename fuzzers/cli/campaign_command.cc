@@ -14,6 +14,8 @@
 #include "absl/strings/str_split.h"
 #include "fuzzers/campaign/campaign.h"
 #include "fuzzers/cli/commands.h"
+#include "reducers/known_match.h"
+#include "spirv/json_reader.h"
 #include "fuzzers/cli/reduce_support.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/validity/device_profile.h"
@@ -126,6 +128,51 @@ void ReduceNewFindings(const std::string& out) {
   }
 }
 
+// Labels every finding of OUT known (a registry entry matches) or new, and
+// adds the split to OUT/stats.json ("known_findings": {NAME: [dirs]},
+// "new_unique_findings", "known_unique_findings").
+void LabelKnownFindings(const std::string& out) {
+  std::error_code ec;
+  std::vector<std::string> dirs;
+  for (const auto& e :
+       std::filesystem::directory_iterator(out + "/findings", ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_directory() && !name.empty() && name[0] != '.')
+      dirs.push_back(e.path().string());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  nlohmann::json known = nlohmann::json::object();
+  uint64_t new_count = 0, known_count = 0;
+  for (const std::string& dir : dirs) {
+    std::optional<std::string> label = reducers::ReadKnownLabel(dir);
+    if (!label) {
+      auto match = reducers::LabelFinding(dir);
+      if (!match.ok()) {
+        std::cerr << "campaign: not matched against the known bugs: "
+                  << match.status().message() << "\n";
+        continue;
+      }
+      label = *match ? (*match)->name : std::string();
+      std::cerr << "campaign: " << dir << ": "
+                << (label->empty() ? "new" : "known: " + *label) << "\n";
+    }
+    if (label->empty()) {
+      ++new_count;
+    } else {
+      ++known_count;
+      known[*label].push_back(
+          std::filesystem::path(dir).filename().string());
+    }
+  }
+  auto stats = spirv::ReadJsonFile(out + "/stats.json");
+  if (!stats.ok() || !stats->is_object()) return;
+  (*stats)["known_findings"] = known;
+  (*stats)["new_unique_findings"] = new_count;
+  (*stats)["known_unique_findings"] = known_count;
+  if (auto s = spirv::WriteJsonFile(out + "/stats.json", *stats); !s.ok())
+    std::cerr << "campaign: " << s.message() << "\n";
+}
+
 int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (!positional.empty()) {
     return UsageError("campaign",
@@ -218,6 +265,7 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
               << "\n";
   } else if (!absl::GetFlag(FLAGS_no_reduce) && result->unique_findings > 0) {
     ReduceNewFindings(o.out);
+    LabelKnownFindings(o.out);
   }
   std::cout << "campaign done: " << result->stats.cases << " cases in "
             << static_cast<uint64_t>(result->elapsed_seconds) << " s, "

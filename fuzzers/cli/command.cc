@@ -16,7 +16,8 @@ const std::vector<Command>& AllCommands() {
   static const auto* commands = new std::vector<Command>{
       LintCommand(),     TargetsCommand(), RunCommand(),   GenerateCommand(),
       CampaignCommand(), CheckCommand(),   MergeCommand(), TransformCommand(),
-      ReplayCommand(),   ReduceCommand()};
+      ReplayCommand(),   ReduceCommand(),  KnownBugsCommand(),
+      ReportCommand()};
   return *commands;
 }
 

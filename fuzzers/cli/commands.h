@@ -14,4 +14,6 @@ Command MergeCommand();
 Command TransformCommand();
 Command ReplayCommand();
 Command ReduceCommand();
+Command KnownBugsCommand();
+Command ReportCommand();
 }  // namespace l0spv::cli

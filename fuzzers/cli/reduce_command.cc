@@ -14,6 +14,7 @@
 #include "oracles/process/subprocess.h"
 #include "absl/strings/match.h"
 #include "reducers/dedup.h"
+#include "reducers/known_match.h"
 #include "reducers/pipeline.h"
 
 ABSL_DECLARE_FLAG(int, timeout);
@@ -130,6 +131,10 @@ int RunReduce(const std::vector<std::string>& positional) {
       any_error = true;
       continue;
     }
+    // Known or new: matched against the registry on the reduced case.
+    auto match = reducers::LabelFinding(dir);
+    std::string label = "not matched";
+    if (match.ok()) label = *match ? "known: " + (*match)->name : "new";
     for (const auto& s : report->stages) {
       if (!s.unsupported.empty())
         std::cerr << "reduce: " << s.name << " unsupported: " << s.unsupported
@@ -138,6 +143,8 @@ int RunReduce(const std::vector<std::string>& positional) {
     if (absl::GetFlag(FLAGS_json)) {
       nlohmann::json j = report->ToJson();
       j["finding"] = dir;
+      j["known"] = match.ok() && *match ? nlohmann::json((*match)->name)
+                                        : nlohmann::json(nullptr);
       reports.push_back(std::move(j));
     } else {
       std::cout << dir << ": " << report->instructions_before << " -> "
@@ -147,7 +154,7 @@ int RunReduce(const std::vector<std::string>& positional) {
                 << report->interestingness_runs << " checks, "
                 << static_cast<uint64_t>(report->seconds) << " s"
                 << (report->budget_spent ? " (budget spent)" : "") << "; "
-                << dir << "/reduced/\n";
+                << label << "; " << dir << "/reduced/\n";
     }
   }
   if (absl::GetFlag(FLAGS_json)) std::cout << reports.dump(2) << "\n";

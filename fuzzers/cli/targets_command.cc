@@ -4,7 +4,10 @@
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "fuzzers/cli/commands.h"
+#include "oracles/known_bugs/consumers.h"
+#include <map>
 #include "nlohmann/json.hpp"
 #include "oracles/targets/target_registry.h"
 
@@ -18,12 +21,25 @@ int RunTargets(const std::vector<std::string>& positional) {
     return UsageError("targets", "takes no arguments");
   }
   const std::vector<oracles::TargetInfo> targets = oracles::ListTargets();
+  // The installed version of every consumer a target exercises (Debian
+  // package versions, as the known-bug registry records them).
+  auto versions = [](const std::string& name) {
+    std::map<std::string, std::string> out;
+    const uint32_t mask = oracles::ConsumersOfTarget(name);
+    for (const oracles::ConsumerInfo& c : oracles::Consumers()) {
+      if ((mask & c.bit) == 0 || mask == oracles::kAllConsumers) continue;
+      const std::string v = oracles::ConsumerVersion(c.bit);
+      out[std::string(c.name)] = v.empty() ? "not installed" : v;
+    }
+    return out;
+  };
   if (absl::GetFlag(FLAGS_json)) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& t : targets) {
       out.push_back({{"name", t.name},
                      {"available", t.available},
                      {"consumer", t.consumer},
+                     {"versions", versions(t.name)},
                      {"reason", t.reason}});
     }
     std::cout << out.dump(2) << "\n";
@@ -38,6 +54,13 @@ int RunTargets(const std::vector<std::string>& positional) {
                                  t.name,
                                  t.available ? "available" : "unsupported",
                                  t.available ? t.consumer : t.reason);
+    std::vector<std::string> vs;
+    for (const auto& [c, v] : versions(t.name)) vs.push_back(c + " " + v);
+    if (t.available && !vs.empty()) {
+      std::cout << absl::StrFormat("%-*s  %-11s  versions: %s\n",
+                                   static_cast<int>(width), "", "",
+                                   absl::StrJoin(vs, ", "));
+    }
     if (!t.available && !t.consumer.empty()) {
       std::cout << absl::StrFormat("%-*s  %-11s  found: %s\n",
                                    static_cast<int>(width), "", "", t.consumer);

@@ -10,9 +10,7 @@
 #include "spirv-tools/optimizer.hpp"
 
 namespace l0spv::oracles {
-namespace {
-
-std::vector<std::string> PassFlags(const std::string& passes) {
+std::vector<std::string> SpirvOptPassFlags(const std::string& passes) {
   std::vector<std::string> flags;
   for (absl::string_view word :
        absl::StrSplit(passes, absl::ByAnyChar(", \t"), absl::SkipEmpty())) {
@@ -22,6 +20,8 @@ std::vector<std::string> PassFlags(const std::string& passes) {
   if (flags.empty()) flags.push_back("-O");
   return flags;
 }
+
+namespace {
 
 // Whether the optimizer library knows every flag; the message of the first
 // one it does not know otherwise.
@@ -109,7 +109,7 @@ class SpirvOptTarget : public Target {
 
 absl::StatusOr<std::unique_ptr<Target>> MakeSpirvOptTarget(
     const std::string& passes, const TargetOptions& options) {
-  const std::vector<std::string> flags = PassFlags(passes);
+  const std::vector<std::string> flags = SpirvOptPassFlags(passes);
   if (auto s = CheckFlags(flags); !s.ok()) return s;
   std::string program, consumer;
   if (!options.program.empty()) {

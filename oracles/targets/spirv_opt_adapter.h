@@ -23,6 +23,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "oracles/targets/target.h"
@@ -31,5 +32,9 @@ namespace l0spv::oracles {
 
 absl::StatusOr<std::unique_ptr<Target>> MakeSpirvOptTarget(
     const std::string& passes, const TargetOptions& options);
+
+// The spirv-opt command-line flags of "spirv-opt:PASSES" ("ccp,vector-dce"
+// -> --ccp --vector-dce; none -> -O).
+std::vector<std::string> SpirvOptPassFlags(const std::string& passes);
 
 }  // namespace l0spv::oracles

@@ -1,0 +1,149 @@
+// `l0spv-fuzz known-bugs [--check] [--consumer=C] [--json]`: the known
+// consumer bug registry (corpora/known-consumer-bugs/registry.json) — list
+// it, or run every reproducer on its consumer and say what still holds.
+#include <iostream>
+
+#include "absl/flags/declare.h"
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "fuzzers/cli/commands.h"
+#include "nlohmann/json.hpp"
+#include "oracles/known_bugs/registry.h"
+#include "oracles/known_bugs/reproduce.h"
+
+ABSL_DECLARE_FLAG(bool, check);
+ABSL_DECLARE_FLAG(bool, json);
+ABSL_FLAG(std::string, consumer, "",
+          "only the entries of this consumer: igc, llvm-spirv, pocl, "
+          "oclgrind, spirv-opt");
+
+namespace l0spv::cli {
+namespace {
+
+nlohmann::json EntryJson(const oracles::KnownBug& b) {
+  return {{"name", b.name},
+          {"consumer", oracles::ConsumerInfoOf(b.consumer).name},
+          {"version", b.version},
+          {"kind", b.kind},
+          {"status", b.status},
+          {"duplicate_of", b.duplicate_of ? nlohmann::json(*b.duplicate_of)
+                                          : nlohmann::json(nullptr)},
+          {"root_cause", b.root_cause},
+          {"found_by", b.found_by},
+          {"target", b.target},
+          {"verdict", b.verdict},
+          {"gates", b.gates}};
+}
+
+int RunKnownBugs(const std::vector<std::string>& positional) {
+  if (!positional.empty())
+    return UsageError("known-bugs",
+                      "unexpected argument '" + positional[0] + "'");
+  const auto& registry = oracles::EmbeddedKnownBugs();
+  if (!registry.ok())
+    return UsageError("known-bugs", std::string(registry.status().message()));
+  const std::string consumer = absl::GetFlag(FLAGS_consumer);
+  if (!consumer.empty() && !oracles::ConsumerByName(consumer)) {
+    return UsageError("known-bugs",
+                      absl::StrCat("--consumer=", consumer,
+                                   ": expected igc, llvm-spirv, pocl, "
+                                   "oclgrind or spirv-opt"));
+  }
+  const bool check = absl::GetFlag(FLAGS_check);
+  const bool json = absl::GetFlag(FLAGS_json);
+  nlohmann::json out = nlohmann::json::array();
+  int broken = 0, reproduced = 0, fixed = 0, absent = 0, errors = 0;
+  for (const oracles::KnownBug& b : registry->bugs) {
+    const std::string name(oracles::ConsumerInfoOf(b.consumer).name);
+    if (!consumer.empty() && name != consumer) continue;
+    nlohmann::json j = EntryJson(b);
+    std::string line = absl::StrFormat(
+        "%-36s %-10s %-17s %-13s %-9s%s", b.name, name, b.version, b.kind,
+        b.status,
+        b.duplicate_of ? absl::StrCat(" (duplicate of ", *b.duplicate_of, ")")
+                       : std::string());
+    if (check) {
+      auto run = oracles::RunKnownBug(b);
+      std::string result;
+      if (!run.ok()) {
+        ++errors;
+        result = absl::StrCat("error: ", run.status().message());
+        j["check"] = {{"result", "error"},
+                      {"detail", std::string(run.status().message())}};
+      } else {
+        const bool same_version = run->installed_version == b.version;
+        switch (run->outcome) {
+          case oracles::KnownBugRun::Outcome::kReproduces:
+            ++reproduced;
+            result = "reproduces";
+            break;
+          case oracles::KnownBugRun::Outcome::kNotInstalled:
+            ++absent;
+            result = "consumer not installed";
+            break;
+          case oracles::KnownBugRun::Outcome::kDoesNotReproduce:
+            if (same_version) {
+              // Recorded on this very version: the reproducer is broken
+              // (or the entry was wrong) — an open bug must reproduce.
+              if (b.status == "open") ++broken;
+              result = absl::StrCat("DOES NOT REPRODUCE on the recorded version (",
+                                    run->detail, ")");
+            } else {
+              ++fixed;
+              result = absl::StrCat("fixed here (", run->installed_version,
+                                    "; recorded on ", b.version, ")");
+            }
+            break;
+        }
+        j["check"] = {{"result", result},
+                      {"outcome", oracles::OutcomeName(run->outcome)},
+                      {"target", run->target},
+                      {"installed_version", run->installed_version},
+                      {"verdict", oracles::VerdictKindName(run->verdict.kind)},
+                      {"signature", run->verdict.signature},
+                      {"detail", run->detail}};
+      }
+      absl::StrAppend(&line, "  ", result);
+    }
+    if (json) {
+      out.push_back(std::move(j));
+    } else {
+      std::cout << line << "\n" << std::flush;
+    }
+  }
+  if (json) std::cout << out.dump(2) << "\n";
+  if (check) {
+    std::cerr << "known-bugs --check: " << reproduced << " reproduce, "
+              << fixed << " fixed here, " << absent
+              << " consumer not installed, " << broken
+              << " open entries that no longer reproduce on their recorded "
+                 "version, "
+              << errors << " error(s)\n";
+  }
+  if (errors > 0) return kExitUsage;
+  return broken > 0 ? kExitFinding : kExitOk;
+}
+
+}  // namespace
+
+Command KnownBugsCommand() {
+  return {"known-bugs",
+          "list the known consumer bug registry; --check runs its reproducers",
+          "known-bugs [--check] [--consumer=C] [--json]\n\n"
+          "Lists corpora/known-consumer-bugs/registry.json (embedded at "
+          "build time): name, consumer, the consumer version it was seen on, "
+          "kind (crash, miscompile, rejects-valid, emits-invalid, "
+          "limitation), status (open, doubtful, not-a-bug, fixed-in:V) and "
+          "duplicate_of. --json prints one object per entry. --check runs "
+          "every reproducer on its consumer (and on ref) and says, per "
+          "entry: reproduces / fixed here (the installed version differs "
+          "from the recorded one) / consumer not installed. Exit 1 when an "
+          "open entry no longer reproduces on the version it was recorded on "
+          "(a broken reproducer), 2 when a reproducer cannot be run.",
+          {"check", "consumer", "json"},
+          RunKnownBugs};
+}
+
+}  // namespace l0spv::cli

@@ -1,0 +1,174 @@
+#include "oracles/known_bugs/reproduce.h"
+
+#include <filesystem>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "oracles/process/subprocess.h"
+#include "oracles/targets/target.h"
+#include "oracles/targets/target_registry.h"
+#include "spirv/binary.h"
+#include "spirv/json_reader.h"
+#include "spirv/launch_spec.h"
+#include "spirv/spirv_tools.h"
+
+namespace l0spv::oracles {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "; Version: 1.N" in the header comment (spirv-as ignores it).
+spv_target_env AssemblyEnv(const std::string& text) {
+  const size_t at = text.find("; Version: 1.");
+  if (at == std::string::npos) return SPV_ENV_UNIVERSAL_1_2;
+  switch (text[at + 13]) {
+    case '0':
+      return SPV_ENV_UNIVERSAL_1_0;
+    case '1':
+      return SPV_ENV_UNIVERSAL_1_1;
+    case '3':
+      return SPV_ENV_UNIVERSAL_1_3;
+    case '4':
+      return SPV_ENV_UNIVERSAL_1_4;
+    default:
+      return SPV_ENV_UNIVERSAL_1_2;
+  }
+}
+
+// OpenCL C -> SPIR-V the way corpora/CMakeLists.txt builds the corpus.
+absl::StatusOr<std::vector<uint32_t>> CompileOpenClC(const KnownBug& bug) {
+  std::error_code ec;
+  const fs::path dir = fs::temp_directory_path(ec) /
+                       absl::StrCat("l0spv-kcb-", ::getpid(), "-", bug.name);
+  fs::create_directories(dir, ec);
+  struct Cleanup {
+    fs::path d;
+    ~Cleanup() {
+      std::error_code e;
+      fs::remove_all(d, e);
+    }
+  } cleanup{dir};
+  const std::string cl = (dir / "k.cl").string(), bc = (dir / "k.bc").string(),
+                    spv = (dir / "k.spv").string();
+  if (auto s = spirv::WriteTextFile(cl, bug.opencl_c); !s.ok()) return s;
+  ChildLimits limits;
+  limits.wall_time = std::chrono::seconds(60);
+  auto clang = RunCommand({"clang-14", "-cc1", "-triple", "spir64-unknown-unknown",
+                           "-cl-std=CL2.0", "-finclude-default-header",
+                           "-ffp-contract=off", "-emit-llvm-bc", "-O0", "-x",
+                           "cl", cl, "-o", bc},
+                          limits);
+  if (!clang.ok() || !clang->Succeeded()) {
+    return absl::FailedPreconditionError(
+        "clang-14 is not installed or failed (the reproducer is OpenCL C)");
+  }
+  auto translate = RunCommand(
+      {"llvm-spirv-14", "--spirv-max-version=1.2", bc, "-o", spv}, limits);
+  if (!translate.ok() || !translate->Succeeded()) {
+    return absl::FailedPreconditionError(
+        "llvm-spirv-14 is not installed or failed");
+  }
+  auto module = spirv::ReadModuleFile(spv);
+  if (!module.ok()) return module.status();
+  return spirv::EncodeModule(*module);
+}
+
+}  // namespace
+
+const char* OutcomeName(KnownBugRun::Outcome outcome) {
+  switch (outcome) {
+    case KnownBugRun::Outcome::kReproduces:
+      return "reproduces";
+    case KnownBugRun::Outcome::kDoesNotReproduce:
+      return "does not reproduce";
+    case KnownBugRun::Outcome::kNotInstalled:
+      return "consumer not installed";
+  }
+  return "?";
+}
+
+absl::StatusOr<spirv::TestCase> ReproducerCase(const KnownBug& bug) {
+  std::vector<uint32_t> words;
+  if (!bug.spvasm.empty()) {
+    auto assembled = spirv::Assemble(bug.spvasm, AssemblyEnv(bug.spvasm));
+    if (!assembled.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          bug.name, ".spvasm does not assemble: ", assembled.status().message()));
+    }
+    words = std::move(*assembled);
+  } else if (!bug.opencl_c.empty()) {
+    auto compiled = CompileOpenClC(bug);
+    if (!compiled.ok()) return compiled.status();
+    words = std::move(*compiled);
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat(bug.name, ": the registry has no reproducer text for it"));
+  }
+  auto sidecar = spirv::ParseJson(bug.sidecar, bug.name + ".json");
+  if (!sidecar.ok()) return sidecar.status();
+  return spirv::TestCaseFromSidecar(*sidecar, std::move(words),
+                                    bug.name + ".json");
+}
+
+absl::StatusOr<KnownBugRun> RunKnownBug(const KnownBug& bug,
+                                        const std::string& target_name,
+                                        std::chrono::seconds timeout) {
+  KnownBugRun run;
+  run.target = target_name.empty() ? bug.target : target_name;
+  run.installed_version = ConsumerVersion(bug.consumer);
+  auto info = DescribeTarget(run.target);
+  if (!info.ok()) return info.status();
+  if (!info->available) {
+    run.outcome = KnownBugRun::Outcome::kNotInstalled;
+    run.detail = info->reason;
+    return run;
+  }
+  auto tc = ReproducerCase(bug);
+  if (!tc.ok()) {
+    if (absl::IsFailedPrecondition(tc.status())) {
+      run.outcome = KnownBugRun::Outcome::kNotInstalled;
+      run.detail = std::string(tc.status().message());
+      return run;
+    }
+    return tc.status();
+  }
+  TargetRunLimits limits;
+  limits.wall_time = timeout;
+  if (bug.spvasm.empty() && bug.kind == "emits-invalid") {
+    // A producer bug: what it produced is the finding.
+    const absl::Status valid = spirv::Validate(tc->module_words);
+    run.outcome = valid.ok() ? KnownBugRun::Outcome::kDoesNotReproduce
+                             : KnownBugRun::Outcome::kReproduces;
+    run.verdict.kind = valid.ok() ? VerdictKind::kOk : VerdictKind::kRejectedValid;
+    run.verdict.target = "clang-14 + llvm-spirv-14";
+    run.detail = valid.ok() ? "the produced module validates"
+                            : std::string(valid.message());
+    return run;
+  }
+  auto ref = MakeTarget("ref", TargetOptions{});
+  if (!ref.ok()) return ref.status();
+  auto target = MakeTarget(run.target, TargetOptions{});
+  if (!target.ok()) {
+    run.outcome = KnownBugRun::Outcome::kNotInstalled;
+    run.detail = std::string(target.status().message());
+    return run;
+  }
+  const Execution reference = (*ref)->Run(*tc, limits);
+  if (reference.status != ExecutionStatus::kOk) {
+    return absl::InternalError(absl::StrCat(
+        bug.name, ": the reference interpreter does not run the reproducer (",
+        ExecutionStatusName(reference.status), ": ", reference.message,
+        "): the reproducer is broken"));
+  }
+  const Execution e = (*target)->Run(*tc, limits);
+  run.verdict =
+      Judge(*tc, reference, (*target)->name(), (*target)->executes(), e);
+  run.outcome = VerdictKindName(run.verdict.kind) == bug.verdict
+                    ? KnownBugRun::Outcome::kReproduces
+                    : KnownBugRun::Outcome::kDoesNotReproduce;
+  run.detail = run.verdict.IsFinding() ? run.verdict.explanation
+                                       : std::string("the target is ok");
+  return run;
+}
+
+}  // namespace l0spv::oracles

@@ -1,0 +1,135 @@
+#include "reducers/known_match.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "oracles/known_bugs/registry.h"
+#include "oracles/known_bugs/reproduce.h"
+#include "reducers/interestingness.h"
+#include "spirv/binary.h"
+#include "spirv/json_reader.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::reducers {
+namespace {
+
+namespace fs = std::filesystem;
+using spv::Op;
+
+// Instructions every kernel has: they say nothing about which bug it is.
+bool Boilerplate(uint32_t opcode) {
+  switch (static_cast<Op>(opcode)) {
+    case Op::OpLabel: case Op::OpReturn: case Op::OpReturnValue:
+    case Op::OpFunction: case Op::OpFunctionParameter: case Op::OpFunctionEnd:
+    case Op::OpFunctionCall: case Op::OpVariable: case Op::OpLoad:
+    case Op::OpStore: case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
+    case Op::OpPtrAccessChain: case Op::OpInBoundsPtrAccessChain:
+    case Op::OpBranch: case Op::OpBranchConditional: case Op::OpSelectionMerge:
+    case Op::OpLoopMerge: case Op::OpPhi: case Op::OpCompositeExtract:
+    case Op::OpUConvert: case Op::OpSConvert: case Op::OpBitcast:
+    case Op::OpIAdd: case Op::OpIMul: case Op::OpISub: case Op::OpULessThan:
+    case Op::OpSLessThan: case Op::OpIEqual: case Op::OpINotEqual:
+    case Op::OpLine: case Op::OpNoLine: case Op::OpUndef:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Distinctive instruction kinds: opcodes, and OpenCL.std calls as
+// 0x10000 + instruction number.
+std::set<uint32_t> Construct(const std::vector<uint32_t>& words) {
+  std::set<uint32_t> out;
+  auto module = spirv::ReadModuleWords(words);
+  if (!module.ok()) return out;
+  const uint32_t ocl = module->OpenClStdImportId();
+  for (const spirv::Function& fn : module->functions) {
+    for (const spirv::BasicBlock& bb : fn.blocks) {
+      for (const spirv::Instruction& inst : bb.instructions) {
+        const uint32_t op = inst.opcode();
+        if (op == static_cast<uint32_t>(Op::OpExtInst) && inst.NumOperands() >= 2 &&
+            inst.word(0) == ocl) {
+          out.insert(0x10000 + inst.word(1));
+        } else if (!Boilerplate(op)) {
+          out.insert(op);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<KnownMatch>> MatchKnownBug(const Finding& f) {
+  const auto& registry = oracles::EmbeddedKnownBugs();
+  if (!registry.ok()) return registry.status();
+  const uint32_t consumers = oracles::ConsumersOfTarget(f.target);
+  std::vector<const oracles::KnownBug*> candidates;
+  for (const oracles::KnownBug& b : registry->bugs) {
+    if ((b.consumers & consumers) != 0 && b.verdict == f.kind)
+      candidates.push_back(&b);
+  }
+  oracles::Verdict wanted;
+  wanted.target = f.target;
+  for (const oracles::KnownBug* b : candidates) {
+    auto run = oracles::RunKnownBug(*b, f.target, std::chrono::seconds(30));
+    if (!run.ok() || run->outcome != oracles::KnownBugRun::Outcome::kReproduces)
+      continue;
+    if (SignatureMatches(f.signature, run->verdict))
+      return KnownMatch{b->name, "signature"};
+  }
+  const std::set<uint32_t> mine = Construct(f.test_case.module_words);
+  for (const oracles::KnownBug* b : candidates) {
+    auto tc = oracles::ReproducerCase(*b);
+    if (!tc.ok()) continue;
+    const std::set<uint32_t> theirs = Construct(tc->module_words);
+    if (!theirs.empty() &&
+        std::includes(mine.begin(), mine.end(), theirs.begin(), theirs.end()))
+      return KnownMatch{b->name, "construct"};
+  }
+  return std::optional<KnownMatch>();
+}
+
+absl::StatusOr<std::optional<KnownMatch>> LabelFinding(const std::string& dir) {
+  auto finding = ReadFinding(dir);
+  if (!finding.ok()) return finding.status();
+  std::error_code ec;
+  if (fs::exists(dir + "/reduced/case.json", ec)) {
+    auto reduced = spirv::ReadTestCase(dir + "/reduced");
+    if (reduced.ok()) finding->test_case = std::move(*reduced);
+  }
+  auto match = MatchKnownBug(*finding);
+  if (!match.ok()) return match.status();
+  nlohmann::json label = {{"known", nullptr}, {"how", nullptr}};
+  if (*match) label = {{"known", (*match)->name}, {"how", (*match)->how}};
+  if (auto s = spirv::WriteJsonFile(dir + "/known.json", label); !s.ok())
+    return s;
+  // First line of the README: a driver engineer sees it first.
+  auto readme = spirv::ReadTextFile(dir + "/README.md");
+  if (readme.ok()) {
+    std::string text = *readme;
+    if (text.rfind("Known: ", 0) == 0 || text.rfind("New: ", 0) == 0)
+      text = text.substr(text.find('\n') + 1);
+    const std::string head =
+        *match ? absl::StrCat("Known: ", (*match)->name, " (matched by ",
+                              (*match)->how,
+                              "; corpora/known-consumer-bugs/registry.json)\n")
+               : std::string("New: no known consumer bug matches this "
+                             "finding\n");
+    if (auto s = spirv::WriteTextFile(dir + "/README.md", head + text); !s.ok())
+      return s;
+  }
+  return match;
+}
+
+std::optional<std::string> ReadKnownLabel(const std::string& dir) {
+  auto j = spirv::ReadJsonFile(dir + "/known.json");
+  if (!j.ok() || !j->is_object()) return std::nullopt;
+  const nlohmann::json& k = (*j)["known"];
+  return k.is_string() ? k.get<std::string>() : std::string();
+}
+
+}  // namespace l0spv::reducers
