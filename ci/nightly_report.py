@@ -101,6 +101,13 @@ def load_finding(path, campaign):
     if disassembly is None:
         disassembly = read_text(os.path.join(path, "case", "module.spvasm"),
                                 MAX_DISASSEMBLY_LINES)
+    # Known consumer bug or new (reducers/known_match.h writes known.json
+    # after reduction): None = not matched yet, "" = new, else the entry.
+    known_path = os.path.join(path, "known.json")
+    known_doc = read_json(known_path) if os.path.exists(known_path) else None
+    known = None
+    if isinstance(known_doc, dict):
+        known = known_doc.get("known") or ""
     reproduce = verdict.get("reproduce", "")
     reduced_reproduce = read_text(os.path.join(path, "reduced", "REPRODUCE"))
     if reduced and reduced_reproduce:
@@ -117,6 +124,7 @@ def load_finding(path, campaign):
         "seeds": seeds,
         "reproduce": reproduce,
         "reduced": reduced,
+        "known": known,
         "disassembly": disassembly or "(no disassembly in the finding)",
     }
 
@@ -316,7 +324,8 @@ def render_html(run, previous):
         summary[(f["target"], f["kind"])] += 1
     prev_note = ("no previous run given" if previous is None
                  else f"{new_count} new since the previous run")
-    out.append(f"<p>{len(findings)} unique finding(s); {html.escape(prev_note)}.</p>")
+    out.append(f"<p>{len(findings)} unique finding(s); {html.escape(prev_note)}; "
+               f"{html.escape(known_note(findings))}.</p>")
     if summary:
         out.append('<table id="findings-summary"><tr><th>target</th><th>verdict</th>'
                    "<th>unique findings</th></tr>")
@@ -325,7 +334,8 @@ def render_html(run, previous):
                        f'<td class="num">{n}</td></tr>')
         out.append("</table>")
     out.append('<table id="findings"><tr><th>#</th><th>target</th><th>verdict</th>'
-               "<th>signature</th><th>hits</th><th>campaign</th><th>status</th></tr>")
+               "<th>signature</th><th>hits</th><th>campaign</th><th>status</th>"
+               "<th>known bug</th></tr>")
     for i, f in enumerate(findings, 1):
         is_new = previous is not None and f["signature"] not in previous
         status = '<span class="new">new</span>' if is_new else (
@@ -334,7 +344,7 @@ def render_html(run, previous):
                    f"<td>{html.escape(f['target'])}</td><td>{html.escape(f['kind'])}</td>"
                    f"<td><code>{html.escape(f['signature'])}</code></td>"
                    f'<td class="num">{f["seeds"]}</td><td>{html.escape(f["campaign"])}</td>'
-                   f"<td>{status}</td></tr>")
+                   f"<td>{status}</td><td>{html.escape(known_cell(f))}</td></tr>")
     out.append("</table>")
     if previous is not None:
         gone = sorted(previous - set(run_signatures(run)))
@@ -412,6 +422,23 @@ def render_html(run, previous):
     return "\n".join(out) + "\n"
 
 
+def known_note(findings):
+    """'N new bug(s), M known (registry)' over the matched findings."""
+    known = sum(1 for f in findings if f.get("known"))
+    new = sum(1 for f in findings if f.get("known") == "")
+    unmatched = sum(1 for f in findings if f.get("known") is None)
+    note = f"{new} new consumer bug(s), {known} known (corpora/known-consumer-bugs)"
+    if unmatched:
+        note += f", {unmatched} not matched (not reduced)"
+    return note
+
+
+def known_cell(f):
+    if f.get("known"):
+        return f["known"]
+    return "new" if f.get("known") == "" else ""
+
+
 def render_markdown(run, previous):
     meta = run["meta"]
     findings = all_findings(run)
@@ -423,15 +450,17 @@ def render_markdown(run, previous):
     lines += ["", "## Findings", ""]
     if previous is not None:
         new = sum(1 for f in findings if f["signature"] not in previous)
-        lines.append(f"{len(findings)} unique finding(s), {new} new since the previous run.")
+        lines.append(f"{len(findings)} unique finding(s), {new} new since the previous run; "
+                     f"{known_note(findings)}.")
     else:
-        lines.append(f"{len(findings)} unique finding(s) (no previous run given).")
-    lines += ["", "| # | target | verdict | signature | hits | new |",
-              "| --- | --- | --- | --- | --- | --- |"]
+        lines.append(f"{len(findings)} unique finding(s) (no previous run given); "
+                     f"{known_note(findings)}.")
+    lines += ["", "| # | target | verdict | signature | hits | new | known bug |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
     for i, f in enumerate(findings, 1):
         new = ("yes" if f["signature"] not in previous else "no") if previous is not None else ""
         lines.append(f"| {i} | {f['target']} | {f['kind']} | `{f['signature']}` | "
-                     f"{f['seeds']} | {new} |")
+                     f"{f['seeds']} | {new} | {known_cell(f)} |")
     for i, f in enumerate(findings, 1):
         lines += ["", f"### {i}. {f['kind']} on {f['target']}", "", f["explanation"], "",
                   "```sh", f["reproduce"], "```", "",

@@ -104,6 +104,21 @@ class ReportTest(unittest.TestCase):
             md = f.read()
         return page, md
 
+    def test_known_and_new_findings_are_counted_apart(self):
+        run = make_run(os.path.join(self.tmp, "run"))
+        findings = os.path.join(run, "campaigns", "plain", "findings")
+        names = sorted(os.listdir(findings))
+        write(os.path.join(findings, names[0], "known.json"),
+              json.dumps({"known": "spirv_opt_constant_branch_crash",
+                          "how": "signature"}))
+        write(os.path.join(findings, names[1], "known.json"),
+              json.dumps({"known": None, "how": None}))
+        page, md = self.render(run)
+        self.assertIn("1 new consumer bug(s), 1 known", page)
+        self.assertIn("1 new consumer bug(s), 1 known", md)
+        self.assertIn("spirv_opt_constant_branch_crash", md)
+        self.assertIn("| new |", md)
+
     def test_findings_table_charts_rates_coverage(self):
         run = make_run(os.path.join(self.tmp, "run"))
         page, md = self.render(run)

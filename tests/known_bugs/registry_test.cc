@@ -1,0 +1,147 @@
+// The registry (corpora/known-consumer-bugs/registry.json) as data: it
+// parses, every entry has a reproducer that builds, gate ids follow it,
+// consumers of entries and targets, malformed registries are errors naming
+// the field, and a reproducer's own module is matched back to its entry.
+#include "oracles/known_bugs/registry.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "oracles/known_bugs/reproduce.h"
+#include "reducers/known_match.h"
+
+namespace l0spv::oracles {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(KnownBugRegistry, EmbeddedRegistryParsesAndEveryReproducerBuilds) {
+  const auto& registry = EmbeddedKnownBugs();
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  ASSERT_EQ(registry->bugs.size(), kKnownBugCount);
+  for (const KnownBug& b : registry->bugs) {
+    SCOPED_TRACE(b.name);
+    EXPECT_FALSE(b.sidecar.empty());
+    EXPECT_TRUE(!b.spvasm.empty() || !b.opencl_c.empty());
+    EXPECT_NE(b.consumers & b.consumer, 0u);
+    if (b.duplicate_of) {
+      EXPECT_NE(registry->Find(*b.duplicate_of), nullptr);
+    }
+    if (!b.spvasm.empty()) {
+      auto tc = ReproducerCase(b);
+      EXPECT_TRUE(tc.ok()) << tc.status();
+    }
+  }
+}
+
+TEST(KnownBugRegistry, GateIdsFollowTheRegistry) {
+  ASSERT_NE(KnownBugOf(KnownBugId::kPoclTruncNan), nullptr);
+  EXPECT_EQ(KnownBugOf(KnownBugId::kPoclTruncNan)->name, "pocl_trunc_nan");
+  EXPECT_EQ(KnownBugOf(KnownBugId::kSpirvOptSmodFold)->name,
+            "spirv_opt_smod_fold");
+  EXPECT_EQ(ConsumersOf(KnownBugId::kPoclTruncNan), kConsumerPocl);
+  // also_affects: one reproducer, two consumers.
+  EXPECT_EQ(ConsumersOf(KnownBugId::kCopyMemoryTyped),
+            kConsumerIgc | kConsumerLlvmSpirv);
+  EXPECT_EQ(ConsumersOf({KnownBugId::kPoclHalfMath, KnownBugId::kOclgrindHalf}),
+            kConsumerPocl | kConsumerOclgrind);
+}
+
+TEST(KnownBugRegistry, TargetsMapToTheConsumersTheyExercise) {
+  EXPECT_EQ(ConsumersOfTarget("ref"), 0u);
+  EXPECT_EQ(ConsumersOfTarget("ocloc:tgllp"), kConsumerIgc);
+  EXPECT_EQ(ConsumersOfTarget("gpu"), kConsumerIgc);
+  EXPECT_EQ(ConsumersOfTarget("oclgrind"), kConsumerOclgrind | kConsumerLlvmSpirv);
+  EXPECT_EQ(ConsumersOfTarget("opencl:Portable Computing Language"),
+            kConsumerPocl | kConsumerLlvmSpirv);
+  EXPECT_EQ(ConsumersOfTarget("opencl:Intel(R) OpenCL Graphics"), kConsumerIgc);
+  EXPECT_EQ(ConsumersOfTarget("spirv-opt:ccp"), kConsumerSpirvOpt);
+  EXPECT_EQ(ConsumersOfTarget("something-new"), kAllConsumers);
+}
+
+constexpr char kEntry[] = R"({"name": "x", "consumer": "pocl",
+  "version": "1", "kind": "crash", "status": "open", "duplicate_of": null,
+  "root_cause": "r", "found_by": "f", "target": "opencl", "verdict": "crash",
+  "gates": []})";
+
+std::string Registry(const std::string& entries) {
+  return R"({"format": "l0spv-known-bugs/1", "bugs": [)" + entries + "]}";
+}
+
+TEST(KnownBugRegistry, AWellFormedDocumentParses) {
+  auto r = ParseKnownBugRegistry(Registry(kEntry), "r.json");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->bugs[0].consumer, kConsumerPocl);
+}
+
+struct BadRegistry {
+  std::string from, to, fragment;
+};
+class KnownBugRegistryErrors : public ::testing::TestWithParam<BadRegistry> {};
+
+TEST_P(KnownBugRegistryErrors, NameTheFieldAndTheFile) {
+  std::string entry = kEntry;
+  const size_t at = entry.find(GetParam().from);
+  ASSERT_NE(at, std::string::npos);
+  entry.replace(at, GetParam().from.size(), GetParam().to);
+  auto r = ParseKnownBugRegistry(Registry(entry), "r.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("r.json"));
+  EXPECT_THAT(r.status().message(), HasSubstr(GetParam().fragment));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fields, KnownBugRegistryErrors,
+    ::testing::Values(
+        BadRegistry{R"("pocl")", R"("intel")", "field 'bugs[0].consumer'"},
+        BadRegistry{R"("open")", R"("closed")", "field 'bugs[0].status'"},
+        BadRegistry{R"("kind": "crash")", R"("kind": 3)",
+                    "field 'bugs[0].kind'"},
+        BadRegistry{R"("duplicate_of": null)", R"("duplicate_of": "y")",
+                    "duplicate_of \"y\" is not an entry"},
+        BadRegistry{R"("verdict": "crash")", R"("verdict": "boom")",
+                    "field 'bugs[0].verdict'"},
+        BadRegistry{R"("root_cause": "r",)", "", "field 'bugs[0].root_cause'"},
+        BadRegistry{R"("gates": [])", R"("gates": "none")",
+                    "field 'bugs[0].gates'"}));
+
+TEST(KnownBugRegistry, TwoEntriesWithOneNameAreAnError) {
+  auto r = ParseKnownBugRegistry(
+      Registry(std::string(kEntry) + "," + kEntry), "r.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("listed twice"));
+}
+
+// A finding whose module is an entry's reproducer is that entry (by
+// signature where the consumer is installed, else by construct).
+TEST(KnownBugMatch, AReproducerIsMatchedToItsEntry) {
+  const KnownBug* bug = KnownBugOf(KnownBugId::kSpirvOptSmodFold);
+  ASSERT_NE(bug, nullptr);
+  auto tc = ReproducerCase(*bug);
+  ASSERT_TRUE(tc.ok()) << tc.status();
+  reducers::Finding f;
+  f.kind = "mismatch";
+  f.target = "spirv-opt:ccp";
+  f.signature = "mismatch:spirv-opt:ccp:arg0";
+  f.test_case = *tc;
+  auto match = reducers::MatchKnownBug(f);
+  ASSERT_TRUE(match.ok()) << match.status();
+  ASSERT_TRUE(match->has_value());
+  EXPECT_EQ((*match)->name, "spirv_opt_smod_fold");
+}
+
+TEST(KnownBugMatch, AnotherVerdictKindIsNotMatched) {
+  const KnownBug* bug = KnownBugOf(KnownBugId::kSpirvOptSmodFold);
+  auto tc = ReproducerCase(*bug);
+  ASSERT_TRUE(tc.ok());
+  reducers::Finding f;
+  f.kind = "timeout";
+  f.target = "spirv-opt:ccp";
+  f.signature = "timeout:spirv-opt:ccp:";
+  f.test_case = *tc;
+  auto match = reducers::MatchKnownBug(f);
+  ASSERT_TRUE(match.ok());
+  EXPECT_FALSE(match->has_value());
+}
+
+}  // namespace
+}  // namespace l0spv::oracles
