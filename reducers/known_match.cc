@@ -67,22 +67,36 @@ absl::StatusOr<std::optional<KnownMatch>> MatchKnownBug(const Finding& f) {
   const auto& registry = oracles::EmbeddedKnownBugs();
   if (!registry.ok()) return registry.status();
   const uint32_t consumers = oracles::ConsumersOfTarget(f.target);
-  std::vector<const oracles::KnownBug*> candidates;
+  // Entries of the consumers this target runs, most specific first: those
+  // recorded on this very target, then the target's own consumer (Oclgrind
+  // before the translator it reads through), then the rest — when two
+  // reproducers fail alike, the finding belongs to the closer one.
+  std::vector<std::pair<int, const oracles::KnownBug*>> ranked;
+  const uint32_t primary = consumers & ~static_cast<uint32_t>(
+                                           oracles::kConsumerLlvmSpirv);
   for (const oracles::KnownBug& b : registry->bugs) {
-    if ((b.consumers & consumers) != 0 && b.verdict == f.kind)
-      candidates.push_back(&b);
+    if ((b.consumers & consumers) == 0) continue;
+    const int rank = b.target == f.target ? 0
+                     : (b.consumers & primary) != 0 ? 1
+                                                    : 2;
+    ranked.emplace_back(rank, &b);
   }
-  oracles::Verdict wanted;
-  wanted.target = f.target;
-  for (const oracles::KnownBug* b : candidates) {
-    auto run = oracles::RunKnownBug(*b, f.target, std::chrono::seconds(30));
-    if (!run.ok() || run->outcome != oracles::KnownBugRun::Outcome::kReproduces)
-      continue;
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Signature: the entry's reproducer, under the finding's kernel name, on
+  // the finding's target (its verdict there may differ from the recorded
+  // one: the translator's abort is a crash on Oclgrind's path).
+  for (const auto& [rank, b] : ranked) {
+    auto run = oracles::RunKnownBug(*b, f.target, std::chrono::seconds(30),
+                                    f.test_case.entry_point);
+    if (!run.ok() || !run->verdict.IsFinding()) continue;
     if (SignatureMatches(f.signature, run->verdict))
       return KnownMatch{b->name, "signature"};
   }
+  // Construct: only entries of the same verdict kind.
   const std::set<uint32_t> mine = Construct(f.test_case.module_words);
-  for (const oracles::KnownBug* b : candidates) {
+  for (const auto& [rank, b] : ranked) {
+    if (b->verdict != f.kind) continue;
     auto tc = oracles::ReproducerCase(*b);
     if (!tc.ok()) continue;
     const std::set<uint32_t> theirs = Construct(tc->module_words);

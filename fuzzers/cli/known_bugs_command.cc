@@ -12,6 +12,7 @@
 #include "nlohmann/json.hpp"
 #include "oracles/known_bugs/registry.h"
 #include "oracles/known_bugs/reproduce.h"
+#include "reducers/known_match.h"
 
 ABSL_DECLARE_FLAG(bool, check);
 ABSL_DECLARE_FLAG(bool, json);
@@ -37,10 +38,43 @@ nlohmann::json EntryJson(const oracles::KnownBug& b) {
           {"gates", b.gates}};
 }
 
+// `known-bugs FINDING_DIR...`: is each finding a known bug? Labels it
+// (known.json, README's first line) and prints the answer.
+int MatchFindings(const std::vector<std::string>& dirs) {
+  nlohmann::json out = nlohmann::json::array();
+  bool any_error = false;
+  for (const std::string& dir : dirs) {
+    auto match = reducers::LabelFinding(dir);
+    if (!match.ok()) {
+      std::cerr << "l0spv-fuzz known-bugs: " << match.status().message()
+                << "\n";
+      any_error = true;
+      continue;
+    }
+    if (absl::GetFlag(FLAGS_json)) {
+      out.push_back({{"finding", dir},
+                     {"known", *match ? nlohmann::json((*match)->name)
+                                      : nlohmann::json(nullptr)},
+                     {"how", *match ? nlohmann::json((*match)->how)
+                                    : nlohmann::json(nullptr)}});
+    } else {
+      std::cout << dir << ": "
+                << (*match ? absl::StrCat("known: ", (*match)->name, " (",
+                                          (*match)->how, ")")
+                           : std::string("new"))
+                << "\n";
+    }
+  }
+  if (absl::GetFlag(FLAGS_json)) std::cout << out.dump(2) << "\n";
+  return any_error ? kExitUsage : kExitOk;
+}
+
 int RunKnownBugs(const std::vector<std::string>& positional) {
-  if (!positional.empty())
-    return UsageError("known-bugs",
-                      "unexpected argument '" + positional[0] + "'");
+  if (!positional.empty()) {
+    if (absl::GetFlag(FLAGS_check))
+      return UsageError("known-bugs", "--check takes no FINDING_DIR");
+    return MatchFindings(positional);
+  }
   const auto& registry = oracles::EmbeddedKnownBugs();
   if (!registry.ok())
     return UsageError("known-bugs", std::string(registry.status().message()));
@@ -131,7 +165,8 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
 Command KnownBugsCommand() {
   return {"known-bugs",
           "list the known consumer bug registry; --check runs its reproducers",
-          "known-bugs [--check] [--consumer=C] [--json]\n\n"
+          "known-bugs [--check] [--consumer=C] [--json] | known-bugs "
+          "FINDING_DIR... [--json]\n\n"
           "Lists corpora/known-consumer-bugs/registry.json (embedded at "
           "build time): name, consumer, the consumer version it was seen on, "
           "kind (crash, miscompile, rejects-valid, emits-invalid, "
@@ -141,7 +176,11 @@ Command KnownBugsCommand() {
           "entry: reproduces / fixed here (the installed version differs "
           "from the recorded one) / consumer not installed. Exit 1 when an "
           "open entry no longer reproduces on the version it was recorded on "
-          "(a broken reproducer), 2 when a reproducer cannot be run.",
+          "(a broken reproducer), 2 when a reproducer cannot be run. With "
+          "FINDING_DIRs: is each finding a known bug? (matched as after a "
+          "campaign's reduction: its reduced/ case, same consumer, by "
+          "signature then by construct; writes known.json and the README's "
+          "first line).",
           {"check", "consumer", "json"},
           RunKnownBugs};
 }

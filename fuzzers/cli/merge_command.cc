@@ -53,7 +53,7 @@ int RunMerge(const std::vector<std::string>& positional) {
     if (!stats.ok())
       return UsageError("merge", std::string(stats.status().message()));
     spirv::JsonReader reader(path, *j, "a campaign writes this file");
-    Shard shard{dir, *stats, nlohmann::json::object()};
+    Shard shard{dir, *stats, nlohmann::json::object(), {}};
     shard.id["seed"] = reader.root()["seed"].Uint(0, 0, ~uint64_t{0});
     shard.id["shards"] = reader.root()["shards"].Uint(1, 1, 1u << 30);
     shard.id["shard"] = reader.root()["shard"].Uint(0, 0, 1u << 30);

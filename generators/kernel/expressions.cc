@@ -248,11 +248,13 @@ bool GenIntArith(GenContext& ctx) {
       // 149/150/151/152"; mul_extended.spvasm).
       Op ops[4];
       uint32_t choices = 0;
-      if (ctx.BugsAllowed(KnownBugId::kMulExtended)) {
+      if (ctx.BugsAllowed({KnownBugId::kMulExtended,
+                           KnownBugId::kLlvmSpirvSmulExtended})) {
         ops[choices++] = Op::OpUMulExtended;
         ops[choices++] = Op::OpSMulExtended;
       }
-      if (ctx.BugsAllowed({KnownBugId::kIaddCarry, KnownBugId::kMulExtended})) {
+      if (ctx.BugsAllowed({KnownBugId::kIaddCarry, KnownBugId::kLlvmSpirvIaddCarry,
+                           KnownBugId::kLlvmSpirvIsubBorrow})) {
         ops[choices++] = Op::OpIAddCarry;
         ops[choices++] = Op::OpISubBorrow;
       }

@@ -276,7 +276,10 @@ bool GenPointerForms(GenContext& ctx) {
     case 2: {
       // Through the generic address space and back. Oclgrind 21.10 has no
       // addrspacecast (oclgrind_generic_cast.spvasm).
-      if (!ctx.BugsAllowed(KnownBugId::kOclgrindGenericCast)) return false;
+      // Nor __to_private, which explicit casts become (oclgrind_to_private).
+      if (!ctx.BugsAllowed({KnownBugId::kOclgrindGenericCast,
+                            KnownBugId::kOclgrindToPrivate}))
+        return false;
       const PrivateArray* array = nullptr;
       for (const PrivateArray& a : ctx.arrays) {
         if (a.storage == StorageClass::Function) array = &a;

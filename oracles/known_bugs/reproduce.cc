@@ -11,6 +11,7 @@
 #include "spirv/json_reader.h"
 #include "spirv/launch_spec.h"
 #include "spirv/spirv_tools.h"
+#include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::oracles {
 namespace {
@@ -110,9 +111,33 @@ absl::StatusOr<spirv::TestCase> ReproducerCase(const KnownBug& bug) {
                                     bug.name + ".json");
 }
 
+absl::StatusOr<spirv::TestCase> RenameKernel(spirv::TestCase tc,
+                                             const std::string& name) {
+  auto module = spirv::ReadModuleWords(tc.module_words);
+  if (!module.ok()) return module.status();
+  const uint32_t id = module->KernelEntryPointId(tc.entry_point);
+  if (id == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no kernel named '", tc.entry_point, "' to rename"));
+  }
+  for (spirv::Instruction& ep : module->entry_points) {
+    if (ep.NumOperands() >= 3 && ep.word(1) == id)
+      ep.mutable_operands()[2] = spirv::StringOperand(name);
+  }
+  for (spirv::Instruction& n : module->debug_names) {
+    if (n.opcode() == static_cast<uint32_t>(spv::Op::OpName) &&
+        n.NumOperands() >= 2 && n.word(0) == id)
+      n.mutable_operands()[1] = spirv::StringOperand(name);
+  }
+  tc.module_words = spirv::EncodeModule(*module);
+  tc.entry_point = name;
+  return tc;
+}
+
 absl::StatusOr<KnownBugRun> RunKnownBug(const KnownBug& bug,
                                         const std::string& target_name,
-                                        std::chrono::seconds timeout) {
+                                        std::chrono::seconds timeout,
+                                        const std::string& kernel_name) {
   KnownBugRun run;
   run.target = target_name.empty() ? bug.target : target_name;
   run.installed_version = ConsumerVersion(bug.consumer);
@@ -124,6 +149,8 @@ absl::StatusOr<KnownBugRun> RunKnownBug(const KnownBug& bug,
     return run;
   }
   auto tc = ReproducerCase(bug);
+  if (tc.ok() && !kernel_name.empty() && kernel_name != tc->entry_point)
+    tc = RenameKernel(std::move(*tc), kernel_name);
   if (!tc.ok()) {
     if (absl::IsFailedPrecondition(tc.status())) {
       run.outcome = KnownBugRun::Outcome::kNotInstalled;

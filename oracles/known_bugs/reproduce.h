@@ -21,6 +21,13 @@ namespace l0spv::oracles {
 
 absl::StatusOr<spirv::TestCase> ReproducerCase(const KnownBug& bug);
 
+// The same case with its kernel renamed (OpEntryPoint and OpName): a
+// consumer's message often names the kernel, and a signature holds part of
+// the message, so a reproducer is compared with a finding under the
+// finding's kernel name.
+absl::StatusOr<spirv::TestCase> RenameKernel(spirv::TestCase test_case,
+                                             const std::string& name);
+
 struct KnownBugRun {
   enum class Outcome { kReproduces, kDoesNotReproduce, kNotInstalled };
   Outcome outcome = Outcome::kNotInstalled;
@@ -30,11 +37,12 @@ struct KnownBugRun {
   std::string detail;            // why not installed, or what was seen
 };
 
-// `target` empty = the entry's own target. `timeout` bounds each run.
-absl::StatusOr<KnownBugRun> RunKnownBug(const KnownBug& bug,
-                                        const std::string& target = "",
-                                        std::chrono::seconds timeout =
-                                            std::chrono::seconds(60));
+// `target` empty = the entry's own target; `kernel_name` non-empty renames
+// the kernel first. `timeout` bounds each run.
+absl::StatusOr<KnownBugRun> RunKnownBug(
+    const KnownBug& bug, const std::string& target = "",
+    std::chrono::seconds timeout = std::chrono::seconds(60),
+    const std::string& kernel_name = "");
 
 const char* OutcomeName(KnownBugRun::Outcome outcome);
 

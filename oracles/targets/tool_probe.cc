@@ -39,7 +39,7 @@ std::string FirstLine(const std::vector<std::string>& argv,
 }  // namespace
 
 ToolProbe ProbeTool(const std::string& name) {
-  ToolProbe probe{name, std::nullopt, ""};
+  ToolProbe probe{name, std::nullopt, "", ""};
   std::vector<std::string> candidates{name};
   if (name == "llvm-spirv")
     candidates = {"llvm-spirv-14", "llvm-spirv-15", "llvm-spirv"};
