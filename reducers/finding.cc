@@ -45,6 +45,8 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
   f.explanation = root["explanation"].String("");
   (void)root["first_seed"].Uint(0, 0, ~uint64_t{0});
   (void)root["reproduce"].String("");
+  for (auto& [consumer, version] : root["consumer_versions"].Members(16, false))
+    (void)version.String();
   if (!reader.ok()) return reader.status();
   if (f.signature.empty()) {
     return absl::InvalidArgumentError(

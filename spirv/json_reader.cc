@@ -1,6 +1,7 @@
 #include "spirv/json_reader.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -134,23 +135,33 @@ std::string JsonField::NonEmptyString() const {
   return s;
 }
 
-uint64_t JsonField::Uint(uint64_t min, uint64_t max) const {
+// Reads an integer of type T in min..max (the shared body of Uint and Int).
+template <typename T>
+T JsonField::Integer(T min, T max) const {
   if (Missing()) return min;
-  uint64_t v = 0;
-  if (value_->is_number_unsigned()) {
-    v = value_->get<uint64_t>();
-  } else if (value_->is_number_integer() && value_->get<int64_t>() >= 0) {
-    v = static_cast<uint64_t>(value_->get<int64_t>());
-  } else {
+  const bool fits =
+      std::is_signed_v<T>
+          ? (value_->is_number_unsigned()
+                 ? value_->get<uint64_t>() <=
+                       static_cast<uint64_t>(std::numeric_limits<T>::max())
+                 : value_->is_number_integer())
+          : (value_->is_number_unsigned() ||
+             (value_->is_number_integer() && value_->get<int64_t>() >= 0));
+  if (!fits) {
     Fail(absl::StrCat("expected an integer in ", min, "..", max, ", got ",
                       DescribeJson(*value_)));
     return min;
   }
+  const T v = value_->get<T>();
   if (v < min || v > max) {
     Fail(absl::StrCat("expected an integer in ", min, "..", max, ", got ", v));
     return min;
   }
   return v;
+}
+
+uint64_t JsonField::Uint(uint64_t min, uint64_t max) const {
+  return Integer<uint64_t>(min, max);
 }
 
 uint64_t JsonField::Uint(uint64_t fallback, uint64_t min, uint64_t max) const {
@@ -159,24 +170,7 @@ uint64_t JsonField::Uint(uint64_t fallback, uint64_t min, uint64_t max) const {
 }
 
 int64_t JsonField::Int(int64_t min, int64_t max) const {
-  if (Missing()) return min;
-  int64_t v = 0;
-  if (value_->is_number_integer() && !value_->is_number_unsigned()) {
-    v = value_->get<int64_t>();
-  } else if (value_->is_number_unsigned() &&
-             value_->get<uint64_t>() <=
-                 static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-    v = static_cast<int64_t>(value_->get<uint64_t>());
-  } else {
-    Fail(absl::StrCat("expected an integer in ", min, "..", max, ", got ",
-                      DescribeJson(*value_)));
-    return min;
-  }
-  if (v < min || v > max) {
-    Fail(absl::StrCat("expected an integer in ", min, "..", max, ", got ", v));
-    return min;
-  }
-  return v;
+  return Integer<int64_t>(min, max);
 }
 
 int64_t JsonField::Int(int64_t fallback, int64_t min, int64_t max) const {

@@ -101,6 +101,8 @@ class JsonField {
   JsonField(JsonReader* reader, const nlohmann::json* value, std::string path)
       : reader_(reader), value_(value), path_(std::move(path)) {}
   bool Missing() const;  // records "missing" and returns true when absent
+  template <typename T>
+  T Integer(T min, T max) const;
 
   JsonReader* reader_;
   const nlohmann::json* value_;  // nullptr: absent

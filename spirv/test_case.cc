@@ -260,7 +260,10 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
           aj["bytes"].Uint(0, 0, kMaxInputFileBytes);
       if (!reader.ok()) break;
       auto bytes = ReadFileBytes(dir + "/" + file, kMaxInputFileBytes);
-      if (!bytes.ok()) return bytes.status();
+      if (!bytes.ok()) {
+        aj["file"].Fail(bytes.status().message());
+        break;
+      }
       a.bytes = std::move(*bytes);
       if (aj["bytes"].present() && declared != a.bytes.size()) {
         aj["bytes"].Fail(absl::StrCat(file, " holds ", a.bytes.size(),

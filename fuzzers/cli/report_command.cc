@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "fuzzers/cli/commands.h"
+#include "fuzzers/cli/opencl_run_source.h"
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/spirv_opt_adapter.h"
 #include "oracles/targets/target.h"
@@ -104,12 +105,37 @@ std::string OclgrindSim(const spirv::TestCase& tc) {
   return sim;
 }
 
+// The arguments of opencl_run (opencl_run_source.h) for the case.
+std::string OpenClRunArgs(const std::string& platform,
+                          const spirv::TestCase& tc) {
+  const spirv::NdRange& r = tc.nd_range;
+  std::string args = absl::StrCat(
+      "'", platform, "' module.bc ", tc.entry_point, " ",
+      Dims(r.global, r.dims, ","), " ",
+      r.local ? Dims(*r.local, r.dims, ",") : std::string("-"));
+  for (size_t i = 0; i < tc.args.size(); ++i) {
+    const spirv::KernelArg& a = tc.args[i];
+    switch (a.kind) {
+      case spirv::KernelArg::Kind::kBuffer:
+        absl::StrAppend(&args, " buf:arg", i, ".bin", a.is_result ? ":out" : "");
+        break;
+      case spirv::KernelArg::Kind::kScalar:
+        absl::StrAppend(&args, " val:", Hex(a.bytes));
+        break;
+      case spirv::KernelArg::Kind::kLocal:
+        absl::StrAppend(&args, " local:", a.local_bytes);
+        break;
+    }
+  }
+  return args;
+}
+
 // The commands that show the bug with the consumer's own tools, run from
 // the directory UPSTREAM.md is in (module.spvasm and argN.bin beside it).
 std::string ConsumerCommands(const std::string& target,
                              const spirv::TestCase& tc,
                              const std::string& verdict_kind,
-                             bool* wrote_sim) {
+                             bool* wrote_sim, bool* wrote_host) {
   const std::string kind = target.substr(0, target.find(':'));
   const std::string param =
       target.find(':') == std::string::npos ? "" : target.substr(target.find(':') + 1);
@@ -148,14 +174,15 @@ std::string ConsumerCommands(const std::string& target,
                         "buffers\n");
   }
   if (kind == "opencl") {
-    return absl::StrCat(
-        assemble,
-        "\nllvm-spirv-14 -r module.spv -o module.bc\n"
-        "# PoCL has no stand-alone kernel runner: load module.bc with "
-        "clCreateProgramWithBinary,\n# build it with \"-x spir "
-        "-spir-std=1.2\", and launch as above (l0spv-fuzz does exactly "
-        "this:\n# `l0spv-fuzz run . --target=",
-        target, "`)\n");
+    // No stand-alone kernel runner ships with PoCL: a 100-line OpenCL host
+    // program does what l0spv-fuzz's worker does (SPIR path).
+    *wrote_host = true;
+    return absl::StrCat(assemble,
+                        "\nllvm-spirv-14 -r module.spv -o module.bc\n"
+                        "cc opencl_run.c -lOpenCL -o opencl_run\n"
+                        "./opencl_run ",
+                        OpenClRunArgs(param, tc),
+                        "   # prints the result buffers\n");
   }
   return absl::StrCat("# no stand-alone tool for target ", target,
                       ": `l0spv-fuzz run . --target=", target, "`\n");
@@ -231,9 +258,14 @@ int RunReport(const std::vector<std::string>& positional) {
         !s.ok())
       return UsageError("report", std::string(s.message()));
   }
-  bool wrote_sim = false;
+  bool wrote_sim = false, wrote_host = false;
   const std::string commands =
-      ConsumerCommands(finding->target, tc, kind, &wrote_sim);
+      ConsumerCommands(finding->target, tc, kind, &wrote_sim, &wrote_host);
+  if (wrote_host) {
+    if (auto s = spirv::WriteTextFile(out_dir + "/opencl_run.c", kOpenClRunSource);
+        !s.ok())
+      return UsageError("report", std::string(s.message()));
+  }
   if (wrote_sim) {
     if (auto s = spirv::WriteTextFile(out_dir + "/module.sim", OclgrindSim(tc));
         !s.ok())
@@ -267,7 +299,8 @@ int RunReport(const std::vector<std::string>& positional) {
   if (auto s = spirv::WriteTextFile(out_dir + "/UPSTREAM.md", md); !s.ok())
     return UsageError("report", std::string(s.message()));
   std::cout << "wrote " << out_dir << "/UPSTREAM.md (with module.spvasm"
-            << (wrote_sim ? ", module.sim" : "") << " and the argument files)\n";
+            << (wrote_sim ? ", module.sim" : "")
+            << (wrote_host ? ", opencl_run.c" : "") << " and the argument files)\n";
   return kExitOk;
 }
 
@@ -284,7 +317,8 @@ Command ReportCommand() {
           "differing elements or the consumer's own message, and the "
           "commands that reproduce it with the consumer's tools: ocloc, "
           "spirv-opt + spirv-val, llvm-spirv, oclgrind-kernel with a "
-          "simulator file), module.spvasm and the argument files. Exit 2 when "
+          "simulator file, a small OpenCL host program for PoCL), "
+          "module.spvasm and the argument files. Exit 2 when "
           "the finding is ours (ref) or no longer shows on this machine.",
           {},
           RunReport};

@@ -161,9 +161,13 @@ int RunRun(const std::vector<std::string>& positional) {
     options.reference.step_budget = absl::GetFlag(FLAGS_ref_steps);
   auto adapter = oracles::MakeTarget(target, options);
   if (!adapter.ok()) {
-    // The registry's message already points at `l0spv-fuzz targets`.
-    return UsageError("run", absl::StrCat("--target=", target, ": ",
-                                          adapter.status().message()));
+    const std::string message(adapter.status().message());
+    return UsageError(
+        "run", absl::StrCat("--target=", target, ": ", message,
+                            absl::StrContains(message, "l0spv-fuzz targets")
+                                ? ""
+                                : " (see `l0spv-fuzz targets` for what this "
+                                  "machine has)"));
   }
   oracles::TargetRunLimits limits;
   limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));

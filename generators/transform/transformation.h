@@ -46,15 +46,20 @@ class RecordFieldError : public std::runtime_error {
 // The field `name` of record (or sub-object) `r` as a T, checked: unsigned
 // integers and sizes must be JSON integers (the engine already checked their
 // range), strings strings, bools bools, id lists arrays of integers.
-template <typename T>
-T Field(const Record& r, const char* name) {
+// The member `name` of `r`, which must be an object holding it.
+inline const Record& Member(const Record& r, const char* name) {
   if (!r.is_object())
     throw RecordFieldError(std::string("expected an object holding '") + name +
                            "', got " + r.type_name());
   auto it = r.find(name);
   if (it == r.end())
     throw RecordFieldError(std::string("field '") + name + "' is missing");
-  const Record& v = *it;
+  return *it;
+}
+
+template <typename T>
+T Field(const Record& r, const char* name) {
+  const Record& v = Member(r, name);
   bool ok = false;
   const char* want = "";
   if constexpr (std::is_same_v<T, bool>) {
@@ -80,16 +85,11 @@ T Field(const Record& r, const char* name) {
 
 // The sub-object `name` of record `r`, checked.
 inline const Record& ObjectField(const Record& r, const char* name) {
-  if (!r.is_object())
-    throw RecordFieldError(std::string("expected an object holding '") + name +
-                           "', got " + r.type_name());
-  auto it = r.find(name);
-  if (it == r.end())
-    throw RecordFieldError(std::string("field '") + name + "' is missing");
-  if (!it->is_object())
+  const Record& v = Member(r, name);
+  if (!v.is_object())
     throw RecordFieldError(std::string("field '") + name +
-                           "': expected an object, got " + it->dump());
-  return *it;
+                           "': expected an object, got " + v.dump());
+  return v;
 }
 
 class Transformation {

@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "oracles/process/subprocess.h"
+#include "oracles/targets/adapter_util.h"
 #include "oracles/targets/target.h"
 #include "oracles/targets/target_registry.h"
 #include "spirv/binary.h"
@@ -38,17 +39,9 @@ spv_target_env AssemblyEnv(const std::string& text) {
 
 // OpenCL C -> SPIR-V the way corpora/CMakeLists.txt builds the corpus.
 absl::StatusOr<std::vector<uint32_t>> CompileOpenClC(const KnownBug& bug) {
-  std::error_code ec;
-  const fs::path dir = fs::temp_directory_path(ec) /
-                       absl::StrCat("l0spv-kcb-", ::getpid(), "-", bug.name);
-  fs::create_directories(dir, ec);
-  struct Cleanup {
-    fs::path d;
-    ~Cleanup() {
-      std::error_code e;
-      fs::remove_all(d, e);
-    }
-  } cleanup{dir};
+  auto scratch = ScratchDir::Make("", "l0spv-kcb-");
+  if (!scratch.ok()) return scratch.status();
+  const fs::path dir = scratch->path();
   const std::string cl = (dir / "k.cl").string(), bc = (dir / "k.bc").string(),
                     spv = (dir / "k.spv").string();
   if (auto s = spirv::WriteTextFile(cl, bug.opencl_c); !s.ok()) return s;
