@@ -115,7 +115,7 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
             break;
           case oracles::KnownBugRun::Outcome::kNotInstalled:
             ++absent;
-            result = "consumer not installed";
+            result = absl::StrCat("consumer not installed (", run->detail, ")");
             break;
           case oracles::KnownBugRun::Outcome::kDoesNotReproduce:
             if (same_version) {
