@@ -18,7 +18,8 @@ absl::StatusOr<CheckOutcome> CheckCaseDir(const CheckRequest& r) {
   o.require_valid = r.strict;
   o.max_undefs = r.strict ? CountUndefs(tc->module_words) : -1;
   if (!r.module_file.empty()) {
-    auto bytes = spirv::ReadFileBytes(r.module_file, spirv::kMaxModuleFileBytes);
+    auto bytes =
+        spirv::ReadFileBytes(r.module_file, spirv::kMaxModuleFileBytes);
     if (!bytes.ok()) return bytes.status();
     auto module = spirv::ReadModule(*bytes);
     if (!module.ok()) {

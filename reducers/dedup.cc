@@ -21,7 +21,8 @@ namespace {
 
 // The bucket key of a reduced finding, or "" when it has none.
 std::string BucketKey(const fs::path& finding) {
-  auto parsed = spirv::ReadJsonFile((finding / "reduced/reduction.json").string());
+  auto parsed =
+      spirv::ReadJsonFile((finding / "reduced/reduction.json").string());
   if (!parsed.ok()) return "";
   const nlohmann::json& j = *parsed;
   if (!j.is_object() || !j.contains("final_signature") ||

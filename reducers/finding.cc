@@ -37,9 +37,9 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
                            "with `l0spv-fuzz check CASE --save_finding=OUT`");
   spirv::JsonField root = reader.root();
   if (!root.ExpectObject()) return reader.status();
-  f.kind = root["kind"].Enum({"crash", "timeout", "rejected-valid",
-                              "accepted-invalid", "mismatch", "target-ub",
-                              "ub"});
+  f.kind =
+      root["kind"].Enum({"crash", "timeout", "rejected-valid",
+                         "accepted-invalid", "mismatch", "target-ub", "ub"});
   f.target = root["target"].String();
   f.signature = root["signature"].String();
   f.explanation = root["explanation"].String("");
@@ -60,9 +60,8 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
         absl::StrCat(dir, "/case: ", tc.status().message()));
   }
   if (auto p = oracles::FindDeviceProfile(tc->profile); !p.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(dir, "/case/case.json: field 'profile': ",
-                     p.status().message()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        dir, "/case/case.json: field 'profile': ", p.status().message()));
   }
   f.test_case = std::move(*tc);
   if (fs::exists(dir + "/original/case.json", ec)) {

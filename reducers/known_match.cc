@@ -21,17 +21,39 @@ using spv::Op;
 // Instructions every kernel has: they say nothing about which bug it is.
 bool Boilerplate(uint32_t opcode) {
   switch (static_cast<Op>(opcode)) {
-    case Op::OpLabel: case Op::OpReturn: case Op::OpReturnValue:
-    case Op::OpFunction: case Op::OpFunctionParameter: case Op::OpFunctionEnd:
-    case Op::OpFunctionCall: case Op::OpVariable: case Op::OpLoad:
-    case Op::OpStore: case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
-    case Op::OpPtrAccessChain: case Op::OpInBoundsPtrAccessChain:
-    case Op::OpBranch: case Op::OpBranchConditional: case Op::OpSelectionMerge:
-    case Op::OpLoopMerge: case Op::OpPhi: case Op::OpCompositeExtract:
-    case Op::OpUConvert: case Op::OpSConvert: case Op::OpBitcast:
-    case Op::OpIAdd: case Op::OpIMul: case Op::OpISub: case Op::OpULessThan:
-    case Op::OpSLessThan: case Op::OpIEqual: case Op::OpINotEqual:
-    case Op::OpLine: case Op::OpNoLine: case Op::OpUndef:
+    case Op::OpLabel:
+    case Op::OpReturn:
+    case Op::OpReturnValue:
+    case Op::OpFunction:
+    case Op::OpFunctionParameter:
+    case Op::OpFunctionEnd:
+    case Op::OpFunctionCall:
+    case Op::OpVariable:
+    case Op::OpLoad:
+    case Op::OpStore:
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain:
+    case Op::OpPtrAccessChain:
+    case Op::OpInBoundsPtrAccessChain:
+    case Op::OpBranch:
+    case Op::OpBranchConditional:
+    case Op::OpSelectionMerge:
+    case Op::OpLoopMerge:
+    case Op::OpPhi:
+    case Op::OpCompositeExtract:
+    case Op::OpUConvert:
+    case Op::OpSConvert:
+    case Op::OpBitcast:
+    case Op::OpIAdd:
+    case Op::OpIMul:
+    case Op::OpISub:
+    case Op::OpULessThan:
+    case Op::OpSLessThan:
+    case Op::OpIEqual:
+    case Op::OpINotEqual:
+    case Op::OpLine:
+    case Op::OpNoLine:
+    case Op::OpUndef:
       return true;
     default:
       return false;
@@ -49,8 +71,8 @@ std::set<uint32_t> Construct(const std::vector<uint32_t>& words) {
     for (const spirv::BasicBlock& bb : fn.blocks) {
       for (const spirv::Instruction& inst : bb.instructions) {
         const uint32_t op = inst.opcode();
-        if (op == static_cast<uint32_t>(Op::OpExtInst) && inst.NumOperands() >= 2 &&
-            inst.word(0) == ocl) {
+        if (op == static_cast<uint32_t>(Op::OpExtInst) &&
+            inst.NumOperands() >= 2 && inst.word(0) == ocl) {
           out.insert(0x10000 + inst.word(1));
         } else if (!Boilerplate(op)) {
           out.insert(op);
@@ -72,17 +94,18 @@ absl::StatusOr<std::optional<KnownMatch>> MatchKnownBug(const Finding& f) {
   // before the translator it reads through), then the rest — when two
   // reproducers fail alike, the finding belongs to the closer one.
   std::vector<std::pair<int, const oracles::KnownBug*>> ranked;
-  const uint32_t primary = consumers & ~static_cast<uint32_t>(
-                                           oracles::kConsumerLlvmSpirv);
+  const uint32_t primary =
+      consumers & ~static_cast<uint32_t>(oracles::kConsumerLlvmSpirv);
   for (const oracles::KnownBug& b : registry->bugs) {
     if ((b.consumers & consumers) == 0) continue;
-    const int rank = b.target == f.target ? 0
+    const int rank = b.target == f.target           ? 0
                      : (b.consumers & primary) != 0 ? 1
                                                     : 2;
     ranked.emplace_back(rank, &b);
   }
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(
+      ranked.begin(), ranked.end(),
+      [](const auto& a, const auto& b) { return a.first < b.first; });
   // Signature: the entry's reproducer, under the finding's kernel name, on
   // the finding's target (its verdict there may differ from the recorded
   // one: the translator's abort is a crash on Oclgrind's path).
@@ -131,8 +154,9 @@ absl::StatusOr<std::optional<KnownMatch>> LabelFinding(const std::string& dir) {
         *match ? absl::StrCat("Known: ", (*match)->name, " (matched by ",
                               (*match)->how,
                               "; corpora/known-consumer-bugs/registry.json)\n")
-               : std::string("New: no known consumer bug matches this "
-                             "finding\n");
+               : std::string(
+                     "New: no known consumer bug matches this "
+                     "finding\n");
     if (auto s = spirv::WriteTextFile(dir + "/README.md", head + text); !s.ok())
       return s;
   }

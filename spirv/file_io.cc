@@ -40,9 +40,9 @@ absl::Status WriteError(const std::string& what, const std::string& path,
   } else if (err == EROFS || err == EACCES || err == EPERM) {
     advice = "; choose a writable --out";
   }
-  return absl::ResourceExhaustedError(absl::StrCat(
-      path, ": cannot ", what, " (errno ", err, ": ", ErrnoText(err), ")",
-      advice));
+  return absl::ResourceExhaustedError(
+      absl::StrCat(path, ": cannot ", what, " (errno ", err, ": ",
+                   ErrnoText(err), ")", advice));
 }
 
 }  // namespace
@@ -52,8 +52,8 @@ absl::StatusOr<std::vector<uint8_t>> ReadFileBytes(const std::string& path,
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     const int err = errno;
-    return absl::NotFoundError(absl::StrCat(path, ": cannot open for reading (",
-                                            ErrnoText(err), ")"));
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot open for reading (", ErrnoText(err), ")"));
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
@@ -65,9 +65,9 @@ absl::StatusOr<std::vector<uint8_t>> ReadFileBytes(const std::string& path,
   // waiting for a FIFO's writer.
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   auto too_big = [&]() {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": larger than the ", max_bytes,
-        "-byte limit for this input (is it the file you meant?)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": larger than the ", max_bytes,
+                     "-byte limit for this input (is it the file you meant?)"));
   };
   if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > max_bytes) {
     ::close(fd);
@@ -94,8 +94,8 @@ absl::StatusOr<std::vector<uint8_t>> ReadFileBytes(const std::string& path,
       bytes.insert(bytes.end(), buffer, buffer + n);
     } catch (const std::bad_alloc&) {
       ::close(fd);
-      return absl::ResourceExhaustedError(absl::StrCat(
-          path, ": out of memory after ", bytes.size(), " bytes"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat(path, ": out of memory after ", bytes.size(), " bytes"));
     }
   }
   ::close(fd);

@@ -22,20 +22,20 @@ absl::StatusOr<json> ParseJson(absl::string_view text,
   return j;
 }
 
-absl::StatusOr<json> ReadJsonFile(const std::string& path,
-                                  uint64_t max_bytes) {
+absl::StatusOr<json> ReadJsonFile(const std::string& path, uint64_t max_bytes) {
   auto bytes = ReadFileBytes(path, max_bytes);
   if (!bytes.ok()) return bytes.status();
-  return ParseJson(absl::string_view(reinterpret_cast<const char*>(bytes->data()),
-                                    bytes->size()),
-                   path);
+  return ParseJson(
+      absl::string_view(reinterpret_cast<const char*>(bytes->data()),
+                        bytes->size()),
+      path);
 }
 
 absl::Status WriteJsonFile(const std::string& path, const json& j) {
   const std::string text = j.dump(2) + "\n";
-  return WriteFileBytes(path, std::span<const uint8_t>(
-                                  reinterpret_cast<const uint8_t*>(text.data()),
-                                  text.size()));
+  return WriteFileBytes(
+      path, std::span<const uint8_t>(
+                reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 std::string DescribeJson(const json& j) {
@@ -62,16 +62,16 @@ std::string DescribeJson(const json& j) {
   }
 }
 
-JsonReader::JsonReader(std::string file, const json& document,
-                       std::string hint)
+JsonReader::JsonReader(std::string file, const json& document, std::string hint)
     : file_(std::move(file)), document_(document), hint_(std::move(hint)) {}
 
 void JsonReader::Fail(absl::string_view path, absl::string_view problem) {
   if (!status_.ok()) return;
   const std::string where =
       path.empty() ? file_ : absl::StrCat(file_, ": field '", path, "'");
-  status_ = absl::InvalidArgumentError(absl::StrCat(
-      where, ": ", problem, hint_.empty() ? "" : absl::StrCat(" (", hint_, ")")));
+  status_ = absl::InvalidArgumentError(
+      absl::StrCat(where, ": ", problem,
+                   hint_.empty() ? "" : absl::StrCat(" (", hint_, ")")));
 }
 
 const json& JsonField::raw() const {
@@ -93,7 +93,8 @@ bool JsonField::Missing() const {
 bool JsonField::ExpectObject() const {
   if (Missing()) return false;
   if (!value_->is_object())
-    return Fail(absl::StrCat("expected an object, got ", DescribeJson(*value_)));
+    return Fail(
+        absl::StrCat("expected an object, got ", DescribeJson(*value_)));
   return true;
 }
 
@@ -213,7 +214,8 @@ bool JsonField::Bool(bool fallback) const {
   return Bool();
 }
 
-std::string JsonField::Enum(std::initializer_list<absl::string_view> names) const {
+std::string JsonField::Enum(
+    std::initializer_list<absl::string_view> names) const {
   if (Missing()) return "";
   const std::string list = absl::StrJoin(names, ", ");
   if (!value_->is_string()) {
@@ -254,8 +256,8 @@ std::vector<JsonField> JsonField::Array(size_t max_size, bool required) const {
   }
   out.reserve(value_->size());
   for (size_t i = 0; i < value_->size(); ++i)
-    out.push_back(JsonField(reader_, &(*value_)[i],
-                            absl::StrCat(path_, "[", i, "]")));
+    out.push_back(
+        JsonField(reader_, &(*value_)[i], absl::StrCat(path_, "[", i, "]")));
   return out;
 }
 
@@ -276,10 +278,11 @@ std::vector<std::pair<std::string, JsonField>> JsonField::Members(
     return out;
   }
   for (auto it = value_->begin(); it != value_->end(); ++it) {
-    out.emplace_back(it.key(),
-                     JsonField(reader_, &it.value(),
-                               path_.empty() ? it.key()
-                                             : absl::StrCat(path_, ".", it.key())));
+    out.emplace_back(
+        it.key(),
+        JsonField(
+            reader_, &it.value(),
+            path_.empty() ? it.key() : absl::StrCat(path_, ".", it.key())));
   }
   return out;
 }

@@ -5,12 +5,12 @@
 #include <random>
 
 #include "absl/status/status.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
-#include "absl/strings/escaping.h"
 
 namespace l0spv::spirv {
 namespace {

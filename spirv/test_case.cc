@@ -44,9 +44,9 @@ absl::Status ValidateNdRange(const NdRange& r) {
     }
     // Global ids are offset + index: they must fit in 64 bits.
     if (r.offset[d] > ~uint64_t{0} - r.global[d]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "global offset ", r.offset[d], " + global size ", r.global[d],
-          " in dimension ", d, " overflows 64 bits"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("global offset ", r.offset[d], " + global size ",
+                       r.global[d], " in dimension ", d, " overflows 64 bits"));
     }
     items *= r.global[d];
   }
@@ -149,8 +149,8 @@ void ReadTolerances(JsonReader& reader, JsonField list, TestCase& tc) {
     if (!reader.ok()) return;
     if (arg >= tc.args.size() ||
         tc.args[arg].kind != KernelArg::Kind::kBuffer) {
-      tj["arg"].Fail(absl::StrCat("expected the index of a buffer argument, got ",
-                                  arg));
+      tj["arg"].Fail(
+          absl::StrCat("expected the index of a buffer argument, got ", arg));
       return;
     }
     t.arg = static_cast<uint32_t>(arg);
@@ -193,8 +193,9 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     return absl::NotFoundError(absl::StrCat(
-        dir, " is not a test case directory (expected a directory holding "
-             "case.json and module.spv)"));
+        dir,
+        " is not a test case directory (expected a directory holding "
+        "case.json and module.spv)"));
   }
   const std::string path = dir + "/case.json";
   auto parsed = ReadJsonFile(path);
@@ -251,13 +252,12 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
       a.is_result = aj["result"].Bool(false);
       const std::string file = aj["file"].String(ArgFile(i));
       if (!reader.ok()) break;
-      if (file.empty() || file.find('/') != std::string::npos ||
-          file == "." || file == "..") {
+      if (file.empty() || file.find('/') != std::string::npos || file == "." ||
+          file == "..") {
         aj["file"].Fail("must be a file name inside the case directory");
         break;
       }
-      const uint64_t declared =
-          aj["bytes"].Uint(0, 0, kMaxInputFileBytes);
+      const uint64_t declared = aj["bytes"].Uint(0, 0, kMaxInputFileBytes);
       if (!reader.ok()) break;
       auto bytes = ReadFileBytes(dir + "/" + file, kMaxInputFileBytes);
       if (!bytes.ok()) {

@@ -1,7 +1,7 @@
 #include "fuzzers/campaign/campaign.h"
 
-#include <signal.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -9,11 +9,11 @@
 
 #include <atomic>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <optional>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -71,8 +71,8 @@ absl::StatusOr<JobState> LoadJobState(const std::string& path) {
   spirv::JsonField root = reader.root();
   if (!root.ExpectObject()) return reader.status();
   s.next = root["next"].Uint(0, kMaxCounter);
-  s.running_seed = root["running_seed"].Int(
-      -1, -1, std::numeric_limits<int64_t>::max());
+  s.running_seed =
+      root["running_seed"].Int(-1, -1, std::numeric_limits<int64_t>::max());
   if (root["stats"].present()) s.stats = CampaignStats::Read(root["stats"]);
   if (!reader.ok()) return reader.status();
   return s;
@@ -332,15 +332,17 @@ absl::Status CheckOrWriteCampaignFile(const CampaignOptions& o) {
     if (!theirs->is_object() || !theirs->contains("format") ||
         (*theirs)["format"] != mine["format"]) {
       return absl::InvalidArgumentError(
-          absl::StrCat(path, ": expected an object with \"format\": "
-                             "\"l0spv-campaign/1\" (a campaign writes it); "
-                             "restore it or use another --out"));
+          absl::StrCat(path,
+                       ": expected an object with \"format\": "
+                       "\"l0spv-campaign/1\" (a campaign writes it); "
+                       "restore it or use another --out"));
     }
     for (const char* key : {"seed", "jobs", "shard", "shards", "profile"}) {
       if (!theirs->contains(key) || (*theirs)[key] != mine[key]) {
         return absl::FailedPreconditionError(absl::StrCat(
             o.out, " holds a campaign started with ", key, "=",
-            theirs->contains(key) ? (*theirs)[key].dump() : "(none)", " (this run: ", mine[key].dump(),
+            theirs->contains(key) ? (*theirs)[key].dump() : "(none)",
+            " (this run: ", mine[key].dump(),
             "); resume it with the same flags or use another --out"));
       }
     }
@@ -365,22 +367,22 @@ absl::Status LockOut(const std::string& out, int* lock_fd) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {
     const int err = errno;
-    return absl::PermissionDeniedError(absl::StrCat(
-        path, ": cannot create (", std::strerror(err),
-        "); choose a writable --out"));
+    return absl::PermissionDeniedError(
+        absl::StrCat(path, ": cannot create (", std::strerror(err),
+                     "); choose a writable --out"));
   }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
-    return absl::FailedPreconditionError(absl::StrCat(
-        "another campaign is running in ", out,
-        " (it holds ", path, "); wait for it, or use another --out"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("another campaign is running in ", out, " (it holds ",
+                     path, "); wait for it, or use another --out"));
   }
   const std::string pid = absl::StrCat(::getpid(), "\n");
   if (::ftruncate(fd, 0) != 0 || ::write(fd, pid.data(), pid.size()) < 0) {
     const int err = errno;
     ::close(fd);
-    return absl::ResourceExhaustedError(absl::StrCat(
-        path, ": cannot write (", std::strerror(err), ")"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat(path, ": cannot write (", std::strerror(err), ")"));
   }
   *lock_fd = fd;
   return absl::OkStatus();
@@ -445,7 +447,8 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
 
   // SIGINT / SIGTERM: stop within a second, write stats.json, clean up.
   g_parent_stop = false;
-  struct sigaction sa {}, old_int {}, old_term {};
+  struct sigaction sa {
+  }, old_int{}, old_term{};
   sa.sa_handler = OnParentSignal;
   ::sigaction(SIGINT, &sa, &old_int);
   ::sigaction(SIGTERM, &sa, &old_term);
@@ -512,10 +515,10 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
       // targets: restarting would not help), or dies: by a signal, or —
       // under sanitizers, whose handlers turn a crash into exit(1) — with
       // another exit code. Jobs the campaign stopped itself did not die.
-      const bool died = !stopping_since &&
-                        (WIFSIGNALED(status) ||
-                         (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-                          WEXITSTATUS(status) != kJobSetupFailed));
+      const bool died =
+          !stopping_since && (WIFSIGNALED(status) ||
+                              (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+                               WEXITSTATUS(status) != kJobSetupFailed));
       if (died) {
         const std::string how =
             WIFSIGNALED(status) ? absl::StrCat("signal-", WTERMSIG(status))
@@ -579,8 +582,8 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
     // the per-case limit is killed (its state still points at the case). A
     // stop (signal, failed write) gives jobs one second to finish.
     const bool overdue =
-        (timed && now > deadline + o.limits.wall_time * 4 +
-                            std::chrono::seconds(10)) ||
+        (timed &&
+         now > deadline + o.limits.wall_time * 4 + std::chrono::seconds(10)) ||
         (stopping_since && now - *stopping_since > std::chrono::seconds(1));
     if (overdue) {
       for (pid_t p : pids)

@@ -14,13 +14,13 @@
 #include "absl/strings/str_split.h"
 #include "fuzzers/campaign/campaign.h"
 #include "fuzzers/cli/commands.h"
-#include "reducers/known_match.h"
-#include "spirv/json_reader.h"
 #include "fuzzers/cli/reduce_support.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/validity/device_profile.h"
 #include "reducers/dedup.h"
+#include "reducers/known_match.h"
 #include "reducers/pipeline.h"
+#include "spirv/json_reader.h"
 
 ABSL_DECLARE_FLAG(std::string, target);
 ABSL_DECLARE_FLAG(std::string, profile);
@@ -160,8 +160,7 @@ void LabelKnownFindings(const std::string& out) {
       ++new_count;
     } else {
       ++known_count;
-      known[*label].push_back(
-          std::filesystem::path(dir).filename().string());
+      known[*label].push_back(std::filesystem::path(dir).filename().string());
     }
   }
   auto stats = spirv::ReadJsonFile(out + "/stats.json");

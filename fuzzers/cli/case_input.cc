@@ -6,8 +6,8 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "spirv/binary.h"
 #include "oracles/validity/device_profile.h"
+#include "spirv/binary.h"
 #include "spirv/launch_spec.h"
 
 ABSL_DECLARE_FLAG(std::string, sidecar);
@@ -70,9 +70,9 @@ absl::Status CheckOutIsNotInput(const std::string& input,
   if (ec) return absl::OkStatus();
   // The same directory, or a module file the output would replace.
   if (in == o || in == o / "module.spv" || in == o / "case.json") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--out=", out, " is the input '", input,
-        "': it would be overwritten; choose another --out"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--out=", out, " is the input '", input,
+                     "': it would be overwritten; choose another --out"));
   }
   return absl::OkStatus();
 }

@@ -14,10 +14,10 @@ namespace l0spv::cli {
 
 const std::vector<Command>& AllCommands() {
   static const auto* commands = new std::vector<Command>{
-      LintCommand(),     TargetsCommand(), RunCommand(),   GenerateCommand(),
-      CampaignCommand(), CheckCommand(),   MergeCommand(), TransformCommand(),
-      ReplayCommand(),   ReduceCommand(),  KnownBugsCommand(),
-      ReportCommand()};
+      LintCommand(),     TargetsCommand(),   RunCommand(),
+      GenerateCommand(), CampaignCommand(),  CheckCommand(),
+      MergeCommand(),    TransformCommand(), ReplayCommand(),
+      ReduceCommand(),   KnownBugsCommand(), ReportCommand()};
   return *commands;
 }
 
@@ -93,9 +93,9 @@ absl::StatusOr<std::vector<std::string>> ParseArgs(
     // A path or name flag given explicitly empty is a mistake (an unset
     // shell variable), never "use the default".
     static const absl::flat_hash_set<std::string> kNonEmpty = {
-        "out",    "dump",   "save_finding", "sidecar", "module", "kernel",
-        "global", "local",  "offset",       "kinds",   "target", "time",
-        "shard",  "profile", "reduce_time"};
+        "out",    "dump",   "save_finding", "sidecar", "module",
+        "kernel", "global", "local",        "offset",  "kinds",
+        "target", "time",   "shard",        "profile", "reduce_time"};
     if (has_value && value.empty() && kNonEmpty.contains(name)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--", name, "= is empty; give a value or leave the flag out"));

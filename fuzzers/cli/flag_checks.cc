@@ -29,9 +29,8 @@ namespace {
 absl::Status Range(const std::string& flag, uint64_t value, uint64_t min,
                    uint64_t max, const std::string& note = "") {
   if (value >= min && value <= max) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("--", flag, "=", value,
-                                                 ": must be between ", min,
-                                                 " and ", max, note));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--", flag, "=", value, ": must be between ", min, " and ", max, note));
 }
 
 // One rule per flag name; a command is checked against the rules of the
@@ -43,24 +42,23 @@ const std::map<std::string, std::function<absl::Status()>>& Rules() {
            [] {
              const int t = absl::GetFlag(FLAGS_timeout);
              if (t >= 1 && t <= kMaxTimeoutSeconds) return absl::OkStatus();
-             return absl::InvalidArgumentError(absl::StrCat(
-                 "--timeout=", t, ": must be between 1 and ",
-                 kMaxTimeoutSeconds, " seconds"));
+             return absl::InvalidArgumentError(
+                 absl::StrCat("--timeout=", t, ": must be between 1 and ",
+                              kMaxTimeoutSeconds, " seconds"));
            }},
           {"memory_limit_mb",
            [] {
              const uint64_t m = absl::GetFlag(FLAGS_memory_limit_mb);
              if (m == 0) return absl::OkStatus();  // unlimited
-             return Range("memory_limit_mb", m, kMinMemoryLimitMb,
-                          uint64_t{1} << 24,
-                          " MiB, or 0 for no limit (below 1 GiB consumers such as PoCL "
-                          "fail to start or hang, which would read as findings)");
+             return Range(
+                 "memory_limit_mb", m, kMinMemoryLimitMb, uint64_t{1} << 24,
+                 " MiB, or 0 for no limit (below 1 GiB consumers such as PoCL "
+                 "fail to start or hang, which would read as findings)");
            }},
           {"max_statements",
            [] {
-             return Range("max_statements",
-                          absl::GetFlag(FLAGS_max_statements), 1,
-                          kMaxStatements);
+             return Range("max_statements", absl::GetFlag(FLAGS_max_statements),
+                          1, kMaxStatements);
            }},
           {"transformations",
            [] {
@@ -69,7 +67,9 @@ const std::map<std::string, std::function<absl::Status()>>& Rules() {
                           kMaxTransformations, " (0 = a random count 1..200)");
            }},
           {"jobs",
-           [] { return Range("jobs", absl::GetFlag(FLAGS_jobs), 1, kMaxJobs); }},
+           [] {
+             return Range("jobs", absl::GetFlag(FLAGS_jobs), 1, kMaxJobs);
+           }},
           {"time",
            [] {
              return ParseDuration(absl::GetFlag(FLAGS_time), "--time").status();

@@ -62,9 +62,10 @@ int RunGenerate(const std::vector<std::string>& positional) {
   generators::GeneratorOptions options;
   options.profile = profile_name;
   options.max_statements = absl::GetFlag(FLAGS_max_statements);
-  options.avoid_known_bugs = absl::GetFlag(FLAGS_allow_known_bugs)
-                                 ? 0u
-                                 : static_cast<uint32_t>(oracles::kAllConsumers);
+  options.avoid_known_bugs =
+      absl::GetFlag(FLAGS_allow_known_bugs)
+          ? 0u
+          : static_cast<uint32_t>(oracles::kAllConsumers);
   options.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
 
   generators::OpcodeStats table;

@@ -122,8 +122,9 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
               // Recorded on this very version: the reproducer is broken
               // (or the entry was wrong) — an open bug must reproduce.
               if (b.status == "open") ++broken;
-              result = absl::StrCat("DOES NOT REPRODUCE on the recorded version (",
-                                    run->detail, ")");
+              result =
+                  absl::StrCat("DOES NOT REPRODUCE on the recorded version (",
+                               run->detail, ")");
             } else {
               ++fixed;
               result = absl::StrCat("fixed here (", run->installed_version,
@@ -149,9 +150,9 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
   }
   if (json) std::cout << out.dump(2) << "\n";
   if (check) {
-    std::cerr << "known-bugs --check: " << reproduced << " reproduce, "
-              << fixed << " fixed here, " << absent
-              << " consumer not installed, " << broken
+    std::cerr << "known-bugs --check: " << reproduced << " reproduce, " << fixed
+              << " fixed here, " << absent << " consumer not installed, "
+              << broken
               << " open entries that no longer reproduce on their recorded "
                  "version, "
               << errors << " error(s)\n";

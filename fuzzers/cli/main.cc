@@ -1,12 +1,12 @@
 // l0spv-fuzz: the command. Subcommands in the manner of git (see DESIGN.md).
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/flag_checks.h"
-#include <new>
 
 namespace l0spv::cli {
 namespace {

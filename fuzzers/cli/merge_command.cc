@@ -1,8 +1,8 @@
 // `l0spv-fuzz merge --out=DIR SHARD_DIR...`: combines the findings and
 // stats of campaign shards.
 #include <filesystem>
-#include <set>
 #include <iostream>
+#include <set>
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
@@ -11,8 +11,8 @@
 #include "fuzzers/campaign/stats.h"
 #include "fuzzers/cli/case_input.h"
 #include "fuzzers/cli/commands.h"
-#include "spirv/json_reader.h"
 #include "spirv/binary.h"
+#include "spirv/json_reader.h"
 
 ABSL_DECLARE_FLAG(std::string, out);
 
@@ -30,7 +30,7 @@ int RunMerge(const std::vector<std::string>& positional) {
   struct Shard {
     std::string dir;
     campaign::CampaignStats stats;
-    nlohmann::json id;  // {"seed", "shard", "shards"}
+    nlohmann::json id;               // {"seed", "shard", "shards"}
     std::vector<fs::path> findings;  // complete, checked
   };
   std::vector<Shard> shards;
@@ -57,13 +57,14 @@ int RunMerge(const std::vector<std::string>& positional) {
     shard.id["seed"] = reader.root()["seed"].Uint(0, 0, ~uint64_t{0});
     shard.id["shards"] = reader.root()["shards"].Uint(1, 1, 1u << 30);
     shard.id["shard"] = reader.root()["shard"].Uint(0, 0, 1u << 30);
-    if (!reader.ok()) return UsageError("merge", std::string(reader.status().message()));
+    if (!reader.ok())
+      return UsageError("merge", std::string(reader.status().message()));
     for (const Shard& other : shards) {
       if (other.id == shard.id && !j->contains("merged_from")) {
         return UsageError(
-            "merge", absl::StrCat(dir, " and ", other.dir,
-                                  " are the same shard (", shard.id.dump(),
-                                  "): its cases would count twice"));
+            "merge",
+            absl::StrCat(dir, " and ", other.dir, " are the same shard (",
+                         shard.id.dump(), "): its cases would count twice"));
       }
     }
     // Every finding must be complete (a campaign writes verdict.json last
@@ -71,8 +72,8 @@ int RunMerge(const std::vector<std::string>& positional) {
     // campaign's output, and merging it would spread the damage.
     const fs::path findings = fs::path(dir) / "findings";
     if (fs::exists(findings, ec) && !fs::is_directory(findings, ec)) {
-      return UsageError("merge", absl::StrCat(findings.string(),
-                                              " is not a directory"));
+      return UsageError("merge",
+                        absl::StrCat(findings.string(), " is not a directory"));
     }
     for (const auto& f : fs::directory_iterator(findings, ec)) {
       const std::string name = f.path().filename().string();
@@ -81,10 +82,10 @@ int RunMerge(const std::vector<std::string>& positional) {
       auto vj = spirv::ReadJsonFile(verdict);
       if (!vj.ok()) {
         return UsageError(
-            "merge", absl::StrCat(f.path().string(),
-                                  " is not a complete finding: ",
-                                  vj.status().message(),
-                                  " (remove it, or merge without this shard)"));
+            "merge",
+            absl::StrCat(f.path().string(),
+                         " is not a complete finding: ", vj.status().message(),
+                         " (remove it, or merge without this shard)"));
       }
       spirv::JsonReader vr(verdict, *vj, "a campaign writes this file");
       if (vr.root().ExpectObject()) {
@@ -92,7 +93,8 @@ int RunMerge(const std::vector<std::string>& positional) {
         (void)vr.root()["target"].String();
         (void)vr.root()["signature"].NonEmptyString();
       }
-      if (!vr.ok()) return UsageError("merge", std::string(vr.status().message()));
+      if (!vr.ok())
+        return UsageError("merge", std::string(vr.status().message()));
       shard.findings.push_back(f.path());
     }
     shards.push_back(std::move(shard));
@@ -120,9 +122,9 @@ int RunMerge(const std::vector<std::string>& positional) {
           fs::copy(s.path(), target + "/seeds/" + s.path().filename().string(),
                    fs::copy_options::skip_existing, ec);
           if (ec) {
-            return UsageError("merge", absl::StrCat("cannot copy ",
-                                                    s.path().string(), ": ",
-                                                    ec.message()));
+            return UsageError(
+                "merge", absl::StrCat("cannot copy ", s.path().string(), ": ",
+                                      ec.message()));
           }
         }
         ++merged;
@@ -134,9 +136,9 @@ int RunMerge(const std::vector<std::string>& positional) {
         if (ec) {
           const std::string why = ec.message();
           fs::remove_all(tmp, ec);
-          return UsageError("merge", absl::StrCat("cannot copy ",
-                                                  f.path().string(), " to ",
-                                                  target, ": ", why));
+          return UsageError(
+              "merge", absl::StrCat("cannot copy ", f.path().string(), " to ",
+                                    target, ": ", why));
         }
         ++copied;
       }

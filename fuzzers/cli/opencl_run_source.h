@@ -5,7 +5,8 @@
 
 namespace l0spv::cli {
 
-inline constexpr char kOpenClRunSource[] = R"l0spv_c(/* opencl_run: runs one kernel of a SPIR (LLVM bitcode) or SPIR-V module on
+inline constexpr char kOpenClRunSource[] =
+    R"l0spv_c(/* opencl_run: runs one kernel of a SPIR (LLVM bitcode) or SPIR-V module on
  * an OpenCL platform and prints the result buffers, without l0spv-fuzz.
  * usage: opencl_run PLATFORM_SUBSTRING MODULE KERNEL GX,GY,GZ LX,LY,LZ|- ARG...
  *   ARG: buf:FILE (initial contents; printed after the run when

@@ -7,12 +7,12 @@
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/reduce_support.h"
 #include "oracles/process/subprocess.h"
-#include "absl/strings/match.h"
 #include "reducers/dedup.h"
 #include "reducers/known_match.h"
 #include "reducers/pipeline.h"
@@ -97,14 +97,13 @@ absl::StatusOr<reducers::ReduceOptions> ReduceOptionsFromFlags() {
     auto r = oracles::RunCommand({o.spirv_reduce, "--version"}, limits);
     const std::string said =
         r.ok() ? r->stdout_text + r->stderr_text : std::string();
-    if (!r.ok() || !r->Succeeded() ||
-        !absl::StrContains(said, "SPIRV-Tools")) {
+    if (!r.ok() || !r->Succeeded() || !absl::StrContains(said, "SPIRV-Tools")) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--spirv_reduce=", o.spirv_reduce, ": `", o.spirv_reduce,
           " --version` ",
-          r.ok() ? (r->Succeeded() ? "does not name SPIRV-Tools"
-                                   : r->Describe())
-                 : std::string(r.status().message()),
+          r.ok()
+              ? (r->Succeeded() ? "does not name SPIRV-Tools" : r->Describe())
+              : std::string(r.status().message()),
           "; is this spirv-reduce? (omit the flag to use the one in PATH)"));
     }
   }

@@ -61,8 +61,8 @@ int RunReplay(const std::vector<std::string>& positional) {
   options.skip_inapplicable = absl::GetFlag(FLAGS_skip_inapplicable);
   auto result = transform::Replay(*original, *log, options);
   if (!result.ok())
-    return UsageError("replay", absl::StrCat(positional[1], ": ",
-                                             result.status().message()));
+    return UsageError(
+        "replay", absl::StrCat(positional[1], ": ", result.status().message()));
   if (!result->skipped.empty()) {
     std::cerr << "skipped " << result->skipped.size()
               << " record(s) whose precondition failed:";

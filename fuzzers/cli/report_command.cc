@@ -53,9 +53,9 @@ std::string LaunchText(const spirv::TestCase& tc) {
   std::string text = absl::StrCat(
       "- kernel `", tc.entry_point, "`, global size (",
       Dims(r.global, r.dims, ", "), ")",
-      r.local ? absl::StrCat(", local size (", Dims(*r.local, r.dims, ", "),
-                             ")")
-              : std::string(", local size chosen by the implementation"),
+      r.local
+          ? absl::StrCat(", local size (", Dims(*r.local, r.dims, ", "), ")")
+          : std::string(", local size chosen by the implementation"),
       "\n");
   for (size_t i = 0; i < tc.args.size(); ++i) {
     const spirv::KernelArg& a = tc.args[i];
@@ -66,9 +66,9 @@ std::string LaunchText(const spirv::TestCase& tc) {
                         ".bin`)", a.is_result ? ", result" : "", "\n");
         break;
       case spirv::KernelArg::Kind::kScalar:
-        absl::StrAppend(&text, "- arg ", i, ": by value, bytes (little-endian) ",
-                        Hex(a.bytes), a.type.empty() ? "" : " (" + a.type + ")",
-                        "\n");
+        absl::StrAppend(&text, "- arg ", i,
+                        ": by value, bytes (little-endian) ", Hex(a.bytes),
+                        a.type.empty() ? "" : " (" + a.type + ")", "\n");
         break;
       case spirv::KernelArg::Kind::kLocal:
         absl::StrAppend(&text, "- arg ", i, ": __local, ", a.local_bytes,
@@ -82,10 +82,11 @@ std::string LaunchText(const spirv::TestCase& tc) {
 // An oclgrind-kernel simulator file for the SPIR bitcode of the module.
 std::string OclgrindSim(const spirv::TestCase& tc) {
   const spirv::NdRange& r = tc.nd_range;
-  std::array<uint64_t, 3> local = r.local.value_or(std::array<uint64_t, 3>{1, 1, 1});
-  std::string sim = absl::StrCat("module.bc\n", tc.entry_point, "\n",
-                                 Dims(r.global, 3, " "), "\n",
-                                 Dims(local, 3, " "), "\n");
+  std::array<uint64_t, 3> local =
+      r.local.value_or(std::array<uint64_t, 3>{1, 1, 1});
+  std::string sim =
+      absl::StrCat("module.bc\n", tc.entry_point, "\n", Dims(r.global, 3, " "),
+                   "\n", Dims(local, 3, " "), "\n");
   for (const spirv::KernelArg& a : tc.args) {
     switch (a.kind) {
       case spirv::KernelArg::Kind::kBuffer:
@@ -109,15 +110,16 @@ std::string OclgrindSim(const spirv::TestCase& tc) {
 std::string OpenClRunArgs(const std::string& platform,
                           const spirv::TestCase& tc) {
   const spirv::NdRange& r = tc.nd_range;
-  std::string args = absl::StrCat(
-      "'", platform, "' module.bc ", tc.entry_point, " ",
-      Dims(r.global, r.dims, ","), " ",
-      r.local ? Dims(*r.local, r.dims, ",") : std::string("-"));
+  std::string args =
+      absl::StrCat("'", platform, "' module.bc ", tc.entry_point, " ",
+                   Dims(r.global, r.dims, ","), " ",
+                   r.local ? Dims(*r.local, r.dims, ",") : std::string("-"));
   for (size_t i = 0; i < tc.args.size(); ++i) {
     const spirv::KernelArg& a = tc.args[i];
     switch (a.kind) {
       case spirv::KernelArg::Kind::kBuffer:
-        absl::StrAppend(&args, " buf:arg", i, ".bin", a.is_result ? ":out" : "");
+        absl::StrAppend(&args, " buf:arg", i, ".bin",
+                        a.is_result ? ":out" : "");
         break;
       case spirv::KernelArg::Kind::kScalar:
         absl::StrAppend(&args, " val:", Hex(a.bytes));
@@ -134,18 +136,20 @@ std::string OpenClRunArgs(const std::string& platform,
 // the directory UPSTREAM.md is in (module.spvasm and argN.bin beside it).
 std::string ConsumerCommands(const std::string& target,
                              const spirv::TestCase& tc,
-                             const std::string& verdict_kind,
-                             bool* wrote_sim, bool* wrote_host) {
+                             const std::string& verdict_kind, bool* wrote_sim,
+                             bool* wrote_host) {
   const std::string kind = target.substr(0, target.find(':'));
-  const std::string param =
-      target.find(':') == std::string::npos ? "" : target.substr(target.find(':') + 1);
+  const std::string param = target.find(':') == std::string::npos
+                                ? ""
+                                : target.substr(target.find(':') + 1);
   const std::string version = oracles::SpirvVersionString(
       tc.module_words.size() > 1 ? tc.module_words[1] : 0);
   const std::string assemble = absl::StrCat(
       "spirv-as --target-env spv", version, " module.spvasm -o module.spv");
   if (kind == "ocloc") {
-    return absl::StrCat(assemble, "\nocloc compile -spirv_input -file module.spv -device ",
-                        param, "\n");
+    return absl::StrCat(
+        assemble, "\nocloc compile -spirv_input -file module.spv -device ",
+        param, "\n");
   }
   if (kind == "spirv-opt") {
     std::string text = absl::StrCat(
@@ -228,9 +232,9 @@ int RunReport(const std::vector<std::string>& positional) {
   auto ref = oracles::MakeTarget("ref", oracles::TargetOptions{});
   auto target = oracles::MakeTarget(finding->target, oracles::TargetOptions{});
   if (!ref.ok() || !target.ok()) {
-    return UsageError("report",
-                      absl::StrCat("cannot run target ", finding->target, ": ",
-                                   (!ref.ok() ? ref : target).status().message()));
+    return UsageError(
+        "report", absl::StrCat("cannot run target ", finding->target, ": ",
+                               (!ref.ok() ? ref : target).status().message()));
   }
   oracles::TargetRunLimits limits;
   const oracles::Execution expected = (*ref)->Run(tc, limits);
@@ -238,10 +242,10 @@ int RunReport(const std::vector<std::string>& positional) {
   const oracles::Verdict v = oracles::Judge(tc, expected, (*target)->name(),
                                             (*target)->executes(), actual);
   if (!v.IsFinding()) {
-    return UsageError("report", absl::StrCat(
-                                    dir, ": ", from,
-                                    " does not show the bug on this machine "
-                                    "(the target is ok now): nothing to report"));
+    return UsageError(
+        "report", absl::StrCat(dir, ": ", from,
+                               " does not show the bug on this machine "
+                               "(the target is ok now): nothing to report"));
   }
   const std::string kind = oracles::VerdictKindName(v.kind);
   auto text = spirv::Disassemble(tc.module_words);
@@ -262,7 +266,8 @@ int RunReport(const std::vector<std::string>& positional) {
   const std::string commands =
       ConsumerCommands(finding->target, tc, kind, &wrote_sim, &wrote_host);
   if (wrote_host) {
-    if (auto s = spirv::WriteTextFile(out_dir + "/opencl_run.c", kOpenClRunSource);
+    if (auto s =
+            spirv::WriteTextFile(out_dir + "/opencl_run.c", kOpenClRunSource);
         !s.ok())
       return UsageError("report", std::string(s.message()));
   }
@@ -285,8 +290,9 @@ int RunReport(const std::vector<std::string>& positional) {
   if (v.kind == oracles::VerdictKind::kMismatch) {
     const nlohmann::json diff =
         reducers::BufferDifferences(tc, expected, actual, 32);
-    absl::StrAppend(&md, "## Expected (reference) vs actual\n\nOnly the "
-                         "differing elements:\n\n```json\n",
+    absl::StrAppend(&md,
+                    "## Expected (reference) vs actual\n\nOnly the "
+                    "differing elements:\n\n```json\n",
                     diff.dump(2), "\n```\n\n");
   } else {
     std::string log = actual.log.empty() ? actual.message : actual.log;
@@ -300,7 +306,8 @@ int RunReport(const std::vector<std::string>& positional) {
     return UsageError("report", std::string(s.message()));
   std::cout << "wrote " << out_dir << "/UPSTREAM.md (with module.spvasm"
             << (wrote_sim ? ", module.sim" : "")
-            << (wrote_host ? ", opencl_run.c" : "") << " and the argument files)\n";
+            << (wrote_host ? ", opencl_run.c" : "")
+            << " and the argument files)\n";
   return kExitOk;
 }
 

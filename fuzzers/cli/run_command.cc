@@ -150,7 +150,8 @@ int RunRun(const std::vector<std::string>& positional) {
   if (!tc.ok()) return UsageError("run", std::string(tc.status().message()));
   // The launch comes from the sidecar when there is one: name it.
   if (absl::Status s = CheckRunnable(
-          *tc, sidecar.empty() ? input : absl::StrCat(input, " with ", sidecar));
+          *tc,
+          sidecar.empty() ? input : absl::StrCat(input, " with ", sidecar));
       !s.ok())
     return UsageError("run", std::string(s.message()));
   const std::string target = absl::GetFlag(FLAGS_target);

@@ -1,14 +1,14 @@
 // `l0spv-fuzz targets [--json]`: every target, whether it can run here, why.
 #include <iostream>
+#include <map>
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "fuzzers/cli/commands.h"
-#include "oracles/known_bugs/consumers.h"
-#include <map>
 #include "nlohmann/json.hpp"
+#include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/target_registry.h"
 
 ABSL_DECLARE_FLAG(bool, json);

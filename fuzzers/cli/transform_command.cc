@@ -63,8 +63,8 @@ int RunTransform(const std::vector<std::string>& positional) {
   if (const std::string k = absl::GetFlag(FLAGS_kinds); !k.empty()) {
     for (absl::string_view part : absl::StrSplit(k, ',')) {
       if (part.empty())
-        return UsageError("transform", absl::StrCat("--kinds=", k,
-                                                    ": an empty kind name"));
+        return UsageError("transform",
+                          absl::StrCat("--kinds=", k, ": an empty kind name"));
       options.kinds.emplace_back(part);
     }
   }

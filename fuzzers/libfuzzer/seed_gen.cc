@@ -26,8 +26,8 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
 #include "fuzzers/libfuzzer/generator_input.h"
-#include "spirv/binary.h"
 #include "generators/transform/engine.h"
+#include "spirv/binary.h"
 #include "spirv/test_case.h"
 
 ABSL_FLAG(std::string, out, "",

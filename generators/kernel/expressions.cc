@@ -248,12 +248,13 @@ bool GenIntArith(GenContext& ctx) {
       // 149/150/151/152"; mul_extended.spvasm).
       Op ops[4];
       uint32_t choices = 0;
-      if (ctx.BugsAllowed({KnownBugId::kMulExtended,
-                           KnownBugId::kLlvmSpirvSmulExtended})) {
+      if (ctx.BugsAllowed(
+              {KnownBugId::kMulExtended, KnownBugId::kLlvmSpirvSmulExtended})) {
         ops[choices++] = Op::OpUMulExtended;
         ops[choices++] = Op::OpSMulExtended;
       }
-      if (ctx.BugsAllowed({KnownBugId::kIaddCarry, KnownBugId::kLlvmSpirvIaddCarry,
+      if (ctx.BugsAllowed({KnownBugId::kIaddCarry,
+                           KnownBugId::kLlvmSpirvIaddCarry,
                            KnownBugId::kLlvmSpirvIsubBorrow})) {
         ops[choices++] = Op::OpIAddCarry;
         ops[choices++] = Op::OpISubBorrow;
@@ -355,7 +356,8 @@ bool GenCompare(GenContext& ctx) {
                  Op::OpLogicalOr};
       }
       // IGC: known-consumer-bugs/logical_not.
-      if (ctx.BugsAllowed(KnownBugId::kLogicalNot)) ops.push_back(Op::OpLogicalNot);
+      if (ctx.BugsAllowed(KnownBugId::kLogicalNot))
+        ops.push_back(Op::OpLogicalNot);
       const Op op = ops[ctx.rng.Below(static_cast<uint32_t>(ops.size()))];
       if (op == Op::OpAny || op == Op::OpAll) {
         AddValue(ctx, fn.Op(op, ctx.types.Id(BoolT()), {v->id}), BoolT());
@@ -365,11 +367,10 @@ bool GenCompare(GenContext& ctx) {
         const uint32_t rhs = Operand(ctx, t);
         // IGC (ocloc, generator word 0): OpLogicalOr of a value with itself
         // aborts (corpora/known-consumer-bugs/igc_logical_or_self.spvasm).
-        const Op safe =
-            op == Op::OpLogicalOr && rhs == v->id &&
-                    !ctx.BugsAllowed(KnownBugId::kIgcLogicalOrSelf)
-                ? Op::OpLogicalAnd
-                : op;
+        const Op safe = op == Op::OpLogicalOr && rhs == v->id &&
+                                !ctx.BugsAllowed(KnownBugId::kIgcLogicalOrSelf)
+                            ? Op::OpLogicalAnd
+                            : op;
         AddValue(ctx, fn.Op(safe, type, {v->id, rhs}), t);
       }
       return true;
@@ -427,7 +428,7 @@ bool GenConvert(GenContext& ctx) {
       if (to.width == from.width) {
         // llvm-spirv: known-consumer-bugs/llvm_spirv_copy_object_alloca.
         if (!ctx.BugsAllowed(KnownBugId::kLlvmSpirvCopyObjectAlloca))
-        return false;
+          return false;
         AddValue(ctx, fn.Op(Op::OpCopyObject, ctx.types.Id(from), {v->id}),
                  from);
         return true;
@@ -618,8 +619,8 @@ bool GenComposite(GenContext& ctx) {
     AddValue(ctx, fn.Op(Op::OpCompositeConstruct, ctx.types.Id(t), lanes), t);
     return true;
   }
-  if (!ctx.BugsAllowed(KnownBugId::kCompositeConstructRuntime) &&
-      choice == 6 && rng.Percent(30)) {
+  if (!ctx.BugsAllowed(KnownBugId::kCompositeConstructRuntime) && choice == 6 &&
+      rng.Percent(30)) {
     // OpCompositeConstruct of constants only: the form llvm-spirv 14 reads.
     const ValueType t = vec->type;
     std::vector<uint32_t> lanes;
@@ -745,7 +746,8 @@ bool GenFloatArith(GenContext& ctx) {
       // OpFMod is lowered by llvm-spirv to frem + llvm.copysign, which
       // Oclgrind 21.10 cannot call (known-consumer-bugs/oclgrind_fmod).
       static constexpr Op kOps[] = {Op::OpFDiv, Op::OpFRem, Op::OpFMod};
-      const uint32_t choices = ctx.BugsAllowed(KnownBugId::kOclgrindFmod) ? 3 : 2;
+      const uint32_t choices =
+          ctx.BugsAllowed(KnownBugId::kOclgrindFmod) ? 3 : 2;
       const Op op = kOps[ctx.rng.Below(choices)];
       const uint32_t r = fn.Op(op, type, {Operand(ctx, t), Operand(ctx, t)});
       double ulp = 0;

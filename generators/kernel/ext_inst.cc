@@ -47,8 +47,7 @@ void FloatResult(GenContext& ctx, uint32_t id, ValueType t, uint32_t number,
 // PoCL's known bugs may be hit. False when no float type remains.
 bool MathFloatType(GenContext& ctx, ValueType* t) {
   *t = RandomFloatType(ctx);
-  if (t->width != 16 || ctx.BugsAllowed(KnownBugId::kPoclHalfMath))
-    return true;
+  if (t->width != 16 || ctx.BugsAllowed(KnownBugId::kPoclHalfMath)) return true;
   if (ctx.features.fp32) {
     *t = t->WithWidth(32);
   } else if (ctx.features.fp64) {
@@ -352,8 +351,10 @@ bool GenExtFloatLoose(GenContext& ctx) {
       t = FloatT(32, t.lanes);
       type = ctx.types.Id(t);
       const bool binary = rng.Percent(25);
-      const uint32_t unary_count = ctx.BugsAllowed(KnownBugId::kPoclHalfFunctions) ? 24 : 12;
-      const uint32_t binary_count = ctx.BugsAllowed(KnownBugId::kPoclHalfFunctions) ? 4 : 2;
+      const uint32_t unary_count =
+          ctx.BugsAllowed(KnownBugId::kPoclHalfFunctions) ? 24 : 12;
+      const uint32_t binary_count =
+          ctx.BugsAllowed(KnownBugId::kPoclHalfFunctions) ? 4 : 2;
       const uint32_t n = binary ? kNativeBinary[rng.Below(binary_count)]
                                 : kNativeUnary[rng.Below(unary_count)];
       std::vector<uint32_t> ops{Operand(ctx, t)};

@@ -61,7 +61,8 @@ struct Features {
   bool unstructured = false;        // ifs and loops may drop their merge
                                     // instruction; loops may exit to two
                                     // different blocks
-  uint32_t avoid_bugs = oracles::kAllConsumers;   // GeneratorOptions::avoid_known_bugs
+  uint32_t avoid_bugs =
+      oracles::kAllConsumers;  // GeneratorOptions::avoid_known_bugs
   uint32_t statements = 20;
   uint32_t helper_functions = 0;
   uint32_t max_depth = 3;

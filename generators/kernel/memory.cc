@@ -63,7 +63,7 @@ const PrivateArray& NewPrivateArray(GenContext& ctx, ValueType element,
   array.pointer = ctx.fn->LocalVariable(
       ctx.types.Pointer(StorageClass::Function, array_type), initializer,
       /*store_initializer=*/
-          !ctx.BugsAllowed(KnownBugId::kFunctionVariableInitializer) ||
+      !ctx.BugsAllowed(KnownBugId::kFunctionVariableInitializer) ||
           ctx.rng.Percent(50));
   array.element = element;
   array.length = length;

@@ -105,7 +105,8 @@ void SinkValue(GenContext& ctx, const Value& value) {
   }
   // A 32-bit vector is one of 16- or 8-bit lanes: spirv-opt folds its
   // bitcast wrongly when it is constant (spirv_opt_bitcast_fold).
-  if (t.IsInt() && t.Bits() == 32 && ctx.BugsAllowed(KnownBugId::kSpirvOptBitcastFold) &&
+  if (t.IsInt() && t.Bits() == 32 &&
+      ctx.BugsAllowed(KnownBugId::kSpirvOptBitcastFold) &&
       ctx.rng.Percent(50)) {
     StoreInt32(ctx, fn.Op(Op::OpBitcast, ctx.types.Id(IntT(32)), {value.id}));
     return;

@@ -64,8 +64,8 @@ absl::Status CheckRecordNumbers(const nlohmann::json& j,
                                 const std::string& path) {
   if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
-      if (auto s = CheckRecordNumbers(it.value(),
-                                      absl::StrCat(path, ".", it.key()));
+      if (auto s =
+              CheckRecordNumbers(it.value(), absl::StrCat(path, ".", it.key()));
           !s.ok())
         return s;
     }
@@ -89,9 +89,9 @@ absl::Status CheckRecordNumbers(const nlohmann::json& j,
         "field '", path, "': expected a non-negative integer, got ", j.dump()));
   }
   if (j.get<uint64_t>() > max) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "field '", path, "': ", j.dump(), " does not fit in ",
-        wide ? 64 : 32, " bits"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("field '", path, "': ", j.dump(), " does not fit in ",
+                     wide ? 64 : 32, " bits"));
   }
   return absl::OkStatus();
 }
@@ -100,8 +100,7 @@ absl::Status CheckRecordNumbers(const nlohmann::json& j,
 absl::Status CheckRecord(const Transformation& t, TransformContext& ctx,
                          const Record& r) {
   try {
-    if (absl::Status s = CheckRecordNumbers(r, "record"); !s.ok())
-      return s;
+    if (absl::Status s = CheckRecordNumbers(r, "record"); !s.ok()) return s;
     if (absl::Status s = CheckFreshIds(ctx, r); !s.ok()) return s;
     return t.Check(ctx, r);
   } catch (const RecordFieldError& e) {
@@ -178,15 +177,15 @@ absl::StatusOr<std::vector<nlohmann::json>> LogRecords(
       !log["format"].is_string() || log["format"] != kLogFormat ||
       !log.contains("records") || !log["records"].is_array() ||
       log["records"].size() > kMaxRecords) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("not a transformation log: expected an object with "
-                     "\"format\": \"",
-                     kLogFormat, "\" and a \"records\" array (at most ",
-                     kMaxRecords, ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "not a transformation log: expected an object with "
+        "\"format\": \"",
+        kLogFormat, "\" and a \"records\" array (at most ", kMaxRecords, ")"));
   }
   if (log.contains("seed") && !log["seed"].is_number_unsigned()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "field 'seed': expected an unsigned integer, got ", log["seed"].dump()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("field 'seed': expected an unsigned integer, got ",
+                     log["seed"].dump()));
   }
   std::vector<nlohmann::json> out;
   for (size_t i = 0; i < log["records"].size(); ++i) {

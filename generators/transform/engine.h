@@ -35,8 +35,8 @@ struct TransformOptions {
   // Kinds that may be used; empty = a random non-empty subset of all kinds
   // (swarm testing: each case exercises a different mix).
   std::vector<std::string> kinds;
-  // oracles::ConsumerBit mask: kinds whose known_bug_consumers() intersect it are
-  // never used (swarm) or rejected (explicit --kinds).
+  // oracles::ConsumerBit mask: kinds whose known_bug_consumers() intersect it
+  // are never used (swarm) or rejected (explicit --kinds).
   uint32_t avoid_known_bugs = 0;
   // Validate the input module with spirv-val first (benchmarks turn it off
   // to time the transformations alone).

@@ -131,7 +131,8 @@ uint32_t EmitKnownValue(TransformContext& ctx, const Record& source,
 uint32_t EmitOpaqueBool(TransformContext& ctx, const Record& source,
                         InstPos& pos, bool value) {
   spirv::ModuleBuilder& mb = ctx.builder();
-  if (Field<std::string>(source, "source") == "constant") return mb.BoolConstant(value);
+  if (Field<std::string>(source, "source") == "constant")
+    return mb.BoolConstant(value);
   const uint64_t known = *KnownValueOf(ctx, source);
   const uint32_t v = EmitKnownValue(ctx, source, pos);
   const uint32_t type = ctx.TypeOf(v) != 0 ? ctx.TypeOf(v) : mb.IntType(32);

@@ -26,11 +26,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "oracles/known_bugs/registry.h"
 #include "absl/status/status.h"
 #include "generators/kernel/random.h"
 #include "generators/transform/context.h"
 #include "nlohmann/json.hpp"
+#include "oracles/known_bugs/registry.h"
 
 namespace l0spv::transform {
 
@@ -108,7 +108,8 @@ class Transformation {
   // Their consumers (oracles::ConsumerBit mask).
   uint32_t known_bug_consumers() const {
     uint32_t mask = 0;
-    for (oracles::KnownBugId id : known_bugs()) mask |= oracles::ConsumersOf(id);
+    for (oracles::KnownBugId id : known_bugs())
+      mask |= oracles::ConsumersOf(id);
     return mask;
   }
 };

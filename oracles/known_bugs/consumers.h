@@ -30,8 +30,8 @@ enum ConsumerBit : uint32_t {
 
 struct ConsumerInfo {
   ConsumerBit bit;
-  std::string_view name;          // registry spelling: "igc", "pocl", ...
-  std::string_view description;   // "Intel Graphics Compiler (ocloc)"
+  std::string_view name;            // registry spelling: "igc", "pocl", ...
+  std::string_view description;     // "Intel Graphics Compiler (ocloc)"
   std::string_view debian_package;  // whose version is the consumer's
 };
 

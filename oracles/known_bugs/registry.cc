@@ -70,10 +70,11 @@ absl::StatusOr<KnownBugRegistry> ParseKnownBugRegistry(
     b.root_cause = e["root_cause"].NonEmptyString();
     b.found_by = e["found_by"].NonEmptyString();
     b.target = e["target"].NonEmptyString();
-    b.verdict = e["verdict"].Enum({"crash", "timeout", "rejected-valid",
-                                   "accepted-invalid", "mismatch",
-                                   "target-ub"});
-    for (spirv::JsonField g : e["gates"].Array(64)) b.gates.push_back(g.String());
+    b.verdict =
+        e["verdict"].Enum({"crash", "timeout", "rejected-valid",
+                           "accepted-invalid", "mismatch", "target-ub"});
+    for (spirv::JsonField g : e["gates"].Array(64))
+      b.gates.push_back(g.String());
     if (!reader.ok()) break;
     if (!names.insert(b.name).second) {
       e["name"].Fail(absl::StrCat("\"", b.name, "\" is listed twice"));

@@ -35,8 +35,8 @@ struct KnownBug {
   std::optional<std::string> duplicate_of;
   std::string root_cause;
   std::string found_by;
-  std::string target;   // l0spv-fuzz target that runs the reproducer
-  std::string verdict;  // the verdict kind it gives there
+  std::string target;              // l0spv-fuzz target that runs the reproducer
+  std::string verdict;             // the verdict kind it gives there
   std::vector<std::string> gates;  // where the project avoids it
   // The reproducer: SPIR-V assembly (or OpenCL C) and its launch sidecar.
   std::string spvasm;

@@ -9,9 +9,9 @@ namespace l0spv::oracles::known_bugs_internal {
 
 struct ReproducerText {
   std::string_view name;
-  std::string_view spvasm;   // "" when the reproducer is OpenCL C
-  std::string_view sidecar;  // the launch (corpora/README.md)
-  std::string_view opencl_c; // "" unless NAME.cl
+  std::string_view spvasm;    // "" when the reproducer is OpenCL C
+  std::string_view sidecar;   // the launch (corpora/README.md)
+  std::string_view opencl_c;  // "" unless NAME.cl
 };
 
 extern const std::string_view kRegistryJson;

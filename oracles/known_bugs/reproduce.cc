@@ -47,11 +47,11 @@ absl::StatusOr<std::vector<uint32_t>> CompileOpenClC(const KnownBug& bug) {
   if (auto s = spirv::WriteTextFile(cl, bug.opencl_c); !s.ok()) return s;
   ChildLimits limits;
   limits.wall_time = std::chrono::seconds(60);
-  auto clang = RunCommand({"clang-14", "-cc1", "-triple", "spir64-unknown-unknown",
-                           "-cl-std=CL2.0", "-finclude-default-header",
-                           "-ffp-contract=off", "-emit-llvm-bc", "-O0", "-x",
-                           "cl", cl, "-o", bc},
-                          limits);
+  auto clang = RunCommand(
+      {"clang-14", "-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL2.0",
+       "-finclude-default-header", "-ffp-contract=off", "-emit-llvm-bc", "-O0",
+       "-x", "cl", cl, "-o", bc},
+      limits);
   if (!clang.ok() || !clang->Succeeded()) {
     return absl::FailedPreconditionError(
         "clang-14 is not installed or failed (the reproducer is OpenCL C)");
@@ -87,7 +87,8 @@ absl::StatusOr<spirv::TestCase> ReproducerCase(const KnownBug& bug) {
     auto assembled = spirv::Assemble(bug.spvasm, AssemblyEnv(bug.spvasm));
     if (!assembled.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          bug.name, ".spvasm does not assemble: ", assembled.status().message()));
+          bug.name,
+          ".spvasm does not assemble: ", assembled.status().message()));
     }
     words = std::move(*assembled);
   } else if (!bug.opencl_c.empty()) {
@@ -159,7 +160,8 @@ absl::StatusOr<KnownBugRun> RunKnownBug(const KnownBug& bug,
     const absl::Status valid = spirv::Validate(tc->module_words);
     run.outcome = valid.ok() ? KnownBugRun::Outcome::kDoesNotReproduce
                              : KnownBugRun::Outcome::kReproduces;
-    run.verdict.kind = valid.ok() ? VerdictKind::kOk : VerdictKind::kRejectedValid;
+    run.verdict.kind =
+        valid.ok() ? VerdictKind::kOk : VerdictKind::kRejectedValid;
     run.verdict.target = "clang-14 + llvm-spirv-14";
     run.detail = valid.ok() ? "the produced module validates"
                             : std::string(valid.message());

@@ -31,10 +31,10 @@ absl::StatusOr<spirv::TestCase> RenameKernel(spirv::TestCase test_case,
 struct KnownBugRun {
   enum class Outcome { kReproduces, kDoesNotReproduce, kNotInstalled };
   Outcome outcome = Outcome::kNotInstalled;
-  std::string target;            // where it ran
-  Verdict verdict;               // the target's verdict (when it ran)
-  std::string installed_version; // the consumer's version here ("" = none)
-  std::string detail;            // why not installed, or what was seen
+  std::string target;             // where it ran
+  Verdict verdict;                // the target's verdict (when it ran)
+  std::string installed_version;  // the consumer's version here ("" = none)
+  std::string detail;             // why not installed, or what was seen
 };
 
 // `target` empty = the entry's own target; `kernel_name` non-empty renames

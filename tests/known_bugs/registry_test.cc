@@ -50,7 +50,8 @@ TEST(KnownBugRegistry, TargetsMapToTheConsumersTheyExercise) {
   EXPECT_EQ(ConsumersOfTarget("ref"), 0u);
   EXPECT_EQ(ConsumersOfTarget("ocloc:tgllp"), kConsumerIgc);
   EXPECT_EQ(ConsumersOfTarget("gpu"), kConsumerIgc);
-  EXPECT_EQ(ConsumersOfTarget("oclgrind"), kConsumerOclgrind | kConsumerLlvmSpirv);
+  EXPECT_EQ(ConsumersOfTarget("oclgrind"),
+            kConsumerOclgrind | kConsumerLlvmSpirv);
   EXPECT_EQ(ConsumersOfTarget("opencl:Portable Computing Language"),
             kConsumerPocl | kConsumerLlvmSpirv);
   EXPECT_EQ(ConsumersOfTarget("opencl:Intel(R) OpenCL Graphics"), kConsumerIgc);
@@ -105,8 +106,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "field 'bugs[0].gates'"}));
 
 TEST(KnownBugRegistry, TwoEntriesWithOneNameAreAnError) {
-  auto r = ParseKnownBugRegistry(
-      Registry(std::string(kEntry) + "," + kEntry), "r.json");
+  auto r = ParseKnownBugRegistry(Registry(std::string(kEntry) + "," + kEntry),
+                                 "r.json");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("listed twice"));
 }

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
 ChildResult RunTool(const std::vector<std::string>& argv,
-                const std::string& dir = "") {
+                    const std::string& dir = "") {
   ChildLimits limits;
   limits.wall_time = std::chrono::seconds(120);
   limits.memory_bytes = 0;
@@ -39,8 +39,8 @@ std::string Read(const fs::path& p) {
 struct ReportCase {
   KnownBugId bug;
   std::string target;
-  bool commands_fail;       // the consumer's tool exits non-zero
-  std::string shows;        // ... or prints this
+  bool commands_fail;  // the consumer's tool exits non-zero
+  std::string shows;   // ... or prints this
 };
 
 class ReportTest : public ::testing::TestWithParam<ReportCase> {};
@@ -54,23 +54,25 @@ TEST_P(ReportTest, UpstreamReportReproducesWithTheConsumersOwnTools) {
   ASSERT_NE(bug, nullptr);
   auto tc = ReproducerCase(*bug);
   ASSERT_TRUE(tc.ok()) << tc.status();
-  const fs::path dir = fs::path(::testing::TempDir()) /
-                       ("l0spv_report_" + bug->name + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::path(::testing::TempDir()) /
+      ("l0spv_report_" + bug->name + std::to_string(::getpid()));
   fs::remove_all(dir);
   ASSERT_TRUE(spirv::WriteTestCase(*tc, (dir / "case").string()).ok());
-  ChildResult check = RunTool({L0SPV_FUZZ_BINARY, "check", (dir / "case").string(),
-                           "--target=" + c.target,
-                           "--save_finding=" + (dir / "out").string()});
+  ChildResult check = RunTool({L0SPV_FUZZ_BINARY, "check",
+                               (dir / "case").string(), "--target=" + c.target,
+                               "--save_finding=" + (dir / "out").string()});
   ASSERT_EQ(check.exit_code, 1) << check.stderr_text;
   std::vector<fs::path> findings;
   for (const auto& e : fs::directory_iterator(dir / "out" / "findings"))
     findings.push_back(e.path());
   ASSERT_EQ(findings.size(), 1u);
-  ChildResult report = RunTool({L0SPV_FUZZ_BINARY, "report", findings[0].string()});
+  ChildResult report =
+      RunTool({L0SPV_FUZZ_BINARY, "report", findings[0].string()});
   ASSERT_EQ(report.exit_code, 0) << report.stderr_text;
   const fs::path up = findings[0] / "upstream";
   const std::string md = Read(up / "UPSTREAM.md");
-  EXPECT_THAT(md, HasSubstr(bug->version));          // consumer version
+  EXPECT_THAT(md, HasSubstr(bug->version));           // consumer version
   EXPECT_THAT(md, HasSubstr("OpEntryPoint Kernel"));  // the SPIR-V as text
   EXPECT_THAT(md, HasSubstr("## Launch"));
   EXPECT_TRUE(fs::exists(up / "module.spvasm"));
@@ -96,8 +98,8 @@ INSTANTIATE_TEST_SUITE_P(
         // spirv-opt --ccp folds smod(1, 2147483647) to 0xffffffff.
         ReportCase{KnownBugId::kSpirvOptSmodFold, "spirv-opt:ccp", false,
                    "OpStore %13 %uint_4294967295"},
-        ReportCase{KnownBugId::kSpirvOptConstantBranchCrash, "spirv-opt",
-                   true, ""},
+        ReportCase{KnownBugId::kSpirvOptConstantBranchCrash, "spirv-opt", true,
+                   ""},
         // Oclgrind: sign(+inf-ish) stores -inf (0xff800000 little-endian).
         ReportCase{KnownBugId::kOclgrindSignZero, "oclgrind", false,
                    "[3] = 0xff"},
@@ -113,7 +115,8 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(ReportErrors, NotAFindingOrOursIsExitTwo) {
-  ChildResult r = RunTool({L0SPV_FUZZ_BINARY, "report", "/nonexistent/finding"});
+  ChildResult r =
+      RunTool({L0SPV_FUZZ_BINARY, "report", "/nonexistent/finding"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.stderr_text, HasSubstr("/nonexistent/finding"));
   r = RunTool({L0SPV_FUZZ_BINARY, "report"});

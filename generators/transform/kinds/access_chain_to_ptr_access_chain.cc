@@ -66,9 +66,8 @@ class AccessChainToPtrAccessChainKind : public Transformation {
     const InstPos pos = *ResolveField(ctx, r, "instruction");
     const uint32_t zero = ZeroIndex(ctx, ctx.At(pos));
     spirv::Instruction& inst = ctx.At(pos);
-    inst.set_opcode(U(Field<bool>(r, "in_bounds")
-                          ? Op::OpInBoundsPtrAccessChain
-                          : Op::OpPtrAccessChain));
+    inst.set_opcode(U(Field<bool>(r, "in_bounds") ? Op::OpInBoundsPtrAccessChain
+                                                  : Op::OpPtrAccessChain));
     auto& ops = inst.mutable_operands();
     ops.insert(ops.begin() + 1, spirv::IdOperand(zero));
   }

@@ -59,7 +59,8 @@ class AddDeadBlockKind : public Transformation {
     auto [f, b] = *ctx.FindBlock(label);
     spirv::Function& fn = ctx.module().functions[f];
     InstPos pos{f, b, fn.blocks[b].instructions.size() - 1};
-    const uint32_t cond = EmitOpaqueBool(ctx, ObjectField(r, "condition"), pos, true);
+    const uint32_t cond =
+        EmitOpaqueBool(ctx, ObjectField(r, "condition"), pos, true);
     const uint32_t dead = ctx.NewId();
     spirv::BasicBlock& bb = fn.blocks[b];
     const uint32_t succ = bb.instructions.back().word(0);

@@ -49,8 +49,8 @@ class ConstantToSpecConstantKind : public Transformation {
     auto pos = ResolveField(ctx, r, "use");
     if (!pos.ok()) return pos.status();
     uint32_t constant = 0;
-    auto c = CheckIntConstantUse(ctx, *pos, Field<size_t>(r, "operand"),
-                                 &constant);
+    auto c =
+        CheckIntConstantUse(ctx, *pos, Field<size_t>(r, "operand"), &constant);
     if (!c.ok()) return c.status();
     const uint32_t spec_id = Field<uint32_t>(r, "spec_id");
     const std::vector<uint32_t> used = UsedSpecIds(ctx.module());

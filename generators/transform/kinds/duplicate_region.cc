@@ -60,7 +60,8 @@ class DuplicateRegion : public Transformation {
     auto run = RunFromRecord(ctx, r);
     if (!run.ok()) return run.status();
     if (absl::Status s = NoDecoratedResults(ctx, *run); !s.ok()) return s;
-    return CheckOpaqueSource(ctx, ObjectField(r, "condition"), run->block.function);
+    return CheckOpaqueSource(ctx, ObjectField(r, "condition"),
+                             run->block.function);
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
@@ -88,7 +89,8 @@ class DuplicateRegion : public Transformation {
     auto& insts = fn->blocks[b].instructions;
     insts.erase(insts.begin() + static_cast<ptrdiff_t>(run.first), insts.end());
     InstPos pos{f, b, insts.size()};
-    const uint32_t cond = EmitOpaqueBool(ctx, ObjectField(r, "condition"), pos, true);
+    const uint32_t cond =
+        EmitOpaqueBool(ctx, ObjectField(r, "condition"), pos, true);
     absl::flat_hash_map<uint32_t, uint32_t> to_t, to_f;
     for (const spirv::Instruction& inst : body)
       if (inst.result_id() != 0) {

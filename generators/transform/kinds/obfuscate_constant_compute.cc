@@ -63,8 +63,8 @@ class ObfuscateConstantComputeKind : public Transformation {
     auto pos = ResolveField(ctx, r, "use");
     if (!pos.ok()) return pos.status();
     uint32_t constant = 0;
-    auto c = CheckIntConstantUse(ctx, *pos, Field<size_t>(r, "operand"),
-                                 &constant);
+    auto c =
+        CheckIntConstantUse(ctx, *pos, Field<size_t>(r, "operand"), &constant);
     if (!c.ok()) return c.status();
     const std::string op = Field<std::string>(r, "op");
     if (!Solve(op, 0, 0, 32))

@@ -37,8 +37,7 @@ std::optional<Op> Conversion(uint64_t known, uint32_t source_width, uint64_t c,
 // Width of the value a source yields (32 for buffer words).
 uint32_t SourceWidth(TransformContext& ctx, const Record& source) {
   if (Field<std::string>(source, "source") == "buffer") return 32;
-  return ctx.types().ScalarWidth(
-      ctx.TypeOf(Field<uint32_t>(source, "param")));
+  return ctx.types().ScalarWidth(ctx.TypeOf(Field<uint32_t>(source, "param")));
 }
 
 class ObfuscateConstantLoadKind : public Transformation {
@@ -79,8 +78,8 @@ class ObfuscateConstantLoadKind : public Transformation {
     auto pos = ResolveField(ctx, r, "use");
     if (!pos.ok()) return pos.status();
     uint32_t constant = 0;
-    auto c = CheckIntConstantUse(ctx, *pos, Field<size_t>(r, "operand"),
-                                 &constant);
+    auto c =
+        CheckIntConstantUse(ctx, *pos, Field<size_t>(r, "operand"), &constant);
     if (!c.ok()) return c.status();
     const Record& source = ObjectField(r, "source");
     if (Field<std::string>(source, "source") == "constant")
@@ -92,7 +91,8 @@ class ObfuscateConstantLoadKind : public Transformation {
     const uint32_t width = ctx.types().ScalarWidth(ctx.TypeOf(constant));
     const std::optional<Op> conversion = Conversion(
         *KnownValueOf(ctx, source), SourceWidth(ctx, source), *c, width);
-    if (conversion == Op::OpNop && Field<std::string>(source, "source") == "scalar" &&
+    if (conversion == Op::OpNop &&
+        Field<std::string>(source, "source") == "scalar" &&
         ctx.TypeOf(Field<uint32_t>(source, "param")) != ctx.TypeOf(constant))
       return absl::FailedPreconditionError(
           "the argument's type differs from the constant's");

@@ -37,8 +37,7 @@ class PermutePhi : public Transformation {
           absl::StrCat("%", phi, " is not an OpPhi"));
     const spirv::Instruction& inst =
         ctx.At({static_cast<size_t>(d->function), d->block_index, d->index});
-    std::vector<uint32_t> perm =
-        Field<std::vector<uint32_t>>(r, "permutation");
+    std::vector<uint32_t> perm = Field<std::vector<uint32_t>>(r, "permutation");
     std::vector<uint32_t> sorted = perm;
     std::sort(sorted.begin(), sorted.end());
     for (uint32_t i = 0; i < sorted.size(); ++i)

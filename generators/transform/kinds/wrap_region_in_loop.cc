@@ -37,7 +37,8 @@ class WrapRegionInLoop : public Transformation {
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
     auto run = RunFromRecord(ctx, r);
     if (!run.ok()) return run.status();
-    return CheckOpaqueSource(ctx, ObjectField(r, "condition"), run->block.function);
+    return CheckOpaqueSource(ctx, ObjectField(r, "condition"),
+                             run->block.function);
   }
 
   void Apply(TransformContext& ctx, const Record& r) const override {
@@ -49,7 +50,8 @@ class WrapRegionInLoop : public Transformation {
     fn.blocks[run.block.block].instructions.push_back(Branch(h));
     InstPos pos{run.block.function, run.block.block + 1,
                 fn.blocks[run.block.block + 1].instructions.size()};
-    const uint32_t cond = EmitOpaqueBool(ctx, ObjectField(r, "condition"), pos, false);
+    const uint32_t cond =
+        EmitOpaqueBool(ctx, ObjectField(r, "condition"), pos, false);
     auto& insts = ctx.module()
                       .functions[run.block.function]
                       .blocks[run.block.block + 1]
