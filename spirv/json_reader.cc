@@ -239,21 +239,26 @@ std::string JsonField::Enum(
   return Enum(names);
 }
 
-std::vector<JsonField> JsonField::Array(size_t max_size, bool required) const {
-  std::vector<JsonField> out;
+bool JsonField::Container(bool array, size_t max_size, bool required) const {
   if (!present()) {
     if (required) Missing();
-    return out;
+    return false;
   }
-  if (!value_->is_array()) {
-    Fail(absl::StrCat("expected an array, got ", DescribeJson(*value_)));
-    return out;
+  if (array ? !value_->is_array() : !value_->is_object()) {
+    return Fail(absl::StrCat("expected ", array ? "an array" : "an object",
+                             ", got ", DescribeJson(*value_)));
   }
   if (value_->size() > max_size) {
-    Fail(absl::StrCat("expected at most ", max_size, " elements, got ",
-                      value_->size()));
-    return out;
+    return Fail(absl::StrCat("expected at most ", max_size,
+                             array ? " elements" : " members", ", got ",
+                             value_->size()));
   }
+  return true;
+}
+
+std::vector<JsonField> JsonField::Array(size_t max_size, bool required) const {
+  std::vector<JsonField> out;
+  if (!Container(/*array=*/true, max_size, required)) return out;
   out.reserve(value_->size());
   for (size_t i = 0; i < value_->size(); ++i)
     out.push_back(
@@ -264,19 +269,7 @@ std::vector<JsonField> JsonField::Array(size_t max_size, bool required) const {
 std::vector<std::pair<std::string, JsonField>> JsonField::Members(
     size_t max_size, bool required) const {
   std::vector<std::pair<std::string, JsonField>> out;
-  if (!present()) {
-    if (required) Missing();
-    return out;
-  }
-  if (!value_->is_object()) {
-    Fail(absl::StrCat("expected an object, got ", DescribeJson(*value_)));
-    return out;
-  }
-  if (value_->size() > max_size) {
-    Fail(absl::StrCat("expected at most ", max_size, " members, got ",
-                      value_->size()));
-    return out;
-  }
+  if (!Container(/*array=*/false, max_size, required)) return out;
   for (auto it = value_->begin(); it != value_->end(); ++it) {
     out.emplace_back(
         it.key(),

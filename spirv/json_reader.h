@@ -103,6 +103,9 @@ class JsonField {
   bool Missing() const;  // records "missing" and returns true when absent
   template <typename T>
   T Integer(T min, T max) const;
+  // Present, an array (or object) of at most max_size entries; else records
+  // the error (absent is an error only when `required`).
+  bool Container(bool array, size_t max_size, bool required) const;
 
   JsonReader* reader_;
   const nlohmann::json* value_;  // nullptr: absent

@@ -1,5 +1,6 @@
 #include "oracles/known_bugs/reproduce.h"
 
+#include <cctype>
 #include <filesystem>
 
 #include "absl/strings/numbers.h"
@@ -22,19 +23,11 @@ namespace fs = std::filesystem;
 // "; Version: 1.N" in the header comment (spirv-as ignores it).
 spv_target_env AssemblyEnv(const std::string& text) {
   const size_t at = text.find("; Version: 1.");
-  if (at == std::string::npos) return SPV_ENV_UNIVERSAL_1_2;
-  switch (text[at + 13]) {
-    case '0':
-      return SPV_ENV_UNIVERSAL_1_0;
-    case '1':
-      return SPV_ENV_UNIVERSAL_1_1;
-    case '3':
-      return SPV_ENV_UNIVERSAL_1_3;
-    case '4':
-      return SPV_ENV_UNIVERSAL_1_4;
-    default:
-      return SPV_ENV_UNIVERSAL_1_2;
-  }
+  const uint32_t minor =
+      at == std::string::npos || !std::isdigit(text[at + 13])
+          ? 2
+          : static_cast<uint32_t>(text[at + 13] - '0');
+  return spirv::UniversalEnvForVersion((1u << 16) | (minor << 8));
 }
 
 // OpenCL C -> SPIR-V the way corpora/CMakeLists.txt builds the corpus.
