@@ -95,7 +95,8 @@ absl::StatusOr<std::vector<std::string>> ParseArgs(
     static const absl::flat_hash_set<std::string> kNonEmpty = {
         "out",    "dump",   "save_finding", "sidecar", "module",
         "kernel", "global", "local",        "offset",  "kinds",
-        "target", "time",   "shard",        "profile", "reduce_time"};
+        "target", "time",   "shard",        "profile", "reduce_time",
+        "consumer"};
     if (has_value && value.empty() && kNonEmpty.contains(name)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--", name, "= is empty; give a value or leave the flag out"));

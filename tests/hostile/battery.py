@@ -1040,6 +1040,21 @@ class Battery:
         add("merge-no-out", [B, "merge", "{BASE}/camp"], ["--out"])
         add("merge-shard-missing", [B, "merge", "--out=m", "nonexistent"],
             ["nonexistent"])
+        # known-bugs and report (issue 15): their flag and directory inputs.
+        add("known-bugs-consumer-unknown",
+            [B, "known-bugs", "--consumer=intel"], ["--consumer"])
+        add("known-bugs-consumer-empty", [B, "known-bugs", "--consumer="],
+            ["--consumer"])
+        add("known-bugs-check-with-dir",
+            [B, "known-bugs", "--check", "{BASE}/finding"], ["--check"])
+        add("known-bugs-finding-missing", [B, "known-bugs", "nonexistent"],
+            ["nonexistent"])
+        add("known-bugs-finding-is-a-case", [B, "known-bugs", "{BASE}/case"],
+            ["case"])
+        add("report-missing", [B, "report", "nonexistent"], ["nonexistent"])
+        add("report-no-argument", [B, "report"], ["FINDING_DIR"])
+        add("report-two-arguments", [B, "report", "a", "b"], ["FINDING_DIR"])
+        add("report-finding-is-a-case", [B, "report", "{BASE}/case"], ["case"])
         return R
 
     def log_hand_mutations(self):
