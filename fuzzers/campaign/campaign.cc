@@ -431,8 +431,11 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
   if (auto s = LockOut(o.out, &lock.fd); !s.ok()) return s;
   // Consumers' scratch files live under OUT, so a campaign killed with
   // SIGKILL leaves nothing in /tmp, and the next run clears them.
+  // Absolute: consumers' workers run inside their scratch directories, so
+  // a relative --out would resolve somewhere else there.
   if (o.target_options.scratch_dir.empty()) {
-    o.target_options.scratch_dir = o.out + "/.scratch";
+    o.target_options.scratch_dir =
+        fs::absolute(fs::path(o.out) / ".scratch", ec).string();
     fs::remove_all(o.target_options.scratch_dir, ec);
   }
   // A state file that does not read is an error now, not a crash later.
