@@ -2,10 +2,13 @@
 # Sets up everything and runs every test:
 #   1. g++ build with warnings as errors, all CTest suites;
 #   2. clang-14 build with ASan + UBSan + libFuzzer instrumentation, all CTest
-#      suites again under the sanitizers, plus the 60-second fuzz smoke runs
-#      (label fuzz-smoke: reader, interpreter, generator, spirv-opt fuzzers)
-#      and the OSS-Fuzz build test (ci.oss_fuzz_build: ci/oss-fuzz/build.sh
-#      with OSS-Fuzz's variables, its own clang build, 20 s per fuzz target).
+#      suites again under the sanitizers, plus the fuzz smoke runs
+#      (label fuzz-smoke: 30 s per fuzz target).
+# The OSS-Fuzz build test (ci.oss_fuzz_build, label oss-fuzz: a third, clang
+# build with OSS-Fuzz's variables, about 5 minutes here and twice that on
+# CI's machine) is left out to keep CI under 45 minutes; it runs in
+# `OSS_FUZZ_BUILD=1 ci/nightly ...` or by hand:
+#   ctest --test-dir build/fuzz -L oss-fuzz
 # Both stages also run the nightly report tests (label ci: renderer, headless
 # Chromium, a 30-second ci/nightly run).
 # Set L0SPV_SKIP_FUZZ=1 to skip step 2 (e.g. on a machine without clang).
@@ -27,5 +30,5 @@ fi
 echo "== [2/2] clang-14 ASan+UBSan+libFuzzer build + tests + fuzz smoke"
 cmake --preset fuzz >/dev/null
 cmake --build build/fuzz -j "$jobs"
-ctest --test-dir build/fuzz --output-on-failure -j "$jobs"
+ctest --test-dir build/fuzz --output-on-failure -j "$jobs" -LE oss-fuzz
 echo "== all tests passed"
