@@ -40,11 +40,13 @@ bool IsCommutative(uint32_t opcode) {
 class SwapCommutative : public SingleInstructionKind {
  public:
   std::string_view kind() const override { return "swap_commutative_operands"; }
+  // Swapping an operand with itself changes nothing (`OpIAdd %v %x %x`).
   bool Matches(const spirv::Instruction& inst) const override {
-    return IsCommutative(inst.opcode()) && inst.NumOperands() == 2;
+    return IsCommutative(inst.opcode()) && inst.NumOperands() == 2 &&
+           inst.word(0) != inst.word(1);
   }
   const char* requirement() const override {
-    return "a commutative binary operation";
+    return "a commutative binary operation on two different ids";
   }
   void Rewrite(TransformContext& ctx, const InstPos& pos) const override {
     spirv::Instruction& inst = ctx.At(pos);
