@@ -48,16 +48,22 @@ class ToggleMergeControl : public Transformation {
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
-    std::vector<uint32_t> labels;
+    std::vector<std::pair<uint32_t, uint32_t>> blocks;  // label, control
     for (auto [f, b] : ReachableBlocks(ctx)) {
       const spirv::BasicBlock& bb = ctx.module().functions[f].blocks[b];
-      if (Fits(bb)) labels.push_back(bb.id());
+      if (Fits(bb))
+        blocks.emplace_back(bb.id(), MergeInstruction(bb)->word(h_.operand));
     }
-    if (labels.empty()) return std::nullopt;
-    const uint32_t label =
-        labels[rng.Below(static_cast<uint32_t>(labels.size()))];
-    const uint32_t choices[] = {0, h_.a, h_.b};
-    return Record{{"block", label}, {"control", choices[rng.Below(3)]}};
+    if (blocks.empty()) return std::nullopt;
+    const auto [label, current] =
+        blocks[rng.Below(static_cast<uint32_t>(blocks.size()))];
+    // One of the two controls the merge instruction does not have already.
+    std::vector<uint32_t> choices;
+    for (uint32_t c : {0u, h_.a, h_.b})
+      if (c != current) choices.push_back(c);
+    return Record{
+        {"block", label},
+        {"control", choices[rng.Below(static_cast<uint32_t>(choices.size()))]}};
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
@@ -67,10 +73,16 @@ class ToggleMergeControl : public Transformation {
           absl::StrCat("\"control\" must be 0, ", h_.a, " or ", h_.b));
     auto ref = ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     if (!ref.ok()) return ref.status();
-    if (!Fits(ctx.module().functions[ref->function].blocks[ref->block]))
+    const spirv::BasicBlock& bb =
+        ctx.module().functions[ref->function].blocks[ref->block];
+    if (!Fits(bb))
       return absl::FailedPreconditionError(
           "the block has no merge instruction of this kind with only hint "
           "bits set");
+    if (MergeInstruction(bb)->word(h_.operand) == control)
+      return absl::FailedPreconditionError(
+          absl::StrCat("the merge instruction already has control ", control,
+                       ": the record would change nothing"));
     return absl::OkStatus();
   }
 
@@ -94,14 +106,20 @@ class ChangeFunctionControl : public Transformation {
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
-    std::vector<uint32_t> ids;
+    std::vector<const spirv::Function*> fns;
     for (const spirv::Function& fn : ctx.module().functions)
-      if (!fn.IsDeclaration()) ids.push_back(fn.id());
-    if (ids.empty()) return std::nullopt;
-    const uint32_t choices[] = {0, kInline, kDontInline};
+      if (!fn.IsDeclaration()) fns.push_back(&fn);
+    if (fns.empty()) return std::nullopt;
+    const spirv::Function* fn =
+        fns[rng.Below(static_cast<uint32_t>(fns.size()))];
+    // One of the two hints the function does not have already.
+    const uint32_t current = fn->def.word(0) & (kInline | kDontInline);
+    std::vector<uint32_t> choices;
+    for (uint32_t c : {0u, kInline, kDontInline})
+      if (c != current) choices.push_back(c);
     return Record{
-        {"function", ids[rng.Below(static_cast<uint32_t>(ids.size()))]},
-        {"control", choices[rng.Below(3)]}};
+        {"function", fn->id()},
+        {"control", choices[rng.Below(static_cast<uint32_t>(choices.size()))]}};
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
@@ -114,6 +132,10 @@ class ChangeFunctionControl : public Transformation {
     if (fn == nullptr || fn->IsDeclaration())
       return absl::FailedPreconditionError(
           absl::StrCat("%", id, " is not a function with a body"));
+    if ((fn->def.word(0) & (kInline | kDontInline)) == control)
+      return absl::FailedPreconditionError(
+          absl::StrCat("%", id, " already has function control ", control,
+                       ": the record would change nothing"));
     return absl::OkStatus();
   }
 
