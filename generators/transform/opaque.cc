@@ -1,5 +1,8 @@
 #include "generators/transform/opaque.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "generators/transform/ir_util.h"
 
@@ -24,34 +27,55 @@ uint32_t WordOf(const InputBuffer& b, uint32_t k) {
   return w;
 }
 
+// The input buffers with at least one whole word to read.
+std::vector<const InputBuffer*> ReadableBuffers(TransformContext& ctx) {
+  std::vector<const InputBuffer*> out;
+  for (const InputBuffer& b : ctx.facts().input_buffers())
+    if (b.bytes->size() >= 4) out.push_back(&b);
+  return out;
+}
+
+// Whether `function` can read a kernel-argument source: only the kernel
+// function sees its arguments.
+bool HasArgumentSource(TransformContext& ctx, size_t function) {
+  return static_cast<int32_t>(function) == ctx.entry_function() &&
+         (!ctx.facts().known_scalars().empty() ||
+          !ReadableBuffers(ctx).empty());
+}
+
 }  // namespace
 
 Record ProposeOpaqueSource(TransformContext& ctx, Rng& rng, size_t function) {
-  const bool in_kernel = static_cast<int32_t>(function) == ctx.entry_function();
-  const auto& buffers = ctx.facts().input_buffers();
+  // A literal is only the fallback: it used to be drawn 1 time in 8 even
+  // with buffers at hand, 2 in 3 with only scalar arguments, and whenever
+  // the drawn buffer was shorter than a word.
+  if (!HasArgumentSource(ctx, function)) return {{"source", "constant"}};
   const auto& scalars = ctx.facts().known_scalars();
-  if (in_kernel && !scalars.empty() && rng.OneIn(3)) {
+  const std::vector<const InputBuffer*> buffers = ReadableBuffers(ctx);
+  if (!scalars.empty() && (buffers.empty() || rng.OneIn(3))) {
     const KnownScalar& s =
         scalars[rng.Below(static_cast<uint32_t>(scalars.size()))];
     return {{"source", "scalar"}, {"param", s.param_id}};
   }
-  if (in_kernel && !buffers.empty() && !rng.OneIn(8)) {
-    const InputBuffer& b =
-        buffers[rng.Below(static_cast<uint32_t>(buffers.size()))];
-    const size_t words = b.bytes->size() / 4;
-    if (words > 0)
-      return {{"source", "buffer"},
-              {"param", b.param_id},
-              {"word", rng.Below(static_cast<uint32_t>(
-                           std::min<size_t>(words, 1u << 20)))}};
-  }
-  return {{"source", "constant"}};
+  const InputBuffer& b =
+      *buffers[rng.Below(static_cast<uint32_t>(buffers.size()))];
+  return {{"source", "buffer"},
+          {"param", b.param_id},
+          {"word", rng.Below(static_cast<uint32_t>(
+                       std::min<size_t>(b.bytes->size() / 4, 1u << 20)))}};
 }
 
 absl::Status CheckOpaqueSource(TransformContext& ctx, const Record& source,
                                size_t function) {
   const std::string kind = Field<std::string>(source, "source");
-  if (kind == "constant") return absl::OkStatus();
+  if (kind == "constant") {
+    if (HasArgumentSource(ctx, function))
+      return absl::FailedPreconditionError(
+          "a literal constant condition in the kernel function, which has a "
+          "known argument or input-buffer word to hide it behind: every "
+          "compiler folds a literal");
+    return absl::OkStatus();
+  }
   if (static_cast<int32_t>(function) != ctx.entry_function())
     return absl::FailedPreconditionError(
         "a kernel-argument source outside the kernel function");

@@ -10,6 +10,12 @@
 //   {"source": "buffer", "param": id, "word": k} the k-th 32-bit word of a
 //                                               read-only input buffer
 // Kernel-argument sources are only usable in the entry-point function.
+// A literal is folded by every compiler, so it is no opaque value: it is
+// only the fallback where no argument source exists (any function other
+// than the kernel, or a kernel without a known scalar argument and without
+// a read-only input buffer of at least one word). ProposeOpaqueSource
+// never proposes it where an argument source exists and CheckOpaqueSource
+// refuses it there (FailedPrecondition).
 // Emit* inserts the needed instructions before `pos` (which is advanced past
 // them) and returns the id of the value.
 #pragma once
@@ -23,8 +29,8 @@
 
 namespace l0spv::transform {
 
-// A source for an opaque boolean in `function` (never fails: falls back to
-// a constant).
+// A source for an opaque boolean in `function`: a kernel argument when
+// `function` is the kernel and it has one, else the constant fallback.
 Record ProposeOpaqueSource(TransformContext& ctx, Rng& rng, size_t function);
 absl::Status CheckOpaqueSource(TransformContext& ctx, const Record& source,
                                size_t function);
