@@ -11,6 +11,7 @@
 #include "spirv/builder.h"
 #include "spirv/def_use.h"
 #include "spirv/grammar.h"
+#include "spirv/opcode_traits.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::reducers {
@@ -133,89 +134,11 @@ std::optional<TestCase> FoldLaneAccesses(const TestCase& tc,
         }
   }
   if (replace.empty() && !changed) return std::nullopt;
-  ReplaceUsesInBodies(*m, replace);
+  spirv::ReplaceUsesInBodies(*m, replace);
   return WithModule(tc, *m);
 }
 
 // --- vectors-to-scalars -------------------------------------------------
-
-bool IsElementWiseCore(Op op) {
-  switch (op) {
-    case Op::OpSNegate:
-    case Op::OpFNegate:
-    case Op::OpIAdd:
-    case Op::OpFAdd:
-    case Op::OpISub:
-    case Op::OpFSub:
-    case Op::OpIMul:
-    case Op::OpFMul:
-    case Op::OpUDiv:
-    case Op::OpSDiv:
-    case Op::OpFDiv:
-    case Op::OpUMod:
-    case Op::OpSRem:
-    case Op::OpSMod:
-    case Op::OpFRem:
-    case Op::OpFMod:
-    case Op::OpVectorTimesScalar:
-    case Op::OpShiftRightLogical:
-    case Op::OpShiftRightArithmetic:
-    case Op::OpShiftLeftLogical:
-    case Op::OpBitwiseOr:
-    case Op::OpBitwiseXor:
-    case Op::OpBitwiseAnd:
-    case Op::OpNot:
-    case Op::OpBitCount:
-    case Op::OpConvertFToU:
-    case Op::OpConvertFToS:
-    case Op::OpConvertSToF:
-    case Op::OpConvertUToF:
-    case Op::OpUConvert:
-    case Op::OpSConvert:
-    case Op::OpFConvert:
-    case Op::OpSatConvertSToU:
-    case Op::OpSatConvertUToS:
-    case Op::OpSelect:
-    case Op::OpIEqual:
-    case Op::OpINotEqual:
-    case Op::OpUGreaterThan:
-    case Op::OpSGreaterThan:
-    case Op::OpUGreaterThanEqual:
-    case Op::OpSGreaterThanEqual:
-    case Op::OpULessThan:
-    case Op::OpSLessThan:
-    case Op::OpULessThanEqual:
-    case Op::OpSLessThanEqual:
-    case Op::OpFOrdEqual:
-    case Op::OpFUnordEqual:
-    case Op::OpFOrdNotEqual:
-    case Op::OpFUnordNotEqual:
-    case Op::OpFOrdLessThan:
-    case Op::OpFUnordLessThan:
-    case Op::OpFOrdGreaterThan:
-    case Op::OpFUnordGreaterThan:
-    case Op::OpFOrdLessThanEqual:
-    case Op::OpFUnordLessThanEqual:
-    case Op::OpFOrdGreaterThanEqual:
-    case Op::OpFUnordGreaterThanEqual:
-    case Op::OpLogicalEqual:
-    case Op::OpLogicalNotEqual:
-    case Op::OpLogicalOr:
-    case Op::OpLogicalAnd:
-    case Op::OpLogicalNot:
-    case Op::OpIsNan:
-    case Op::OpIsInf:
-    case Op::OpIsFinite:
-    case Op::OpIsNormal:
-    case Op::OpSignBitSet:
-    case Op::OpOrdered:
-    case Op::OpUnordered:
-    case Op::OpLessOrGreater:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // OpenCL.std instructions that do not work lane by lane (geometric
 // functions, vector loads/stores, shuffles, printf); those with pointer
@@ -245,7 +168,7 @@ bool IsLaneWise(const Instruction& inst, const Module& m, const Defs& defs) {
     if (inst.NumOperands() < 3 || inst.word(0) != m.OpenClStdImportId() ||
         !IsElementWiseExtInst(inst.word(1)))
       return false;
-  } else if (!IsElementWiseCore(op)) {
+  } else if (!spirv::IsComponentWise(inst.opcode())) {
     return false;
   }
   for (size_t i = FirstValueOperand(inst); i < inst.NumOperands(); ++i) {
@@ -365,7 +288,7 @@ std::optional<TestCase> VectorsToScalars(const TestCase& tc,
         removed.insert(inst.result_id());
         return true;
       });
-  ReplaceUsesInBodies(*m, replace);
+  spirv::ReplaceUsesInBodies(*m, replace);
   ForgetIds(*m, removed);
   RemoveUnusedGlobals(*m);
   return WithModule(tc, *m);

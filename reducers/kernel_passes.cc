@@ -11,7 +11,10 @@
 #include "reducers/module_edit.h"
 #include "spirv/binary.h"
 #include "spirv/builder.h"
+#include "spirv/cfg.h"
 #include "spirv/grammar.h"
+#include "spirv/ir_edit.h"
+#include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::reducers {
@@ -26,21 +29,17 @@ bool Is(const Instruction& inst, Op op) {
   return inst.opcode() == static_cast<uint32_t>(op);
 }
 
-absl::flat_hash_map<uint32_t, const Instruction*> TypeMap(const Module& m) {
-  absl::flat_hash_map<uint32_t, const Instruction*> types;
-  for (const Instruction& inst : m.types_values)
-    if (inst.result_id() != 0) types[inst.result_id()] = &inst;
-  return types;
-}
-
-bool IsNumeric(const absl::flat_hash_map<uint32_t, const Instruction*>& types,
-               uint32_t type_id) {
-  auto it = types.find(type_id);
-  if (it == types.end()) return false;
-  const Instruction& t = *it->second;
-  if (Is(t, Op::OpTypeInt) || Is(t, Op::OpTypeFloat) || Is(t, Op::OpTypeBool))
-    return true;
-  return Is(t, Op::OpTypeVector) && IsNumeric(types, t.word(0));
+bool IsNumeric(const spirv::TypeTable& types, uint32_t type_id) {
+  auto scalar = [&](uint32_t id) {
+    const spirv::TypeInfo* t = types.Get(id);
+    return t != nullptr &&
+           (t->op == Op::OpTypeInt || t->op == Op::OpTypeFloat ||
+            t->op == Op::OpTypeBool);
+  };
+  const spirv::TypeInfo* t = types.Get(type_id);
+  // Components are scalars (a hostile self-referencing vector is not).
+  return scalar(type_id) ||
+         (t != nullptr && t->op == Op::OpTypeVector && scalar(t->element));
 }
 
 // --- values to constants
@@ -50,7 +49,7 @@ std::vector<uint64_t> ValueSites(const TestCase& tc, bool ext_inst_only) {
   std::vector<uint64_t> sites;
   auto m = spirv::ReadModuleWords(tc.module_words);
   if (!m.ok()) return sites;
-  const auto types = TypeMap(*m);
+  const spirv::TypeTable types(*m);
   const auto uses = CountUses(*m);
   const uint32_t ocl = m->OpenClStdImportId();
   ForEachBodyInstruction(*m, [&](const Instruction& inst) {
@@ -82,7 +81,7 @@ std::optional<TestCase> ValuesToNull(const TestCase& tc,
   if (map.empty()) return std::nullopt;
   // The replaced instructions stay (dead) for remove-unused: a crash may
   // hinge on an instruction whose result nobody reads.
-  ReplaceUsesInBodies(*m, map);
+  spirv::ReplaceUsesInBodies(*m, map);
   return WithModule(tc, *m);
 }
 
@@ -214,16 +213,11 @@ std::optional<TestCase> RemoveFunctions(const TestCase& tc,
 // --- branches
 // --------------------------------------------------------------------
 
-// Successor labels of a conditional terminator, in choice order.
+// Successor labels of a conditional terminator, in choice order (repeats
+// kept: a choice is an operand).
 std::vector<uint32_t> Choices(const Instruction& term) {
-  std::vector<uint32_t> out;
-  if (Is(term, Op::OpBranchConditional) && term.NumOperands() >= 3) {
-    out = {term.word(1), term.word(2)};
-  } else if (Is(term, Op::OpSwitch) && term.NumOperands() >= 2) {
-    out.push_back(term.word(1));
-    for (size_t i = 3; i < term.NumOperands(); i += 2)
-      out.push_back(term.word(i));
-  }
+  if (Is(term, Op::OpBranch)) return {};
+  std::vector<uint32_t> out = spirv::BranchTargets(term);
   if (out.size() > 64) out.resize(64);
   return out;
 }
@@ -261,17 +255,8 @@ std::optional<TestCase> SimplifyBranches(const TestCase& tc,
       const uint32_t target = c[it->second];
       for (uint32_t other : c) {
         if (other == target || !blocks.contains(other)) continue;
-        for (Instruction& inst : blocks[other]->instructions) {
-          if (!Is(inst, Op::OpPhi)) continue;
-          auto& ops = inst.mutable_operands();
-          std::vector<spirv::Operand> kept;
-          for (size_t i = 0; i + 1 < ops.size(); i += 2) {
-            if (ops[i + 1].AsId() == b.id()) continue;
-            kept.push_back(ops[i]);
-            kept.push_back(ops[i + 1]);
-          }
-          ops = std::move(kept);
-        }
+        spirv::RemovePhiEntries(
+            *blocks[other], [&](uint32_t parent) { return parent == b.id(); });
       }
       b.instructions.back() = Instruction(static_cast<uint32_t>(Op::OpBranch),
                                           0, 0, {spirv::IdOperand(target)});
@@ -293,14 +278,13 @@ struct ScalarType {
   uint32_t width = 0;
 };
 
-std::optional<ScalarType> ScalarOf(
-    const absl::flat_hash_map<uint32_t, const Instruction*>& types,
-    uint32_t type_id) {
-  auto it = types.find(type_id);
-  if (it == types.end()) return std::nullopt;
-  const Instruction& t = *it->second;
-  if (Is(t, Op::OpTypeInt)) return ScalarType{false, t.word(1) != 0, t.word(0)};
-  if (Is(t, Op::OpTypeFloat)) return ScalarType{true, false, t.word(0)};
+std::optional<ScalarType> ScalarOf(const spirv::TypeTable& types,
+                                   uint32_t type_id) {
+  const spirv::TypeInfo* t = types.Get(type_id);
+  if (t == nullptr) return std::nullopt;
+  if (t->op == Op::OpTypeInt)
+    return ScalarType{false, t->signedness != 0, t->width};
+  if (t->op == Op::OpTypeFloat) return ScalarType{true, false, t->width};
   return std::nullopt;
 }
 
@@ -381,7 +365,7 @@ std::vector<uint64_t> ConstantSites(const TestCase& tc) {
   std::vector<uint64_t> sites;
   auto m = spirv::ReadModuleWords(tc.module_words);
   if (!m.ok()) return sites;
-  const auto types = TypeMap(*m);
+  const spirv::TypeTable types(*m);
   const auto uses = CountUses(*m);
   for (int mode = 0; mode < 3; ++mode) {
     for (const Instruction& c : m->types_values) {
@@ -404,7 +388,7 @@ std::optional<TestCase> ShrinkConstants(const TestCase& tc,
   absl::flat_hash_map<uint32_t, int> mode_of;
   for (uint64_t s : sites)
     mode_of.try_emplace(static_cast<uint32_t>(s >> 2), static_cast<int>(s & 3));
-  const auto types = TypeMap(*m);
+  const spirv::TypeTable types(*m);
   absl::flat_hash_map<uint32_t, uint64_t> new_bits;
   for (const Instruction& c : m->types_values) {
     auto it = mode_of.find(c.result_id());
@@ -434,19 +418,11 @@ std::optional<TestCase> ShrinkConstants(const TestCase& tc,
 // --- kernel arguments
 // ------------------------------------------------------------
 
-spirv::Function* EntryFunction(Module& m, const std::string& name) {
-  for (const Instruction& ep : m.entry_points) {
-    if (ep.NumOperands() >= 3 && ep.operand(2).AsString() == name)
-      return m.FindFunction(ep.word(1));
-  }
-  return nullptr;
-}
-
 std::vector<uint64_t> UnusedArgSites(const TestCase& tc) {
   std::vector<uint64_t> sites;
   auto m = spirv::ReadModuleWords(tc.module_words);
   if (!m.ok()) return sites;
-  spirv::Function* f = EntryFunction(*m, tc.entry_point);
+  spirv::Function* f = spirv::FindEntryFunction(*m, tc.entry_point);
   if (f == nullptr || f->parameters.size() != tc.args.size()) return sites;
   bool called = false;
   ForEachBodyInstruction(*m, [&](const Instruction& inst) {
@@ -463,7 +439,7 @@ std::optional<TestCase> DropArgs(const TestCase& tc,
                                  std::span<const uint64_t> sites) {
   auto m = spirv::ReadModuleWords(tc.module_words);
   if (!m.ok()) return std::nullopt;
-  spirv::Function* f = EntryFunction(*m, tc.entry_point);
+  spirv::Function* f = spirv::FindEntryFunction(*m, tc.entry_point);
   if (f == nullptr || f->parameters.size() != tc.args.size())
     return std::nullopt;
   const absl::flat_hash_set<uint64_t> drop(sites.begin(), sites.end());
@@ -486,7 +462,8 @@ std::optional<TestCase> DropArgs(const TestCase& tc,
   if (removed.empty()) return std::nullopt;
   spirv::ModuleBuilder builder(*m);
   const uint32_t fn_type = builder.FunctionType(f->def.type_id(), param_types);
-  f = EntryFunction(*m, tc.entry_point);  // the builder may have grown types
+  f = spirv::FindEntryFunction(
+      *m, tc.entry_point);  // the builder may have grown types
   f->parameters = std::move(params);
   f->def.mutable_operands()[1] = spirv::IdOperand(fn_type);
   ForgetIds(*m, removed);

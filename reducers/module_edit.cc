@@ -5,7 +5,10 @@
 
 #include "spirv/binary.h"
 #include "spirv/builder.h"
+#include "spirv/cfg.h"
 #include "spirv/grammar.h"
+#include "spirv/ir_edit.h"
+#include "spirv/opcode_traits.h"
 #include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -23,20 +26,15 @@ bool Is(const Instruction& inst, Op op) {
 bool IsPure(const Instruction& inst, const spirv::Module& module,
             uint32_t void_type) {
   if (inst.result_id() == 0) return false;
-  const std::string_view name = inst.name();
-  if (name.rfind("OpAtomic", 0) == 0) return false;
-  if (Is(inst, Op::OpFunctionCall) || Is(inst, Op::OpGroupAsyncCopy) ||
-      Is(inst, Op::OpLabel))
+  if (!Is(inst, Op::OpExtInst))
+    return spirv::IsSafeToDeleteWhenUnused(inst.opcode());
+  // An extended instruction is judged by what it is: OpenCL.std functions
+  // return their effect, except the void ones and printf.
+  if (inst.type_id() == void_type) return false;  // vstore*, prefetch
+  if (inst.NumOperands() < 2 || inst.word(0) != module.OpenClStdImportId())
     return false;
-  if (Is(inst, Op::OpExtInst)) {
-    if (inst.type_id() == void_type) return false;  // vstore*, prefetch
-    if (inst.NumOperands() < 2 || inst.word(0) != module.OpenClStdImportId())
-      return false;
-    const spirv::ExtInstInfo* info = spirv::FindOpenClStd(inst.word(1));
-    if (info == nullptr || std::string_view(info->name) == "printf")
-      return false;
-  }
-  return true;
+  const spirv::ExtInstInfo* info = spirv::FindOpenClStd(inst.word(1));
+  return info != nullptr && std::string_view(info->name) != "printf";
 }
 
 uint32_t VoidTypeId(const spirv::Module& module) {
@@ -79,22 +77,6 @@ absl::flat_hash_map<uint32_t, uint32_t> CountUses(const spirv::Module& module) {
       for (const Instruction& inst : b.instructions) count(inst);
   }
   return uses;
-}
-
-void ReplaceUsesInBodies(spirv::Module& module,
-                         const absl::flat_hash_map<uint32_t, uint32_t>& map) {
-  for (spirv::Function& f : module.functions) {
-    for (spirv::BasicBlock& b : f.blocks) {
-      for (Instruction& inst : b.instructions) {
-        // The type of a result is never a value being replaced, but a phi's
-        // parent label or a branch target is not either: ids are unique.
-        inst.ForEachInId([&](uint32_t& id) {
-          auto it = map.find(id);
-          if (it != map.end()) id = it->second;
-        });
-      }
-    }
-  }
 }
 
 void ForgetIds(spirv::Module& module,
@@ -160,57 +142,9 @@ void RemoveUnusedGlobals(spirv::Module& module) {
 void RemoveUnreachableBlocks(spirv::Module& module) {
   absl::flat_hash_set<uint32_t> removed_ids;
   for (spirv::Function& f : module.functions) {
-    if (f.blocks.empty()) continue;
-    absl::flat_hash_map<uint32_t, size_t> index;
-    for (size_t i = 0; i < f.blocks.size(); ++i) index[f.blocks[i].id()] = i;
-    std::vector<bool> reached(f.blocks.size(), false);
-    std::vector<size_t> work{0};
-    reached[0] = true;
-    while (!work.empty()) {
-      const spirv::BasicBlock& b = f.blocks[work.back()];
-      work.pop_back();
-      const Instruction* term = b.terminator();
-      if (term == nullptr) continue;
-      term->ForEachInId([&](uint32_t id) {
-        auto it = index.find(id);
-        if (it != index.end() && !reached[it->second]) {
-          reached[it->second] = true;
-          work.push_back(it->second);
-        }
-      });
-    }
-    absl::flat_hash_set<uint32_t> gone;
-    for (size_t i = 0; i < f.blocks.size(); ++i) {
-      if (reached[i]) continue;
-      gone.insert(f.blocks[i].id());
-      removed_ids.insert(f.blocks[i].id());
-      for (const Instruction& inst : f.blocks[i].instructions)
-        if (inst.result_id() != 0) removed_ids.insert(inst.result_id());
-    }
-    if (gone.empty()) continue;
-    std::vector<spirv::BasicBlock> kept;
-    for (size_t i = 0; i < f.blocks.size(); ++i)
-      if (reached[i]) kept.push_back(std::move(f.blocks[i]));
-    f.blocks = std::move(kept);
-    for (spirv::BasicBlock& b : f.blocks) {
-      std::erase_if(b.instructions, [&](const Instruction& inst) {
-        if (Is(inst, Op::OpSelectionMerge)) return gone.contains(inst.word(0));
-        if (Is(inst, Op::OpLoopMerge))
-          return gone.contains(inst.word(0)) || gone.contains(inst.word(1));
-        return false;
-      });
-      for (Instruction& inst : b.instructions) {
-        if (!Is(inst, Op::OpPhi)) continue;
-        auto& ops = inst.mutable_operands();
-        std::vector<spirv::Operand> kept_ops;
-        for (size_t i = 0; i + 1 < ops.size(); i += 2) {
-          if (gone.contains(ops[i + 1].AsId())) continue;
-          kept_ops.push_back(ops[i]);
-          kept_ops.push_back(ops[i + 1]);
-        }
-        ops = std::move(kept_ops);
-      }
-    }
+    const absl::flat_hash_set<uint32_t> gone =
+        spirv::RemoveUnreachableBlocks(f);
+    removed_ids.insert(gone.begin(), gone.end());
   }
   ForgetIds(module, removed_ids);
 }
@@ -277,7 +211,7 @@ std::optional<std::vector<uint32_t>> WithUndefsDefined(spirv::Module m) {
   if (map.empty()) return std::nullopt;
   // Body uses only: a module-scope user (a constant composite) would have
   // to move below the new constant.
-  ReplaceUsesInBodies(m, map);
+  spirv::ReplaceUsesInBodies(m, map);
   return spirv::EncodeModule(m);
 }
 

@@ -13,6 +13,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "spirv/ir_edit.h"
 #include "spirv/module.h"
 #include "spirv/test_case.h"
 
@@ -36,9 +37,8 @@ void ForEachBodyInstruction(const spirv::Module& m, F&& f) {
 // names and decorations do not keep a value alive).
 absl::flat_hash_map<uint32_t, uint32_t> CountUses(const spirv::Module& module);
 
-// Rewrites every use of a key id in function bodies to its mapped id.
-void ReplaceUsesInBodies(spirv::Module& module,
-                         const absl::flat_hash_map<uint32_t, uint32_t>& map);
+// Rewriting uses in function bodies is spirv::ReplaceUsesInBodies
+// (spirv/ir_edit.h).
 
 // Drops OpName/OpMemberName/decorations that target a removed id.
 void ForgetIds(spirv::Module& module, const absl::flat_hash_set<uint32_t>& ids);
@@ -50,8 +50,10 @@ void ForgetIds(spirv::Module& module, const absl::flat_hash_set<uint32_t>& ids);
 void RemoveDeadCode(spirv::Module& module);
 
 // Whether removing this body instruction, when its result is unused,
-// removes nothing else (arithmetic, loads, access chains, pure OpenCL.std
-// calls, function variables, phis — not calls, atomics, printf, vstore).
+// removes nothing else: spirv::IsSafeToDeleteWhenUnused for core opcodes
+// (arithmetic, loads, access chains, function variables, phis — not calls,
+// atomics), and for OpExtInst the OpenCL.std calls with a value other than
+// printf (not vstore, prefetch).
 bool IsRemovableWhenUnused(const spirv::Instruction& inst,
                            const spirv::Module& module);
 

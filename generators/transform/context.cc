@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "spirv/ir_edit.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::transform {
@@ -94,141 +95,12 @@ absl::StatusOr<InstDescriptor> InstDescriptorFromJson(const nlohmann::json& j) {
                         j["skip"].get<uint32_t>()};
 }
 
-std::vector<uint32_t> SuccessorLabels(const spirv::BasicBlock& block) {
-  std::vector<uint32_t> out;
-  const spirv::Instruction* term = block.terminator();
-  if (term == nullptr) return out;
-  auto add = [&](uint32_t id) {
-    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
-  };
-  switch (OpOf(*term)) {
-    case Op::OpBranch:
-      add(term->word(0));
-      break;
-    case Op::OpBranchConditional:
-      add(term->word(1));
-      add(term->word(2));
-      break;
-    case Op::OpSwitch:
-      add(term->word(1));
-      for (size_t i = 3; i < term->NumOperands(); i += 2) add(term->word(i));
-      break;
-    default:
-      break;
-  }
-  return out;
-}
-
-Dominators::Dominators(const spirv::Function& fn) {
-  const size_t n = fn.blocks.size();
-  if (n == 0) return;
-  index_.reserve(n);
-  labels_.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    labels_[i] = fn.blocks[i].id();
-    index_[labels_[i]] = static_cast<uint32_t>(i);
-  }
-  succ_.resize(n);
-  pred_.resize(n);
-  std::vector<std::vector<uint32_t>> succ_index(n);
-  for (size_t i = 0; i < n; ++i) {
-    succ_[i] = SuccessorLabels(fn.blocks[i]);
-    for (uint32_t s : succ_[i]) {
-      auto it = index_.find(s);
-      if (it == index_.end()) continue;
-      succ_index[i].push_back(it->second);
-      pred_[it->second].push_back(labels_[i]);
-    }
-  }
-  // Reverse post-order by an iterative depth-first search.
-  std::vector<uint32_t> post;
-  post.reserve(n);
-  std::vector<bool> visited(n, false);
-  std::vector<std::pair<uint32_t, size_t>> stack{{0, 0}};
-  visited[0] = true;
-  while (!stack.empty()) {
-    auto& [b, next] = stack.back();
-    if (next < succ_index[b].size()) {
-      const uint32_t child = succ_index[b][next++];
-      if (!visited[child]) {
-        visited[child] = true;
-        stack.push_back({child, 0});
-      }
-    } else {
-      post.push_back(b);
-      stack.pop_back();
-    }
-  }
-  order_.assign(n, kNone);
-  idom_.assign(n, kNone);
-  std::vector<uint32_t> rpo(post.rbegin(), post.rend());
-  for (size_t i = 0; i < rpo.size(); ++i)
-    order_[rpo[i]] = static_cast<uint32_t>(i);
-  std::vector<std::vector<uint32_t>> pred_index(n);
-  for (size_t i = 0; i < n; ++i)
-    for (uint32_t s : succ_index[i])
-      pred_index[s].push_back(static_cast<uint32_t>(i));
-  // Cooper, Harvey and Kennedy's iterative algorithm.
-  idom_[0] = 0;
-  auto intersect = [&](uint32_t a, uint32_t b) {
-    while (a != b) {
-      while (order_[a] > order_[b]) a = idom_[a];
-      while (order_[b] > order_[a]) b = idom_[b];
-    }
-    return a;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t i = 1; i < rpo.size(); ++i) {
-      uint32_t new_idom = kNone;
-      for (uint32_t p : pred_index[rpo[i]]) {
-        if (idom_[p] == kNone) continue;
-        new_idom = new_idom == kNone ? p : intersect(p, new_idom);
-      }
-      if (new_idom != kNone && idom_[rpo[i]] != new_idom) {
-        idom_[rpo[i]] = new_idom;
-        changed = true;
-      }
-    }
-  }
-}
-
-bool Dominators::Dominates(uint32_t a, uint32_t b) const {
-  auto ia = index_.find(a), ib = index_.find(b);
-  if (ia == index_.end() || ib == index_.end()) return false;
-  const uint32_t x = ia->second;
-  uint32_t y = ib->second;
-  if (idom_[x] == kNone || idom_[y] == kNone) return false;
-  for (;;) {
-    if (y == x) return true;
-    if (idom_[y] == y) return false;
-    y = idom_[y];
-  }
-}
-
-const std::vector<uint32_t>& Dominators::Successors(uint32_t label) const {
-  static const std::vector<uint32_t> kEmpty;
-  auto it = index_.find(label);
-  return it == index_.end() ? kEmpty : succ_[it->second];
-}
-
-const std::vector<uint32_t>& Dominators::Predecessors(uint32_t label) const {
-  static const std::vector<uint32_t> kEmpty;
-  auto it = index_.find(label);
-  return it == index_.end() ? kEmpty : pred_[it->second];
-}
-
 TransformContext::TransformContext(spirv::Module& module,
                                    const spirv::TestCase& test_case)
-    : module_(module), test_case_(test_case) {
-  for (const spirv::Instruction& ep : module_.entry_points) {
-    if (ep.NumOperands() < 3 ||
-        ep.operand(2).AsString() != test_case.entry_point)
-      continue;
-    for (size_t i = 0; i < module_.functions.size(); ++i)
-      if (module_.functions[i].id() == ep.word(1))
-        entry_function_ = static_cast<int32_t>(i);
-  }
+    : module_(module),
+      test_case_(test_case),
+      entry_function_(
+          spirv::EntryFunctionIndex(module, test_case.entry_point)) {
   ComputeInitialFacts();
 }
 

@@ -28,6 +28,7 @@
 #include "generators/transform/facts.h"
 #include "nlohmann/json.hpp"
 #include "spirv/builder.h"
+#include "spirv/cfg.h"
 #include "spirv/module.h"
 #include "spirv/test_case.h"
 #include "spirv/type_table.h"
@@ -67,33 +68,9 @@ struct DefSite {
   bool is_label = false;
 };
 
-// Immediate dominators of one function's reachable blocks.
-class Dominators {
- public:
-  explicit Dominators(const spirv::Function& function);
-  bool IsReachable(uint32_t label) const {
-    auto it = index_.find(label);
-    return it != index_.end() && idom_[it->second] != kNone;
-  }
-  // a dominates b (reflexive); false when either is unreachable.
-  bool Dominates(uint32_t a, uint32_t b) const;
-  const std::vector<uint32_t>& Successors(uint32_t label) const;
-  const std::vector<uint32_t>& Predecessors(uint32_t label) const;
-
- private:
-  static constexpr uint32_t kNone = ~0u;
-  // Per block index (function order): idom_ and order_ are block indices /
-  // reverse post-order numbers, kNone when unreachable.
-  absl::flat_hash_map<uint32_t, uint32_t> index_;  // label → block index
-  std::vector<uint32_t> labels_;
-  std::vector<uint32_t> idom_;
-  std::vector<uint32_t> order_;
-  std::vector<std::vector<uint32_t>> succ_, pred_;  // labels
-};
-
-// The successors named by a block terminator (OpBranch, OpBranchConditional,
-// OpSwitch), in operand order, duplicates removed.
-std::vector<uint32_t> SuccessorLabels(const spirv::BasicBlock& block);
+// Successors, predecessors, reachability and dominators of one function
+// (spirv/cfg.h); the context caches one per function.
+using Dominators = spirv::Cfg;
 
 class TransformContext {
  public:

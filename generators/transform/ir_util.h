@@ -12,7 +12,10 @@
 
 #include "generators/transform/context.h"
 #include "generators/transform/transformation.h"
+#include "spirv/cfg.h"
 #include "spirv/instruction.h"
+#include "spirv/ir_edit.h"
+#include "spirv/opcode_traits.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::transform {
@@ -22,15 +25,8 @@ inline spv::Op OpOf(const spirv::Instruction& inst) {
 }
 inline uint32_t U(spv::Op op) { return static_cast<uint32_t>(op); }
 
-// Opcodes without side effects or undefined behaviour whatever their
-// operands (grammar classes Arithmetic, Bit, Relational_and_Logical,
-// Conversion, Composite minus division/remainder and float→int
-// conversions, which can trap or be undefined), so they may be moved,
-// duplicated or evaluated where they were not before.
-bool IsPureAnywhere(uint32_t opcode);
-// Opcodes with no side effects (loads excluded); may still be undefined on
-// some operands (division), so only move them within a block.
-bool IsSideEffectFree(uint32_t opcode);
+// Opcode properties (purity, commutativity, ...) are spirv/opcode_traits.h
+// queries; CFG queries and block edits are spirv/cfg.h and spirv/ir_edit.h.
 
 // Every reachable-block instruction position matching `pred(inst, pos)`, in
 // module order. Unreachable blocks are skipped.
@@ -64,11 +60,6 @@ std::vector<std::pair<size_t, size_t>> ReachableBlocks(TransformContext& ctx);
 // Inserts `inst` before `pos` and returns the position it now has.
 InstPos InsertBefore(TransformContext& ctx, const InstPos& pos,
                      spirv::Instruction inst);
-
-// Replaces every use of label `from` as a phi predecessor in `block` with
-// `to`.
-void RetargetPhiPredecessor(spirv::BasicBlock& block, uint32_t from,
-                            uint32_t to);
 
 // Reads a record field holding an instruction descriptor and resolves it;
 // FailedPrecondition when the instruction is gone, InvalidArgument when the

@@ -38,7 +38,7 @@ bool NullableType(TransformContext& ctx, uint32_t type_id) {
 absl::Status Copyable(TransformContext& ctx, uint32_t id) {
   const spirv::Module& m = ctx.module();
   const spirv::Function* fn = m.FindFunction(id);
-  if (fn == nullptr || fn->IsDeclaration() || IsEntryPointFunction(m, id))
+  if (fn == nullptr || fn->IsDeclaration() || spirv::IsEntryPoint(m, id))
     return absl::FailedPreconditionError(
         absl::StrCat("%", id, " is not a helper function with a body to copy"));
   if (ReachesCollective(m, id))
@@ -131,30 +131,10 @@ class AddFunctionCalledFromDeadCode : public Transformation {
       copy.end = spirv::Instruction(U(Op::OpFunctionEnd), 0, 0, {});
       ctx.facts().AddLiveSafeFunction(id);
     } else {
-      copy = *ctx.module().FindFunction(source);
       // Fresh ids for every id the function defines, in definition order.
-      absl::flat_hash_map<uint32_t, uint32_t> ids;
-      ids[copy.id()] = ctx.NewId();
-      for (const spirv::Instruction& p : copy.parameters)
-        ids[p.result_id()] = ctx.NewId();
-      for (const spirv::BasicBlock& bb : copy.blocks) {
-        ids[bb.id()] = ctx.NewId();
-        for (const spirv::Instruction& inst : bb.instructions)
-          if (inst.result_id() != 0) ids[inst.result_id()] = ctx.NewId();
-      }
-      auto remap = [&](spirv::Instruction& inst) {
-        inst.ForEachInId([&](uint32_t& id) {
-          auto it = ids.find(id);
-          if (it != ids.end()) id = it->second;
-        });
-        if (inst.result_id() != 0) inst.set_result_id(ids.at(inst.result_id()));
-      };
-      remap(copy.def);
-      for (spirv::Instruction& p : copy.parameters) remap(p);
-      for (spirv::BasicBlock& bb : copy.blocks) {
-        remap(bb.label);
-        for (spirv::Instruction& inst : bb.instructions) remap(inst);
-      }
+      spirv::IdMap ids;
+      copy = spirv::CloneFunction(
+          *ctx.module().FindFunction(source), [&] { return ctx.NewId(); }, ids);
     }
     // The call, before the dead block's merge instruction and terminator.
     std::vector<spirv::Operand> args{spirv::IdOperand(copy.id())};

@@ -20,7 +20,7 @@ absl::Status Changeable(TransformContext& ctx, uint32_t id) {
   if (fn == nullptr || fn->IsDeclaration())
     return absl::FailedPreconditionError(
         absl::StrCat("%", id, " is not a function with a body"));
-  if (IsEntryPointFunction(m, id) || IsDecorated(m, id) ||
+  if (spirv::IsEntryPoint(m, id) || IsDecorated(m, id) ||
       !UsedOnlyAsCallee(m, id))
     return absl::FailedPreconditionError(absl::StrCat(
         "%", id,

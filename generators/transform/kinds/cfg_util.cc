@@ -20,37 +20,6 @@ absl::StatusOr<BlockRef> ReachableBlock(TransformContext& ctx, uint32_t label) {
   return BlockRef{where->first, where->second};
 }
 
-const spirv::Instruction* MergeInstruction(const spirv::BasicBlock& bb) {
-  if (bb.instructions.size() < 2) return nullptr;
-  const spirv::Instruction& m = bb.instructions[bb.instructions.size() - 2];
-  if (OpOf(m) == Op::OpSelectionMerge || OpOf(m) == Op::OpLoopMerge) return &m;
-  return nullptr;
-}
-
-bool HasLoopMerge(const spirv::BasicBlock& bb) {
-  const spirv::Instruction* m = MergeInstruction(bb);
-  return m != nullptr && OpOf(*m) == Op::OpLoopMerge;
-}
-
-bool IsMergeOrContinueTarget(const spirv::Function& fn, uint32_t label) {
-  for (const spirv::BasicBlock& bb : fn.blocks) {
-    for (const spirv::Instruction& inst : bb.instructions) {
-      if (OpOf(inst) == Op::OpSelectionMerge && inst.word(0) == label)
-        return true;
-      if (OpOf(inst) == Op::OpLoopMerge &&
-          (inst.word(0) == label || inst.word(1) == label))
-        return true;
-    }
-  }
-  return false;
-}
-
-bool IsEntryPointFunction(const spirv::Module& m, uint32_t id) {
-  for (const spirv::Instruction& ep : m.entry_points)
-    if (ep.NumOperands() > 1 && ep.word(1) == id) return true;
-  return false;
-}
-
 bool IsDecorated(const spirv::Module& m, uint32_t id) {
   for (const spirv::Instruction& a : m.annotations) {
     bool hit = false;
@@ -90,18 +59,7 @@ void SplitBlockBefore(TransformContext& ctx, BlockRef ref, size_t index,
                       uint32_t new_label) {
   spirv::Function& fn = ctx.module().functions[ref.function];
   const uint32_t old_label = fn.blocks[ref.block].id();
-  spirv::BasicBlock tail = NewBlock(new_label);
-  auto& insts = fn.blocks[ref.block].instructions;
-  tail.instructions.assign(
-      std::make_move_iterator(insts.begin() + static_cast<ptrdiff_t>(index)),
-      std::make_move_iterator(insts.end()));
-  insts.erase(insts.begin() + static_cast<ptrdiff_t>(index), insts.end());
-  const std::vector<uint32_t> succs = SuccessorLabels(tail);
-  fn.blocks.insert(fn.blocks.begin() + static_cast<ptrdiff_t>(ref.block) + 1,
-                   std::move(tail));
-  for (spirv::BasicBlock& s : fn.blocks)
-    if (std::find(succs.begin(), succs.end(), s.id()) != succs.end())
-      RetargetPhiPredecessor(s, old_label, new_label);
+  spirv::SplitBlockBefore(fn, ref.block, index, new_label);
   if (ctx.facts().IsDeadBlock(old_label)) ctx.facts().AddDeadBlock(new_label);
 }
 

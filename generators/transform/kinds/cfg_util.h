@@ -26,15 +26,12 @@ struct BlockRef {
 // FailedPrecondition naming the label otherwise.
 absl::StatusOr<BlockRef> ReachableBlock(TransformContext& ctx, uint32_t label);
 
-// The OpSelectionMerge / OpLoopMerge just before the terminator, or nullptr.
-const spirv::Instruction* MergeInstruction(const spirv::BasicBlock& bb);
-bool HasLoopMerge(const spirv::BasicBlock& bb);
-// Whether any merge instruction of `fn` names `label` as merge or continue
-// target.
-bool IsMergeOrContinueTarget(const spirv::Function& fn, uint32_t label);
+// Structured-control-flow queries of spirv/cfg.h, under the names the
+// kinds use.
+using spirv::HasLoopMerge;
+using spirv::IsMergeOrContinueTarget;
+using spirv::MergeInstruction;
 
-// Whether OpEntryPoint names function `id`.
-bool IsEntryPointFunction(const spirv::Module& m, uint32_t id);
 // Whether any annotation (OpDecorate, OpMemberDecorate, group decorations)
 // names `id` as its target or as a group member.
 bool IsDecorated(const spirv::Module& m, uint32_t id);
@@ -45,10 +42,9 @@ bool UsedOnlyAsCallee(const spirv::Module& m, uint32_t function_id);
 // ids a transformation deletes).
 void RemoveNamesAndDecorations(spirv::Module& m, uint32_t id);
 
-// Splits block `ref` before instruction `index` into B = [0, index) and a
-// new block `new_label` = [index, end) placed right after B; B is left
-// without terminator (the caller appends one). Successors' phis are
-// retargeted to the new block; a dead-block fact carries over.
+// spirv::SplitBlockBefore on block `ref` (B keeps [0, index) and is left
+// without terminator; `new_label` gets the rest; successors' phis are
+// retargeted), plus the facts: a dead block's tail is dead too.
 void SplitBlockBefore(TransformContext& ctx, BlockRef ref, size_t index,
                       uint32_t new_label);
 

@@ -109,11 +109,7 @@ class DuplicateRegion : public Transformation {
                     const absl::flat_hash_map<uint32_t, uint32_t>& ids) {
       spirv::BasicBlock block = NewBlock(label);
       for (spirv::Instruction inst : body) {
-        inst.ForEachInId([&](uint32_t& id) {
-          auto it = ids.find(id);
-          if (it != ids.end()) id = it->second;
-        });
-        if (inst.result_id() != 0) inst.set_result_id(ids.at(inst.result_id()));
+        spirv::RemapIds(inst, ids);
         block.instructions.push_back(std::move(inst));
       }
       block.instructions.push_back(Branch(m));

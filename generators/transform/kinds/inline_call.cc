@@ -35,7 +35,7 @@ absl::Status Inlinable(TransformContext& ctx, const InstPos& pos) {
     return absl::FailedPreconditionError("the call is in a loop header");
   const uint32_t callee = call.word(0);
   const spirv::Function* fn = m.FindFunction(callee);
-  if (fn == nullptr || fn->IsDeclaration() || IsEntryPointFunction(m, callee) ||
+  if (fn == nullptr || fn->IsDeclaration() || spirv::IsEntryPoint(m, callee) ||
       callee == m.functions[pos.function].id())
     return absl::FailedPreconditionError(
         absl::StrCat("callee %", callee, " has no body or is an entry point"));
@@ -91,29 +91,19 @@ class InlineCall : public Transformation {
     const spirv::TypeInfo* ret = ctx.types().Get(call.type_id());
     const bool has_value = ret != nullptr && ret->op != Op::OpTypeVoid;
     // Fresh ids, in definition order; parameters map to the arguments.
-    absl::flat_hash_map<uint32_t, uint32_t> ids;
+    spirv::IdMap ids;
     for (size_t i = 0; i < callee.parameters.size(); ++i)
       ids[callee.parameters[i].result_id()] = call.word(1 + i);
-    for (const spirv::BasicBlock& bb : callee.blocks) {
-      ids[bb.id()] = ctx.NewId();
-      for (const spirv::Instruction& inst : bb.instructions)
-        if (inst.result_id() != 0) ids[inst.result_id()] = ctx.NewId();
-    }
+    spirv::MapFreshIds(
+        callee.blocks, [&] { return ctx.NewId(); }, ids);
     const uint32_t k = ctx.NewId();
-    auto remap = [&](spirv::Instruction& inst) {
-      inst.ForEachInId([&](uint32_t& id) {
-        auto it = ids.find(id);
-        if (it != ids.end()) id = it->second;
-      });
-      if (inst.result_id() != 0) inst.set_result_id(ids.at(inst.result_id()));
-    };
     std::vector<spirv::Instruction> variables, inits;
     std::vector<spirv::BasicBlock> blocks;
     std::vector<spirv::Operand> phi_ops;
     for (const spirv::BasicBlock& source : callee.blocks) {
       spirv::BasicBlock bb = NewBlock(ids.at(source.id()));
       for (spirv::Instruction inst : source.instructions) {
-        remap(inst);
+        spirv::RemapIds(inst, ids);
         if (OpOf(inst) == Op::OpVariable) {
           if (inst.NumOperands() > 1) {
             inits.push_back(

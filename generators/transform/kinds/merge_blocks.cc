@@ -100,10 +100,7 @@ class MergeBlocks : public Transformation {
             if (it != folded.end()) id = it->second;
           });
     }
-    const std::vector<uint32_t> succs = SuccessorLabels(bb);
-    for (spirv::BasicBlock& block : fn.blocks)
-      if (std::find(succs.begin(), succs.end(), block.id()) != succs.end())
-        RetargetPhiPredecessor(block, s_label, b_label);
+    spirv::RetargetSuccessorPhis(fn, bb, s_label, b_label);
     RemoveNamesAndDecorations(ctx.module(), s_label);
     for (const auto& [phi, value] : folded)
       RemoveNamesAndDecorations(ctx.module(), phi);

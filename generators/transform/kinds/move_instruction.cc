@@ -1,4 +1,4 @@
-// Moves a side-effect-free instruction (ir_util.h IsSideEffectFree: no
+// Moves a side-effect-free instruction (spirv::IsSideEffectFree: no
 // memory access, no barrier, no call) to another place in its own block:
 // every instruction of the block runs whenever one does, so even a division
 // stays defined exactly when it was. The new place must come after the
@@ -23,7 +23,7 @@ using spv::Op;
 std::optional<std::pair<size_t, size_t>> Range(const spirv::BasicBlock& bb,
                                                size_t index) {
   const spirv::Instruction& inst = bb.instructions[index];
-  if (!IsSideEffectFree(inst.opcode()) || inst.result_id() == 0)
+  if (!spirv::IsSideEffectFree(inst.opcode()) || inst.result_id() == 0)
     return std::nullopt;
   size_t lo = TransformContext::FirstInsertionIndex(bb);
   size_t hi = TransformContext::LastInsertionIndex(bb);

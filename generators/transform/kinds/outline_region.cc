@@ -43,7 +43,7 @@ absl::StatusOr<Region> Analyse(TransformContext& ctx, const InstPos& first,
   absl::flat_hash_set<uint32_t> defined;
   for (size_t i = first.index; i < first.index + count; ++i) {
     const spirv::Instruction& inst = bb.instructions[i];
-    if (!IsSideEffectFree(inst.opcode()) || inst.result_id() == 0)
+    if (!spirv::IsSideEffectFree(inst.opcode()) || inst.result_id() == 0)
       return absl::FailedPreconditionError(absl::StrCat(
           std::string(inst.name()), " in the run is not side-effect free"));
     if (IsDecorated(ctx.module(), inst.result_id()))
@@ -88,7 +88,7 @@ class OutlineRegion : public Transformation {
     auto start = PickPosition(
         FindPositions(ctx,
                       [&](const spirv::Instruction& inst, const InstPos& p) {
-                        return IsSideEffectFree(inst.opcode()) &&
+                        return spirv::IsSideEffectFree(inst.opcode()) &&
                                p.index >= TransformContext::FirstInsertionIndex(
                                               ctx.BlockAt(p));
                       }),
@@ -97,9 +97,10 @@ class OutlineRegion : public Transformation {
     const spirv::BasicBlock& bb = ctx.BlockAt(*start);
     const size_t want = rng.Range(1, 6);
     size_t count = 1;
-    while (count < want &&
-           start->index + count < TransformContext::LastInsertionIndex(bb) &&
-           IsSideEffectFree(bb.instructions[start->index + count].opcode()))
+    while (
+        count < want &&
+        start->index + count < TransformContext::LastInsertionIndex(bb) &&
+        spirv::IsSideEffectFree(bb.instructions[start->index + count].opcode()))
       ++count;
     // Shrink until at most one result escapes.
     for (; count > 0; --count)
@@ -133,7 +134,7 @@ class OutlineRegion : public Transformation {
     const uint32_t ret_type =
         region.output != 0 ? ctx.TypeOf(region.output) : mb.VoidType();
     const uint32_t fn_type = mb.FunctionType(ret_type, param_types);
-    absl::flat_hash_map<uint32_t, uint32_t> ids;
+    spirv::IdMap ids;
     spirv::Function f;
     const uint32_t f_id = ctx.NewId();
     f.def = spirv::Instruction(
@@ -148,15 +149,11 @@ class OutlineRegion : public Transformation {
     }
     spirv::BasicBlock entry = NewBlock(ctx.NewId());
     bool pure = true;
-    for (const spirv::Instruction& inst : body)
-      ids[inst.result_id()] = ctx.NewId();
+    spirv::MapFreshIds(
+        body, [&] { return ctx.NewId(); }, ids);
     for (spirv::Instruction inst : body) {
-      pure = pure && IsPureAnywhere(inst.opcode());
-      inst.ForEachInId([&](uint32_t& id) {
-        auto it = ids.find(id);
-        if (it != ids.end()) id = it->second;
-      });
-      inst.set_result_id(ids.at(inst.result_id()));
+      pure = pure && spirv::IsSpeculatable(inst.opcode());
+      spirv::RemapIds(inst, ids);
       entry.instructions.push_back(std::move(inst));
     }
     entry.instructions.push_back(

@@ -20,7 +20,7 @@ absl::Status Permutable(TransformContext& ctx, uint32_t id) {
   if (fn == nullptr || fn->IsDeclaration() || fn->parameters.size() < 2)
     return absl::FailedPreconditionError(absl::StrCat(
         "%", id, " is not a function with a body and two parameters"));
-  if (IsEntryPointFunction(m, id) || IsDecorated(m, id) ||
+  if (spirv::IsEntryPoint(m, id) || IsDecorated(m, id) ||
       !UsedOnlyAsCallee(m, id))
     return absl::FailedPreconditionError(absl::StrCat(
         "%", id,

@@ -1,6 +1,7 @@
-// a op b → b op a for operations that commute exactly (integer and logical
-// arithmetic, equality comparisons). Float add/multiply are left out: with
-// two NaN operands, which payload survives depends on the operand order.
+// a op b → b op a for operations that commute exactly
+// (spirv::IsCommutative: integer and logical arithmetic, equality
+// comparisons; not float add/multiply, whose NaN payload depends on the
+// operand order).
 #include "absl/strings/str_cat.h"
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/kinds.h"
@@ -9,40 +10,12 @@
 namespace l0spv::transform {
 namespace {
 
-using spv::Op;
-
-bool IsCommutative(uint32_t opcode) {
-  switch (static_cast<Op>(opcode)) {
-    case Op::OpIAdd:
-    case Op::OpIMul:
-    case Op::OpBitwiseAnd:
-    case Op::OpBitwiseOr:
-    case Op::OpBitwiseXor:
-    case Op::OpLogicalAnd:
-    case Op::OpLogicalOr:
-    case Op::OpLogicalEqual:
-    case Op::OpLogicalNotEqual:
-    case Op::OpIEqual:
-    case Op::OpINotEqual:
-    case Op::OpFOrdEqual:
-    case Op::OpFUnordEqual:
-    case Op::OpFOrdNotEqual:
-    case Op::OpFUnordNotEqual:
-    case Op::OpIAddCarry:
-    case Op::OpUMulExtended:
-    case Op::OpSMulExtended:
-      return true;
-    default:
-      return false;
-  }
-}
-
 class SwapCommutative : public SingleInstructionKind {
  public:
   std::string_view kind() const override { return "swap_commutative_operands"; }
   // Swapping an operand with itself changes nothing (`OpIAdd %v %x %x`).
   bool Matches(const spirv::Instruction& inst) const override {
-    return IsCommutative(inst.opcode()) && inst.NumOperands() == 2 &&
+    return spirv::IsCommutative(inst.opcode()) && inst.NumOperands() == 2 &&
            inst.word(0) != inst.word(1);
   }
   const char* requirement() const override {
