@@ -60,7 +60,7 @@ absl::StatusOr<BlockRef> DeadBlock(TransformContext& ctx, uint32_t label) {
   return ref;
 }
 
-class AddFunctionCalledFromDeadCode : public Transformation {
+class AddFunctionCalledFromDeadCodeKind : public Transformation {
  public:
   std::string_view kind() const override {
     return "add_function_called_from_dead_code";
@@ -175,9 +175,9 @@ class AddFunctionCalledFromDeadCode : public Transformation {
 
 }  // namespace
 
-const Transformation* AddFunctionCalledFromDeadCodeKind() {
-  static const AddFunctionCalledFromDeadCode* t =
-      new AddFunctionCalledFromDeadCode;
+const Transformation* AddFunctionCalledFromDeadCode() {
+  static const AddFunctionCalledFromDeadCodeKind* t =
+      new AddFunctionCalledFromDeadCodeKind;
   return t;
 }
 

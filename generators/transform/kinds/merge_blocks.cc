@@ -49,7 +49,7 @@ absl::Status Mergeable(TransformContext& ctx, const BlockRef& ref) {
   return absl::OkStatus();
 }
 
-class MergeBlocks : public Transformation {
+class MergeBlocksKind : public Transformation {
  public:
   std::string_view kind() const override { return "merge_blocks"; }
 
@@ -112,8 +112,8 @@ class MergeBlocks : public Transformation {
 
 }  // namespace
 
-const Transformation* MergeBlocksKind() {
-  static const MergeBlocks* t = new MergeBlocks;
+const Transformation* MergeBlocks() {
+  static const MergeBlocksKind* t = new MergeBlocksKind;
   return t;
 }
 

@@ -43,7 +43,7 @@ bool IsReplaceableOperand(const spirv::Instruction& inst, size_t i) {
   }
 }
 
-class ReplaceWithSynonym : public Transformation {
+class ReplaceIdWithSynonymKind : public Transformation {
  public:
   std::string_view kind() const override { return "replace_id_with_synonym"; }
 
@@ -107,7 +107,7 @@ class ReplaceWithSynonym : public Transformation {
 }  // namespace
 
 const Transformation* ReplaceIdWithSynonym() {
-  static const ReplaceWithSynonym* t = new ReplaceWithSynonym;
+  static const ReplaceIdWithSynonymKind* t = new ReplaceIdWithSynonymKind;
   return t;
 }
 

@@ -37,7 +37,7 @@ bool IsCommutative(uint32_t opcode) {
   }
 }
 
-class SwapCommutative : public SingleInstructionKind {
+class SwapCommutativeOperandsKind : public SingleInstructionKind {
  public:
   std::string_view kind() const override { return "swap_commutative_operands"; }
   bool Matches(const spirv::Instruction& inst) const override {
@@ -55,7 +55,7 @@ class SwapCommutative : public SingleInstructionKind {
 }  // namespace
 
 const Transformation* SwapCommutativeOperands() {
-  static const SwapCommutative* t = new SwapCommutative;
+  static const SwapCommutativeOperandsKind* t = new SwapCommutativeOperandsKind;
   return t;
 }
 
