@@ -65,6 +65,10 @@ class AddFunctionCalledFromDeadCodeKind : public Transformation {
   std::string_view kind() const override {
     return "add_function_called_from_dead_code";
   }
+  // It calls only from dead blocks: add_dead_block makes them.
+  std::vector<std::string_view> enablers() const override {
+    return {"add_dead_block"};
+  }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {

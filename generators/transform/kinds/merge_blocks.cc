@@ -52,6 +52,11 @@ absl::Status Mergeable(TransformContext& ctx, const BlockRef& ref) {
 class MergeBlocksKind : public Transformation {
  public:
   std::string_view kind() const override { return "merge_blocks"; }
+  // Generated kernels rarely have a block whose only successor has it as
+  // only predecessor; split_block makes such pairs.
+  std::vector<std::string_view> enablers() const override {
+    return {"split_block"};
+  }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {

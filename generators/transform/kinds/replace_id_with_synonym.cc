@@ -46,6 +46,11 @@ bool IsReplaceableOperand(const spirv::Instruction& inst, size_t i) {
 class ReplaceIdWithSynonymKind : public Transformation {
  public:
   std::string_view kind() const override { return "replace_id_with_synonym"; }
+  // It needs synonym facts; add_synonym_copy_object makes one for a value of
+  // any type.
+  std::vector<std::string_view> enablers() const override {
+    return {"add_synonym_copy_object"};
+  }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
