@@ -2,6 +2,7 @@
 // transformations to a test case (any valid Level Zero module) and writes
 // the transformed case with its transformation log; optionally checks that
 // the module stays valid and `ref`'s results stay identical.
+#include <algorithm>
 #include <iostream>
 #include <map>
 
@@ -28,7 +29,8 @@ ABSL_FLAG(uint32_t, transformations, 0,
           "seed)");
 ABSL_FLAG(std::string, kinds, "",
           "comma-separated transformation kinds to use (default: a random "
-          "subset per case; `transform --list` names them)");
+          "subset per case; `transform --list` names them and the enablers "
+          "each one needs)");
 ABSL_FLAG(bool, list, false, "list the transformation kinds and exit");
 ABSL_FLAG(bool, from_generator, false,
           "transform generated cases (seeds --seed .. --seed+--count-1) "
@@ -39,8 +41,17 @@ namespace {
 
 int RunTransform(const std::vector<std::string>& positional) {
   if (absl::GetFlag(FLAGS_list)) {
-    for (const transform::Transformation* t : transform::AllTransformations())
-      std::cout << t->kind() << "\n";
+    // One kind per line, its name first; the kinds it needs to find
+    // opportunities (enablers) after it, to add to --kinds with it.
+    for (const transform::Transformation* t : transform::AllTransformations()) {
+      std::cout << t->kind();
+      const char* sep = "  (enablers: ";
+      for (std::string_view e : t->enablers()) {
+        std::cout << sep << e;
+        sep = ", ";
+      }
+      std::cout << (t->enablers().empty() ? "\n" : ")\n");
+    }
     return kExitOk;
   }
   const bool from_generator = absl::GetFlag(FLAGS_from_generator);
@@ -138,6 +149,24 @@ int RunTransform(const std::vector<std::string>& positional) {
                                    cases_with[k]);
     }
     std::cout << absl::StrFormat("%-36s %10d %8d\n", "total", total, count);
+  }
+  // A kind restricted by --kinds that never applied may lack the kinds
+  // that create its opportunities: say which.
+  for (const std::string& k : options.kinds) {
+    if (applied[k] != 0) continue;
+    const transform::Transformation* t = transform::FindTransformation(k);
+    if (t == nullptr) continue;  // Transform refused it already
+    std::string missing;
+    for (std::string_view e : t->enablers()) {
+      if (std::find(options.kinds.begin(), options.kinds.end(), e) !=
+          options.kinds.end())
+        continue;
+      if (!missing.empty()) missing += ",";
+      missing += e;
+    }
+    if (!missing.empty())
+      std::cerr << k << " never applied: it needs " << missing
+                << " (its enablers); add them to --kinds\n";
   }
   if (check)
     std::cerr << (count - failures) << "/" << count

@@ -25,4 +25,12 @@ const Transformation* FindTransformation(std::string_view kind) {
   return nullptr;
 }
 
+std::vector<std::string> KindAndEnablers(std::string_view kind) {
+  const Transformation* t = FindTransformation(kind);
+  if (t == nullptr) return {};
+  std::vector<std::string> kinds{std::string(kind)};
+  for (std::string_view e : t->enablers()) kinds.emplace_back(e);
+  return kinds;
+}
+
 }  // namespace l0spv::transform

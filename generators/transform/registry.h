@@ -5,7 +5,9 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "generators/transform/transformation.h"
 
@@ -14,5 +16,8 @@ namespace l0spv::transform {
 std::span<const Transformation* const> AllTransformations();
 // nullptr for an unknown kind.
 const Transformation* FindTransformation(std::string_view kind);
+// `kind` followed by its enablers(): the kinds a run restricted to `kind`
+// needs to find its opportunities. Empty for an unknown kind.
+std::vector<std::string> KindAndEnablers(std::string_view kind);
 
 }  // namespace l0spv::transform

@@ -101,6 +101,12 @@ class Transformation {
                                         Rng& rng) const = 0;
   virtual absl::Status Check(TransformContext& ctx, const Record& r) const = 0;
   virtual void Apply(TransformContext& ctx, const Record& r) const = 0;
+  // The kinds (their kind() names) whose application creates the
+  // opportunities this kind needs on typical kernels, e.g. add_dead_store
+  // stores only into locals that add_local_variable added. A run restricted
+  // to this kind should enable them too (the tests do; `transform --list`
+  // shows them). Every name is a registered kind (tests/transform checks).
+  virtual std::vector<std::string_view> enablers() const { return {}; }
   // The registry entries (corpora/known-consumer-bugs/registry.json) whose
   // construct this kind's output can contain; campaigns against their
   // consumers leave the kind out.

@@ -440,7 +440,25 @@ TEST_F(CliTest, TransformAndReplay) {
   EXPECT_EQ(ta.str(), tb.str()) << "replay is byte-identical";
   r = L0spvFuzz({"transform", "--list"});
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_THAT(r.out, HasSubstr("split_block"));
+  EXPECT_THAT(r.out, HasSubstr("\nsplit_block\n"));
+  EXPECT_THAT(r.out, HasSubstr("\nmerge_blocks  (enablers: split_block)\n"));
+}
+
+// A kind restricted by --kinds that cannot apply without its enablers: the
+// run says which kinds to add, and stops saying so once they are there.
+TEST_F(CliTest, TransformNamesMissingEnablers) {
+  const std::string original = (dir_ / "o3").string();
+  ASSERT_EQ(L0spvFuzz({"generate", "--seed=4", "--out=" + original}).exit_code,
+            0);
+  CliRun r = L0spvFuzz({"transform", original, "--transformations=20",
+                        "--check", "--kinds=add_dead_store"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("add_dead_store never applied: it needs "
+                               "add_local_variable (its enablers)"));
+  r = L0spvFuzz({"transform", original, "--transformations=20", "--check",
+                 "--kinds=add_dead_store,add_local_variable"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, testing::Not(HasSubstr("never applied")));
 }
 
 TEST_F(CliTest, TransformAndReplayErrors) {

@@ -1,10 +1,13 @@
 // The transformation engine: determinism, replay, and every error path
 // (invalid input, unknown kinds, logs for another module, tampered or
-// shrunken logs).
+// shrunken logs); the registry: unique kind names, enablers that name kinds.
 #include "generators/transform/engine.h"
+
+#include <set>
 
 #include "generators/kernel/generator.h"
 #include "generators/kernel/random.h"
+#include "generators/transform/registry.h"
 #include "generators/transform/semantics_check.h"
 #include "gtest/gtest.h"
 
@@ -176,6 +179,41 @@ TEST(TransformEngine, SubsetsOfALogStillPreserveSemantics) {
                           << replay->skipped.size() << " skipped)";
     }
   }
+}
+
+// Facts declared on the kinds name real kinds: an enabler that is renamed
+// or removed would otherwise silently stop enabling anything.
+TEST(TransformRegistry, EveryEnablerIsARegisteredKind) {
+  size_t declared = 0;
+  for (const Transformation* t : AllTransformations()) {
+    std::set<std::string_view> seen;
+    for (std::string_view e : t->enablers()) {
+      EXPECT_NE(FindTransformation(e), nullptr)
+          << t->kind() << " names the unknown enabler " << e;
+      EXPECT_NE(e, t->kind()) << t->kind() << " enables itself";
+      EXPECT_TRUE(seen.insert(e).second)
+          << t->kind() << " names " << e << " twice";
+      ++declared;
+    }
+  }
+  EXPECT_GT(declared, 0u);
+}
+
+TEST(TransformRegistry, KindNamesAreUnique) {
+  std::set<std::string_view> names;
+  for (const Transformation* t : AllTransformations())
+    EXPECT_TRUE(names.insert(t->kind()).second) << t->kind() << " twice";
+}
+
+TEST(TransformRegistry, KindAndEnablers) {
+  const std::vector<std::string> kinds = KindAndEnablers("add_dead_store");
+  ASSERT_FALSE(kinds.empty());
+  EXPECT_EQ(kinds[0], "add_dead_store");
+  EXPECT_EQ(kinds.size(),
+            1 + FindTransformation("add_dead_store")->enablers().size());
+  EXPECT_EQ(KindAndEnablers("split_block"),
+            std::vector<std::string>{"split_block"});
+  EXPECT_TRUE(KindAndEnablers("frobnicate").empty());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "generators/kernel/generator.h"
 #include "generators/transform/engine.h"
+#include "generators/transform/registry.h"
 #include "generators/transform/semantics_check.h"
 #include "gtest/gtest.h"
 #include "spirv/binary.h"
@@ -23,27 +24,20 @@ spirv::TestCase Generate(uint64_t seed) {
   return tc.ok() ? *tc : spirv::TestCase{};
 }
 
-// A kind under test, with the kinds that create its opportunities (dead
-// blocks for calls from dead code).
-struct KindUnderTest {
-  std::string kind;
-  std::vector<std::string> helpers;
-};
-
-void PrintTo(const KindUnderTest& k, std::ostream* os) { *os << k.kind; }
-
-class CfgKindTest : public ::testing::TestWithParam<KindUnderTest> {};
+// Each kind runs with its enablers() (e.g. dead blocks for calls from dead
+// code).
+class CfgKindTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CfgKindTest, AppliesPreservesAndReplays) {
-  const std::string kind = GetParam().kind;
+  const std::string kind = GetParam();
   uint32_t applied = 0;
   for (uint64_t seed = 1; seed <= 10; ++seed) {
     const spirv::TestCase original = Generate(seed);
     TransformOptions options;
     options.seed = seed;
     options.count = 20;
-    options.kinds = GetParam().helpers;
-    options.kinds.push_back(kind);
+    options.kinds = KindAndEnablers(kind);
+    ASSERT_FALSE(options.kinds.empty()) << kind << " is not registered";
     auto result = Transform(original, options);
     ASSERT_TRUE(result.ok()) << result.status();
     auto it = result->applied.find(kind);
@@ -62,26 +56,16 @@ TEST_P(CfgKindTest, AppliesPreservesAndReplays) {
 
 INSTANTIATE_TEST_SUITE_P(
     Kinds, CfgKindTest,
-    ::testing::Values(KindUnderTest{"invert_branch_condition", {}},
-                      KindUnderTest{"merge_blocks", {"split_block"}},
-                      KindUnderTest{"reorder_blocks", {}},
-                      KindUnderTest{"select_to_branch", {}},
-                      KindUnderTest{"split_switch", {}},
-                      KindUnderTest{"permute_switch_cases", {}},
-                      KindUnderTest{"wrap_region_in_loop", {}},
-                      KindUnderTest{"duplicate_region_under_opaque_true", {}},
-                      KindUnderTest{"add_parameter", {}},
-                      KindUnderTest{"permute_parameters", {}},
-                      KindUnderTest{"change_function_control", {}},
-                      KindUnderTest{"toggle_selection_control", {}},
-                      KindUnderTest{"toggle_loop_control", {}},
-                      KindUnderTest{"add_barrier", {}},
-                      KindUnderTest{"inline_call", {}},
-                      KindUnderTest{"outline_region", {}},
-                      KindUnderTest{"add_function_called_from_dead_code",
-                                    {"add_dead_block"}}),
-    [](const ::testing::TestParamInfo<KindUnderTest>& info) {
-      return info.param.kind;
+    ::testing::Values("invert_branch_condition", "merge_blocks",
+                      "reorder_blocks", "select_to_branch", "split_switch",
+                      "permute_switch_cases", "wrap_region_in_loop",
+                      "duplicate_region_under_opaque_true", "add_parameter",
+                      "permute_parameters", "change_function_control",
+                      "toggle_selection_control", "toggle_loop_control",
+                      "add_barrier", "inline_call", "outline_region",
+                      "add_function_called_from_dead_code"),
+    [](const ::testing::TestParamInfo<const char*>& info) {
+      return std::string(info.param);
     });
 
 // Landmarks of a generated module for hand-written records.

@@ -101,24 +101,9 @@ TEST(TransformProperty, EveryCorpusKernel) {
   EXPECT_GT(checked, 0);
 }
 
-// Kinds that only apply to what other kinds create, and those kinds.
-std::vector<std::string> KindsToEnable(const std::string& kind) {
-  static const std::map<std::string, std::vector<std::string>> kEnablers = {
-      {"replace_id_with_synonym", {"add_synonym_copy_object"}},
-      // Data/memory kinds (kinds-data).
-      {"add_dead_store", {"add_local_variable"}},
-      {"variable_to_phi", {"phi_to_variable"}},
-      {"merge_blocks", {"split_block"}},
-      {"add_function_called_from_dead_code", {"add_dead_block"}},
-  };
-  std::vector<std::string> kinds{kind};
-  if (auto it = kEnablers.find(kind); it != kEnablers.end())
-    kinds.insert(kinds.end(), it->second.begin(), it->second.end());
-  return kinds;
-}
-
-// Every kind applies somewhere: restricted to one kind, 40 generated cases
-// see it applied at least once, and the results stay valid and equal.
+// Every kind applies somewhere: restricted to one kind and its enablers(),
+// 40 generated cases see it applied at least once, and the results stay valid
+// and equal.
 TEST(TransformProperty, EveryKindApplies) {
   for (const Transformation* t : AllTransformations()) {
     SCOPED_TRACE(std::string(t->kind()));
@@ -131,7 +116,7 @@ TEST(TransformProperty, EveryKindApplies) {
       TransformOptions o;
       o.seed = seed;
       o.count = 20;
-      o.kinds = KindsToEnable(std::string(t->kind()));
+      o.kinds = KindAndEnablers(t->kind());
       auto result = Transform(*original, o);
       ASSERT_TRUE(result.ok()) << result.status();
       ASSERT_TRUE(CheckTransformed(*original, result->test_case).ok())

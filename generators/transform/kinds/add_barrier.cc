@@ -55,7 +55,7 @@ bool ExecutedOnce(const spirv::Function& fn, const Dominators& dom,
   return true;
 }
 
-class AddBarrier : public Transformation {
+class AddBarrierKind : public Transformation {
  public:
   std::string_view kind() const override { return "add_barrier"; }
 
@@ -116,8 +116,8 @@ class AddBarrier : public Transformation {
 
 }  // namespace
 
-const Transformation* AddBarrierKind() {
-  static const AddBarrier* t = new AddBarrier;
+const Transformation* AddBarrier() {
+  static const AddBarrierKind* t = new AddBarrierKind;
   return t;
 }
 

@@ -16,6 +16,10 @@ using spv::Op;
 class AddDeadStoreKind : public Transformation {
  public:
   std::string_view kind() const override { return "add_dead_store"; }
+  // It stores only into the irrelevant-pointee locals add_local_variable adds.
+  std::vector<std::string_view> enablers() const override {
+    return {"add_local_variable"};
+  }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {

@@ -60,10 +60,14 @@ absl::StatusOr<BlockRef> DeadBlock(TransformContext& ctx, uint32_t label) {
   return ref;
 }
 
-class AddFunctionCalledFromDeadCode : public Transformation {
+class AddFunctionCalledFromDeadCodeKind : public Transformation {
  public:
   std::string_view kind() const override {
     return "add_function_called_from_dead_code";
+  }
+  // It calls only from dead blocks: add_dead_block makes them.
+  std::vector<std::string_view> enablers() const override {
+    return {"add_dead_block"};
   }
 
   std::optional<Record> Propose(TransformContext& ctx,
@@ -155,9 +159,9 @@ class AddFunctionCalledFromDeadCode : public Transformation {
 
 }  // namespace
 
-const Transformation* AddFunctionCalledFromDeadCodeKind() {
-  static const AddFunctionCalledFromDeadCode* t =
-      new AddFunctionCalledFromDeadCode;
+const Transformation* AddFunctionCalledFromDeadCode() {
+  static const AddFunctionCalledFromDeadCodeKind* t =
+      new AddFunctionCalledFromDeadCodeKind;
   return t;
 }
 

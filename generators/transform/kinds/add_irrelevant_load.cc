@@ -20,6 +20,11 @@ using spv::Op;
 class AddIrrelevantLoadKind : public Transformation {
  public:
   std::string_view kind() const override { return "add_irrelevant_load"; }
+  // Irrelevant-pointee locals come from add_local_variable (alone it still
+  // loads read-only buffer words).
+  std::vector<std::string_view> enablers() const override {
+    return {"add_local_variable"};
+  }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {

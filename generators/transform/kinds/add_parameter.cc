@@ -29,7 +29,7 @@ absl::Status Changeable(TransformContext& ctx, uint32_t id) {
   return absl::OkStatus();
 }
 
-class AddParameter : public Transformation {
+class AddParameterKind : public Transformation {
  public:
   std::string_view kind() const override { return "add_parameter"; }
 
@@ -104,8 +104,8 @@ class AddParameter : public Transformation {
 
 }  // namespace
 
-const Transformation* AddParameterKind() {
-  static const AddParameter* t = new AddParameter;
+const Transformation* AddParameter() {
+  static const AddParameterKind* t = new AddParameterKind;
   return t;
 }
 

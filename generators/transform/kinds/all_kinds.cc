@@ -3,52 +3,56 @@
 namespace l0spv::transform {
 
 std::vector<const Transformation*> AllKinds() {
-  std::vector<const Transformation*> all = IdentitySynonymKinds();
-  for (const Transformation* t :
-       {SwapCommutativeOperands(), ReplaceIdWithSynonym(), AddDeadBlock(),
-        SplitBlock(), PermutePhiOperands()})
-    all.push_back(t);
-  // --- Data, memory and decoration kinds (kinds-data branch) ---
-  for (const Transformation* t : {ObfuscateConstantLoad(),
-                                  ObfuscateConstantCompute(),
-                                  AddLocalVariable(),
-                                  AddDeadStore(),
-                                  AddIrrelevantLoad(),
-                                  PhiToVariable(),
-                                  MirrorComparison(),
-                                  InvertComparison(),
-                                  AddFpFastMathNone(),
-                                  AddMemoryOperand(),
-                                  AccessChainToPtrAccessChain(),
-                                  VectorizeScalars(),
-                                  ConstantToSpecConstant(),
-                                  MoveInstruction(),
-                                  LoadViaCopyMemory(),
-                                  VariableToPhi(),
-                                  PointerRoundTripViaInteger(),
-                                  RoutePointerThroughGeneric(),
-                                  ScalarizeVectorOp(),
-                                  AddAlignmentDecoration()})
-    all.push_back(t);
-  // --- end of data, memory and decoration kinds ---
-  // Control flow and functions.
-  for (const Transformation* t : ControlFlowKinds()) all.push_back(t);
+  std::vector<const Transformation*> all = {
+      // Control flow.
+      AddDeadBlock(),
+      SplitBlock(),
+      MergeBlocks(),
+      ReorderBlocks(),
+      InvertBranchCondition(),
+      SelectToBranch(),
+      SplitSwitch(),
+      PermuteSwitchCases(),
+      PermutePhiOperands(),
+      WrapRegionInLoop(),
+      DuplicateRegionUnderOpaqueTrue(),
+      // Functions.
+      AddParameter(),
+      PermuteParameters(),
+      AddFunctionCalledFromDeadCode(),
+      InlineCall(),
+      OutlineRegion(),
+      // Data flow (and IdentitySynonymKinds() below).
+      ReplaceIdWithSynonym(),
+      SwapCommutativeOperands(),
+      MirrorComparison(),
+      InvertComparison(),
+      ObfuscateConstantLoad(),
+      ObfuscateConstantCompute(),
+      ConstantToSpecConstant(),
+      VectorizeScalars(),
+      ScalarizeVectorOp(),
+      MoveInstruction(),
+      // Memory.
+      AddLocalVariable(),
+      AddDeadStore(),
+      AddIrrelevantLoad(),
+      PhiToVariable(),
+      VariableToPhi(),
+      LoadViaCopyMemory(),
+      AccessChainToPtrAccessChain(),
+      PointerRoundTripViaInteger(),
+      RoutePointerThroughGeneric(),
+      AddMemoryOperand(),
+      AddBarrier(),
+      // Decorations and hints (and ControlHintKinds() below).
+      AddFpFastMathNone(),
+      AddAlignmentDecoration(),
+  };
+  for (const std::vector<const Transformation*>& family :
+       {IdentitySynonymKinds(), ControlHintKinds()})
+    all.insert(all.end(), family.begin(), family.end());
   return all;
 }
-
-// --- Control flow and functions ---
-std::vector<const Transformation*> ControlFlowKinds() {
-  std::vector<const Transformation*> out = ControlHintKinds();
-  for (const Transformation* t :
-       {InvertBranchConditionKind(), MergeBlocksKind(), ReorderBlocksKind(),
-        SelectToBranchKind(), SplitSwitchKind(), PermuteSwitchCasesKind(),
-        WrapRegionInLoopKind(), DuplicateRegionUnderOpaqueTrue(),
-        AddParameterKind(), PermuteParametersKind(),
-        AddFunctionCalledFromDeadCodeKind(), AddBarrierKind(), InlineCallKind(),
-        OutlineRegionKind()})
-    out.push_back(t);
-  return out;
-}
-// --- end control flow and functions ---
 
 }  // namespace l0spv::transform

@@ -28,9 +28,9 @@ constexpr MergeHint kSelection{"toggle_selection_control", Op::OpSelectionMerge,
                                1, 1, 2};
 constexpr MergeHint kLoop{"toggle_loop_control", Op::OpLoopMerge, 2, 1, 2};
 
-class ToggleMergeControl : public Transformation {
+class ToggleMergeControlKind : public Transformation {
  public:
-  explicit ToggleMergeControl(const MergeHint& h) : h_(h) {}
+  explicit ToggleMergeControlKind(const MergeHint& h) : h_(h) {}
   std::string_view kind() const override { return h_.name; }
   // llvm-spirv 14 writes OpLoopMerge in the wrong place for an unrolled
   // single-block loop (known-consumer-bugs/llvm_spirv_unroll_self_loop).
@@ -100,7 +100,7 @@ class ToggleMergeControl : public Transformation {
 
 constexpr uint32_t kInline = 1, kDontInline = 2;
 
-class ChangeFunctionControl : public Transformation {
+class ChangeFunctionControlKind : public Transformation {
  public:
   std::string_view kind() const override { return "change_function_control"; }
 
@@ -150,10 +150,11 @@ class ChangeFunctionControl : public Transformation {
 }  // namespace
 
 std::vector<const Transformation*> ControlHintKinds() {
-  static const ToggleMergeControl* selection =
-      new ToggleMergeControl(kSelection);
-  static const ToggleMergeControl* loop = new ToggleMergeControl(kLoop);
-  static const ChangeFunctionControl* function = new ChangeFunctionControl;
+  static const ToggleMergeControlKind* selection =
+      new ToggleMergeControlKind(kSelection);
+  static const ToggleMergeControlKind* loop = new ToggleMergeControlKind(kLoop);
+  static const ChangeFunctionControlKind* function =
+      new ChangeFunctionControlKind;
   return {selection, loop, function};
 }
 

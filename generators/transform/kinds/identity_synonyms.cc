@@ -74,9 +74,9 @@ uint32_t FloatTwinWidth(TransformContext& ctx, const spirv::TypeInfo& scalar) {
   return 0;
 }
 
-class IdentitySynonym : public Transformation {
+class IdentitySynonymKind : public Transformation {
  public:
-  explicit IdentitySynonym(const IdentityKind& k) : k_(k) {}
+  explicit IdentitySynonymKind(const IdentityKind& k) : k_(k) {}
   std::string_view kind() const override { return k_.name; }
   // llvm-spirv 14 -r turns OpCopyObject into an alloca in place
   // (known-consumer-bugs/llvm_spirv_copy_object_alloca); IGC cannot build
@@ -286,7 +286,7 @@ std::vector<const Transformation*> IdentitySynonymKinds() {
   static const std::vector<const Transformation*>* kinds = [] {
     auto* v = new std::vector<const Transformation*>;
     for (const IdentityKind& k : kIdentities)
-      v->push_back(new IdentitySynonym(k));
+      v->push_back(new IdentitySynonymKind(k));
     return v;
   }();
   return *kinds;

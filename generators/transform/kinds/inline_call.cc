@@ -57,7 +57,7 @@ absl::Status Inlinable(TransformContext& ctx, const InstPos& pos) {
   return absl::OkStatus();
 }
 
-class InlineCall : public Transformation {
+class InlineCallKind : public Transformation {
  public:
   std::string_view kind() const override { return "inline_call"; }
 
@@ -157,8 +157,8 @@ class InlineCall : public Transformation {
 
 }  // namespace
 
-const Transformation* InlineCallKind() {
-  static const InlineCall* t = new InlineCall;
+const Transformation* InlineCall() {
+  static const InlineCallKind* t = new InlineCallKind;
   return t;
 }
 

@@ -20,7 +20,7 @@ bool Fits(const spirv::BasicBlock& bb) {
   return term != nullptr && OpOf(*term) == Op::OpBranchConditional;
 }
 
-class InvertBranchCondition : public Transformation {
+class InvertBranchConditionKind : public Transformation {
  public:
   std::string_view kind() const override { return "invert_branch_condition"; }
 
@@ -69,8 +69,8 @@ class InvertBranchCondition : public Transformation {
 
 }  // namespace
 
-const Transformation* InvertBranchConditionKind() {
-  static const InvertBranchCondition* t = new InvertBranchCondition;
+const Transformation* InvertBranchCondition() {
+  static const InvertBranchConditionKind* t = new InvertBranchConditionKind;
   return t;
 }
 

@@ -1,5 +1,14 @@
-// generators/transform/kinds/kinds.h — constructors of every transformation
-// kind (one responsibility per file under kinds/).
+// generators/transform/kinds/kinds.h — the factories of every
+// transformation kind, grouped by what the kinds do.
+//
+// Contract:
+//  - One kind per file: the kind whose JSON name is `split_block` lives in
+//    kinds/split_block.cc, its factory is SplitBlock() and its class
+//    SplitBlockKind. A file holding a family of kinds (identity synonyms,
+//    control hints) has one `...Kinds()` factory returning all of them.
+//  - Every factory returns the same process-lifetime object(s) on every
+//    call; AllKinds() holds each of them exactly once (the registry sorts
+//    them by name, so the order here means nothing).
 #pragma once
 
 #include <vector>
@@ -8,60 +17,62 @@
 
 namespace l0spv::transform {
 
-// Every kind; the registry sorts them by name.
+// Every kind below.
 std::vector<const Transformation*> AllKinds();
 
-// kinds/identity_synonyms.cc: x op identity → a synonym of x (one kind per
-// identity).
-std::vector<const Transformation*> IdentitySynonymKinds();
-const Transformation* SwapCommutativeOperands();
-const Transformation* ReplaceIdWithSynonym();
+// --- Control flow: blocks, branches, switches, regions ---
 const Transformation* AddDeadBlock();
 const Transformation* SplitBlock();
+const Transformation* MergeBlocks();
+const Transformation* ReorderBlocks();
+const Transformation* InvertBranchCondition();
+const Transformation* SelectToBranch();
+const Transformation* SplitSwitch();
+const Transformation* PermuteSwitchCases();
 const Transformation* PermutePhiOperands();
+const Transformation* WrapRegionInLoop();
+const Transformation* DuplicateRegionUnderOpaqueTrue();
 
-// --- Data, memory and decoration kinds (kinds-data branch) ---
+// --- Functions: parameters, calls, inlining, outlining ---
+const Transformation* AddParameter();
+const Transformation* PermuteParameters();
+const Transformation* AddFunctionCalledFromDeadCode();
+const Transformation* InlineCall();
+const Transformation* OutlineRegion();
+
+// --- Data flow: synonyms, constants, comparisons, vectors ---
+// kinds/identity_synonyms.cc: x op identity → a synonym of x, one kind per
+// identity (add_synonym_iadd_zero, add_synonym_copy_object, ...).
+std::vector<const Transformation*> IdentitySynonymKinds();
+const Transformation* ReplaceIdWithSynonym();
+const Transformation* SwapCommutativeOperands();
+const Transformation* MirrorComparison();
+const Transformation* InvertComparison();
 const Transformation* ObfuscateConstantLoad();
 const Transformation* ObfuscateConstantCompute();
+const Transformation* ConstantToSpecConstant();
+const Transformation* VectorizeScalars();
+const Transformation* ScalarizeVectorOp();
+const Transformation* MoveInstruction();
+
+// --- Memory: variables, loads and stores, pointers, barriers ---
 const Transformation* AddLocalVariable();
 const Transformation* AddDeadStore();
 const Transformation* AddIrrelevantLoad();
 const Transformation* PhiToVariable();
-const Transformation* MirrorComparison();
-const Transformation* InvertComparison();
-const Transformation* AddFpFastMathNone();
-const Transformation* AddMemoryOperand();
-const Transformation* AccessChainToPtrAccessChain();
-const Transformation* VectorizeScalars();
-const Transformation* ConstantToSpecConstant();
-const Transformation* MoveInstruction();
-const Transformation* LoadViaCopyMemory();
 const Transformation* VariableToPhi();
+const Transformation* LoadViaCopyMemory();
+const Transformation* AccessChainToPtrAccessChain();
 const Transformation* PointerRoundTripViaInteger();
 const Transformation* RoutePointerThroughGeneric();
-const Transformation* ScalarizeVectorOp();
+const Transformation* AddMemoryOperand();
+const Transformation* AddBarrier();
+
+// --- Decorations and hints: no effect on results by definition ---
+const Transformation* AddFpFastMathNone();
 const Transformation* AddAlignmentDecoration();
-// --- end of data, memory and decoration kinds ---
-// --- Control flow and functions (one file each; cfg_util.h helpers) ---
-const Transformation* InvertBranchConditionKind();
-const Transformation* MergeBlocksKind();
-const Transformation* ReorderBlocksKind();
-const Transformation* SelectToBranchKind();
-const Transformation* SplitSwitchKind();
-const Transformation* PermuteSwitchCasesKind();
-const Transformation* WrapRegionInLoopKind();
-const Transformation* DuplicateRegionUnderOpaqueTrue();
-const Transformation* AddParameterKind();
-const Transformation* PermuteParametersKind();
-const Transformation* AddFunctionCalledFromDeadCodeKind();
-const Transformation* AddBarrierKind();
-const Transformation* InlineCallKind();
-const Transformation* OutlineRegionKind();
 // kinds/control_hints.cc: toggle_selection_control, toggle_loop_control,
 // change_function_control.
 std::vector<const Transformation*> ControlHintKinds();
-// Every control-flow / function kind above.
-std::vector<const Transformation*> ControlFlowKinds();
-// --- end control flow and functions ---
 
 }  // namespace l0spv::transform

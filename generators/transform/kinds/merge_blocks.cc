@@ -49,9 +49,14 @@ absl::Status Mergeable(TransformContext& ctx, const BlockRef& ref) {
   return absl::OkStatus();
 }
 
-class MergeBlocks : public Transformation {
+class MergeBlocksKind : public Transformation {
  public:
   std::string_view kind() const override { return "merge_blocks"; }
+  // Generated kernels rarely have a block whose only successor has it as
+  // only predecessor; split_block makes such pairs.
+  std::vector<std::string_view> enablers() const override {
+    return {"split_block"};
+  }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
@@ -109,8 +114,8 @@ class MergeBlocks : public Transformation {
 
 }  // namespace
 
-const Transformation* MergeBlocksKind() {
-  static const MergeBlocks* t = new MergeBlocks;
+const Transformation* MergeBlocks() {
+  static const MergeBlocksKind* t = new MergeBlocksKind;
   return t;
 }
 

@@ -78,7 +78,7 @@ absl::StatusOr<Region> Analyse(TransformContext& ctx, const InstPos& first,
   return region;
 }
 
-class OutlineRegion : public Transformation {
+class OutlineRegionKind : public Transformation {
  public:
   std::string_view kind() const override { return "outline_region"; }
 
@@ -182,8 +182,8 @@ class OutlineRegion : public Transformation {
 
 }  // namespace
 
-const Transformation* OutlineRegionKind() {
-  static const OutlineRegion* t = new OutlineRegion;
+const Transformation* OutlineRegion() {
+  static const OutlineRegionKind* t = new OutlineRegionKind;
   return t;
 }
 

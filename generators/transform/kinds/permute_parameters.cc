@@ -29,7 +29,7 @@ absl::Status Permutable(TransformContext& ctx, uint32_t id) {
   return absl::OkStatus();
 }
 
-class PermuteParameters : public Transformation {
+class PermuteParametersKind : public Transformation {
  public:
   std::string_view kind() const override { return "permute_parameters"; }
 
@@ -91,8 +91,8 @@ class PermuteParameters : public Transformation {
 
 }  // namespace
 
-const Transformation* PermuteParametersKind() {
-  static const PermuteParameters* t = new PermuteParameters;
+const Transformation* PermuteParameters() {
+  static const PermuteParametersKind* t = new PermuteParametersKind;
   return t;
 }
 

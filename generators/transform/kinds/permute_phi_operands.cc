@@ -9,7 +9,7 @@
 namespace l0spv::transform {
 namespace {
 
-class PermutePhi : public Transformation {
+class PermutePhiOperandsKind : public Transformation {
  public:
   std::string_view kind() const override { return "permute_phi_operands"; }
   std::optional<Record> Propose(TransformContext& ctx,
@@ -66,7 +66,7 @@ class PermutePhi : public Transformation {
 }  // namespace
 
 const Transformation* PermutePhiOperands() {
-  static const PermutePhi* t = new PermutePhi;
+  static const PermutePhiOperandsKind* t = new PermutePhiOperandsKind;
   return t;
 }
 

@@ -13,7 +13,7 @@ namespace {
 
 using spv::Op;
 
-class PermuteSwitchCases : public Transformation {
+class PermuteSwitchCasesKind : public Transformation {
  public:
   std::string_view kind() const override { return "permute_switch_cases"; }
 
@@ -73,8 +73,8 @@ class PermuteSwitchCases : public Transformation {
 
 }  // namespace
 
-const Transformation* PermuteSwitchCasesKind() {
-  static const PermuteSwitchCases* t = new PermuteSwitchCases;
+const Transformation* PermuteSwitchCases() {
+  static const PermuteSwitchCasesKind* t = new PermuteSwitchCasesKind;
   return t;
 }
 

@@ -27,7 +27,7 @@ bool OrderHolds(const spirv::Function& fn, const Dominators& dom, size_t from,
   return true;
 }
 
-class ReorderBlocks : public Transformation {
+class ReorderBlocksKind : public Transformation {
  public:
   std::string_view kind() const override { return "reorder_blocks"; }
 
@@ -85,8 +85,8 @@ class ReorderBlocks : public Transformation {
 
 }  // namespace
 
-const Transformation* ReorderBlocksKind() {
-  static const ReorderBlocks* t = new ReorderBlocks;
+const Transformation* ReorderBlocks() {
+  static const ReorderBlocksKind* t = new ReorderBlocksKind;
   return t;
 }
 

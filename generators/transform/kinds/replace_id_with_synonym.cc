@@ -43,9 +43,14 @@ bool IsReplaceableOperand(const spirv::Instruction& inst, size_t i) {
   }
 }
 
-class ReplaceWithSynonym : public Transformation {
+class ReplaceIdWithSynonymKind : public Transformation {
  public:
   std::string_view kind() const override { return "replace_id_with_synonym"; }
+  // It needs synonym facts; add_synonym_copy_object makes one for a value of
+  // any type.
+  std::vector<std::string_view> enablers() const override {
+    return {"add_synonym_copy_object"};
+  }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
@@ -107,7 +112,7 @@ class ReplaceWithSynonym : public Transformation {
 }  // namespace
 
 const Transformation* ReplaceIdWithSynonym() {
-  static const ReplaceWithSynonym* t = new ReplaceWithSynonym;
+  static const ReplaceIdWithSynonymKind* t = new ReplaceIdWithSynonymKind;
   return t;
 }
 

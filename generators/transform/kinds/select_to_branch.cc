@@ -33,7 +33,7 @@ bool Fits(TransformContext& ctx, const spirv::Instruction& inst,
           scalar->op == Op::OpTypeBool);
 }
 
-class SelectToBranch : public Transformation {
+class SelectToBranchKind : public Transformation {
  public:
   std::string_view kind() const override { return "select_to_branch"; }
 
@@ -101,8 +101,8 @@ class SelectToBranch : public Transformation {
 
 }  // namespace
 
-const Transformation* SelectToBranchKind() {
-  static const SelectToBranch* t = new SelectToBranch;
+const Transformation* SelectToBranch() {
+  static const SelectToBranchKind* t = new SelectToBranchKind;
   return t;
 }
 

@@ -21,7 +21,7 @@ size_t CaseCount(const spirv::Instruction& sw) {
   return (sw.NumOperands() - 2) / 2;
 }
 
-class SplitSwitch : public Transformation {
+class SplitSwitchKind : public Transformation {
  public:
   std::string_view kind() const override { return "split_switch"; }
 
@@ -119,8 +119,8 @@ class SplitSwitch : public Transformation {
 
 }  // namespace
 
-const Transformation* SplitSwitchKind() {
-  static const SplitSwitch* t = new SplitSwitch;
+const Transformation* SplitSwitch() {
+  static const SplitSwitchKind* t = new SplitSwitchKind;
   return t;
 }
 

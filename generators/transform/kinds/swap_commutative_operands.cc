@@ -10,7 +10,7 @@
 namespace l0spv::transform {
 namespace {
 
-class SwapCommutative : public SingleInstructionKind {
+class SwapCommutativeOperandsKind : public SingleInstructionKind {
  public:
   std::string_view kind() const override { return "swap_commutative_operands"; }
   // Swapping an operand with itself changes nothing (`OpIAdd %v %x %x`).
@@ -30,7 +30,7 @@ class SwapCommutative : public SingleInstructionKind {
 }  // namespace
 
 const Transformation* SwapCommutativeOperands() {
-  static const SwapCommutative* t = new SwapCommutative;
+  static const SwapCommutativeOperandsKind* t = new SwapCommutativeOperandsKind;
   return t;
 }
 

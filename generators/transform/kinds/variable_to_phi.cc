@@ -123,6 +123,11 @@ absl::StatusOr<Plan> MakePlan(TransformContext& ctx, uint32_t variable) {
 class VariableToPhiKind : public Transformation {
  public:
   std::string_view kind() const override { return "variable_to_phi"; }
+  // Generated kernels have no Function variable it can turn back into
+  // SSA; phi_to_variable makes them.
+  std::vector<std::string_view> enablers() const override {
+    return {"phi_to_variable"};
+  }
   // Loads become OpCopyObject, which llvm-spirv 14 -r turns into an alloca
   // in place (known-consumer-bugs/llvm_spirv_copy_object_alloca).
   std::vector<oracles::KnownBugId> known_bugs() const override {

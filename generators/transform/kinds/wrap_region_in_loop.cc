@@ -19,7 +19,7 @@ namespace {
 
 using spv::Op;
 
-class WrapRegionInLoop : public Transformation {
+class WrapRegionInLoopKind : public Transformation {
  public:
   std::string_view kind() const override { return "wrap_region_in_loop"; }
 
@@ -68,8 +68,8 @@ class WrapRegionInLoop : public Transformation {
 
 }  // namespace
 
-const Transformation* WrapRegionInLoopKind() {
-  static const WrapRegionInLoop* t = new WrapRegionInLoop;
+const Transformation* WrapRegionInLoop() {
+  static const WrapRegionInLoopKind* t = new WrapRegionInLoopKind;
   return t;
 }
 

@@ -39,7 +39,7 @@ absl::Status NoDecoratedResults(TransformContext& ctx, const Run& run) {
   return absl::OkStatus();
 }
 
-class DuplicateRegion : public Transformation {
+class DuplicateRegionUnderOpaqueTrueKind : public Transformation {
  public:
   std::string_view kind() const override {
     return "duplicate_region_under_opaque_true";
@@ -141,7 +141,8 @@ class DuplicateRegion : public Transformation {
 }  // namespace
 
 const Transformation* DuplicateRegionUnderOpaqueTrue() {
-  static const DuplicateRegion* t = new DuplicateRegion;
+  static const DuplicateRegionUnderOpaqueTrueKind* t =
+      new DuplicateRegionUnderOpaqueTrueKind;
   return t;
 }
 
