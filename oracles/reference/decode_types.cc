@@ -1,0 +1,214 @@
+// oracles/reference/decode_types.cc — type declarations, value shapes
+// and composite member offsets (OpenCL layout).
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "oracles/reference/decode_state.h"
+#include "spirv/grammar.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::oracles::reference::decoder {
+
+using spv::Op;
+
+absl::Status DecodeState::DecodeType(const Instruction& inst) {
+  const auto op = static_cast<Op>(inst.opcode());
+  const uint32_t id = inst.result_id();
+  TypeDesc t;
+  auto w = [&inst](size_t i) -> uint32_t {
+    return i < inst.NumOperands() && !inst.operand(i).words.empty()
+               ? inst.operand(i).words[0]
+               : 0;
+  };
+  auto sized = [this](uint32_t tid) -> const TypeDesc* {
+    const TypeDesc* d = Type(tid);
+    return d && d->sized ? d : nullptr;
+  };
+  switch (op) {
+    case Op::OpTypeVoid:
+      t.cls = TypeDesc::kVoid;
+      break;
+    case Op::OpTypeBool:
+      t.cls = TypeDesc::kBool;
+      t.sized = true;
+      t.size = t.align = 1;
+      break;
+    case Op::OpTypeInt:
+    case Op::OpTypeFloat:
+      t.cls = op == Op::OpTypeInt ? TypeDesc::kInt : TypeDesc::kFloat;
+      t.width = w(0);
+      if (op == Op::OpTypeInt
+              ? (t.width != 8 && t.width != 16 && t.width != 32 &&
+                 t.width != 64)
+              : (t.width != 16 && t.width != 32 && t.width != 64)) {
+        t.cls = TypeDesc::kOpaque;  // unsupported width: no storage
+        break;
+      }
+      t.sized = true;
+      t.size = t.align = t.width / 8;
+      break;
+    case Op::OpTypeVector: {
+      const TypeDesc* e = sized(w(0));
+      t.cls = TypeDesc::kVector;
+      t.elem = w(0);
+      t.lanes = w(1);
+      if (e == nullptr ||
+          (e->cls != TypeDesc::kInt && e->cls != TypeDesc::kFloat &&
+           e->cls != TypeDesc::kBool) ||
+          !(t.lanes == 2 || t.lanes == 3 || t.lanes == 4 || t.lanes == 8 ||
+            t.lanes == 16)) {
+        t.cls = TypeDesc::kOpaque;
+        break;
+      }
+      t.sized = true;
+      t.size = t.align = e->size * (t.lanes == 3 ? 4 : t.lanes);
+      break;
+    }
+    case Op::OpTypeArray: {
+      const TypeDesc* e = sized(w(0));
+      auto len = values_.find(w(1));
+      t.cls = TypeDesc::kArray;
+      t.elem = w(0);
+      if (e == nullptr || len == values_.end()) {
+        t.cls = TypeDesc::kOpaque;
+        break;
+      }
+      uint64_t n = 0;
+      std::memcpy(&n, len->second.bytes.data(),
+                  std::min<size_t>(8, len->second.bytes.size()));
+      t.count = n;
+      if (n == 0 || (e->size != 0 && n > kMaxObjectBytes / e->size)) {
+        t.cls = TypeDesc::kOpaque;
+        break;
+      }
+      t.sized = true;
+      t.size = e->size * n;
+      t.align = e->align;
+      break;
+    }
+    case Op::OpTypeStruct: {
+      t.cls = TypeDesc::kStruct;
+      const Decorations* d = Deco(id);
+      const bool packed = d && d->packed;
+      uint64_t off = 0, align = 1;
+      t.sized = true;
+      for (size_t i = 0; i < inst.NumOperands(); ++i) {
+        const TypeDesc* mt = sized(w(i));
+        if (mt == nullptr) {
+          t.sized = false;
+          break;
+        }
+        const uint64_t a = packed ? 1 : mt->align;
+        off = (off + a - 1) / a * a;
+        t.members.push_back(w(i));
+        t.offsets.push_back(off);
+        off += mt->size;
+        align = std::max(align, a);
+        if (off > kMaxObjectBytes) {
+          t.sized = false;
+          break;
+        }
+      }
+      if (!t.sized) {
+        t.cls = TypeDesc::kOpaque;
+        break;
+      }
+      t.size = (off + align - 1) / align * align;
+      t.align = align;
+      break;
+    }
+    case Op::OpTypePointer:
+      t.cls = TypeDesc::kPointer;
+      t.storage = w(0);
+      t.elem = w(1);
+      t.sized = true;
+      t.size = t.align = 8;
+      if (const Decorations* d = Deco(id)) t.array_stride = d->array_stride;
+      break;
+    case Op::OpTypeFunction:
+      t.cls = TypeDesc::kFunction;
+      t.return_type = w(0);
+      for (size_t i = 1; i < inst.NumOperands(); ++i) t.params.push_back(w(i));
+      break;
+    case Op::OpTypeForwardPointer:
+      return absl::OkStatus();
+    case Op::OpTypeEvent:
+      // An event is a 64-bit handle (0: no event; else the async copy's
+      // number within the work-group).
+      t.cls = TypeDesc::kOpaque;
+      t.sized = true;
+      t.size = t.align = 8;
+      break;
+    default:
+      t.cls = TypeDesc::kOpaque;  // images, events, ...: no storage
+      break;
+  }
+  types_[id] = std::move(t);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Shape> DecodeState::ShapeOf(uint32_t type_id) const {
+  const TypeDesc* t = Type(type_id);
+  if (t == nullptr || !t->sized || t->size > kMaxFrameBytes)
+    return Unimpl(absl::StrCat("type %", type_id,
+                               " has no storage the reference interpreter "
+                               "supports"));
+  Shape s;
+  s.bytes = static_cast<uint32_t>(t->size);
+  s.access = s.bytes;
+  auto scalar_kind = [](const TypeDesc& d) -> Kind {
+    switch (d.cls) {
+      case TypeDesc::kBool:
+        return kBool;
+      case TypeDesc::kInt:
+        return d.width == 8    ? kI8
+               : d.width == 16 ? kI16
+               : d.width == 32 ? kI32
+                               : kI64;
+      case TypeDesc::kFloat:
+        return d.width == 16 ? kF16 : d.width == 32 ? kF32 : kF64;
+      case TypeDesc::kPointer:
+        return kI64;
+      default:
+        return kAgg;
+    }
+  };
+  if (t->cls == TypeDesc::kVector) {
+    const TypeDesc* e = Type(t->elem);
+    s.k = scalar_kind(*e);
+    s.n = static_cast<uint8_t>(t->lanes);
+    s.access = static_cast<uint32_t>(e->size * t->lanes);
+  } else {
+    s.k = scalar_kind(*t);
+  }
+  return s;
+}
+
+std::optional<std::pair<uint64_t, uint32_t>> DecodeState::MemberAt(
+    uint32_t type, const std::vector<uint32_t>& indices) const {
+  uint64_t offset = 0;
+  for (uint32_t index : indices) {
+    const TypeDesc* t = Type(type);
+    if (t == nullptr) return std::nullopt;
+    if (t->cls == TypeDesc::kStruct) {
+      if (index >= t->members.size() || index >= t->offsets.size())
+        return std::nullopt;
+      offset += t->offsets[index];
+      type = t->members[index];
+    } else if (t->cls == TypeDesc::kVector || t->cls == TypeDesc::kArray) {
+      const TypeDesc* e = Type(t->elem);
+      const uint64_t count = t->cls == TypeDesc::kVector ? t->lanes : t->count;
+      if (e == nullptr || !e->sized || index >= count) return std::nullopt;
+      offset += uint64_t{index} * e->size;
+      type = t->elem;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::make_pair(offset, type);
+}
+
+}  // namespace l0spv::oracles::reference::decoder
