@@ -1,20 +1,132 @@
-// oracles/reference/decode_spec_constants.cc — OpSpecConstantOp folding.
+// oracles/reference/decode_spec_constants.cc — OpSpecConstantOp folding,
+// through the executor's own lane semantics (scalar_ops.h): a folded
+// constant is what the instruction computes at run time, and a lane the
+// executor reports as undefined behaviour leaves the constant unsupported.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "oracles/reference/decode_state.h"
 #include "oracles/reference/numeric.h"
+#include "oracles/reference/scalar_ops.h"
 #include "spirv/grammar.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::oracles::reference::decoder {
 
 using spv::Op;
+
+namespace {
+
+using scalar::IntOp;
+
+// Folds lane (a, b) of integer operation kOp through the executor's
+// semantics (scalar_ops.h): "" with *r set, else the check the lane fails.
+template <IntOp kOp, typename U>
+std::string Fold(uint64_t a, uint64_t b, uint64_t* r) {
+  const U x = static_cast<U>(a);
+  // An operand wider than the lane (a shift amount, or a module that
+  // skipped validation) saturates, so a too-large amount stays out of range.
+  const U y = b > std::numeric_limits<U>::max() ? std::numeric_limits<U>::max()
+                                                : static_cast<U>(b);
+  if constexpr (kOp >= IntOp::kIEq) {
+    *r = scalar::IntCompare<kOp>(x, y) ? 1 : 0;
+  } else {
+    if (const char* check = scalar::IntUndefined<kOp>(x, y)) return check;
+    *r = scalar::IntLane<kOp>(x, y);
+  }
+  return "";
+}
+
+// An integer OpSpecConstantOp lane of width U: nullopt when `sop` is not an
+// integer operation the executor has, else Fold's answer.
+template <typename U>
+std::optional<std::string> FoldIntLane(Op sop, uint64_t a, uint64_t b,
+                                       uint64_t* r) {
+  switch (sop) {
+#define L0SPV_FOLD(spv_name, ours) \
+  case Op::spv_name:               \
+    return Fold<IntOp::k##ours, U>(a, b, r);
+    L0SPV_FOLD(OpIAdd, IAdd)
+    L0SPV_FOLD(OpISub, ISub)
+    L0SPV_FOLD(OpIMul, IMul)
+    L0SPV_FOLD(OpUDiv, UDiv)
+    L0SPV_FOLD(OpSDiv, SDiv)
+    L0SPV_FOLD(OpUMod, UMod)
+    L0SPV_FOLD(OpSRem, SRem)
+    L0SPV_FOLD(OpSMod, SMod)
+    L0SPV_FOLD(OpShiftLeftLogical, Shl)
+    L0SPV_FOLD(OpShiftRightLogical, Shr)
+    L0SPV_FOLD(OpShiftRightArithmetic, Sar)
+    L0SPV_FOLD(OpBitwiseOr, Or)
+    L0SPV_FOLD(OpBitwiseXor, Xor)
+    L0SPV_FOLD(OpBitwiseAnd, And)
+    L0SPV_FOLD(OpSNegate, SNeg)
+    L0SPV_FOLD(OpNot, Not)
+    L0SPV_FOLD(OpIEqual, IEq)
+    L0SPV_FOLD(OpINotEqual, INe)
+    L0SPV_FOLD(OpUGreaterThan, UGt)
+    L0SPV_FOLD(OpSGreaterThan, SGt)
+    L0SPV_FOLD(OpUGreaterThanEqual, UGe)
+    L0SPV_FOLD(OpSGreaterThanEqual, SGe)
+    L0SPV_FOLD(OpULessThan, ULt)
+    L0SPV_FOLD(OpSLessThan, SLt)
+    L0SPV_FOLD(OpULessThanEqual, ULe)
+    L0SPV_FOLD(OpSLessThanEqual, SLe)
+#undef L0SPV_FOLD
+    default:
+      return std::nullopt;
+  }
+}
+
+// Folds float lanes of FL (scalar_ops.h) into `out`: "" or why not.
+template <typename FL>
+std::string FoldFloatLanes(Op sop, const uint8_t* a, const uint8_t* b, int n,
+                           uint8_t* out) {
+  using S = typename FL::Storage;
+  using scalar::FloatBinary;
+  using scalar::FloatOp;
+  for (int l = 0; l < n; ++l) {
+    S x, y, r;
+    std::memcpy(&x, a + l * sizeof(S), sizeof(S));
+    std::memcpy(&y, b + l * sizeof(S), sizeof(S));
+    const auto cx = FL::Load(x), cy = FL::Load(y);
+    switch (sop) {
+      case Op::OpFNegate:
+        r = scalar::Negate(x);
+        break;
+      case Op::OpFAdd:
+        r = FL::Store(FloatBinary<FloatOp::kFAdd>(cx, cy));
+        break;
+      case Op::OpFSub:
+        r = FL::Store(FloatBinary<FloatOp::kFSub>(cx, cy));
+        break;
+      case Op::OpFMul:
+        r = FL::Store(FloatBinary<FloatOp::kFMul>(cx, cy));
+        break;
+      case Op::OpFDiv:
+        r = FL::Store(FloatBinary<FloatOp::kFDiv>(cx, cy));
+        break;
+      case Op::OpFRem:
+        r = FL::Store(FloatBinary<FloatOp::kFRem>(cx, cy));
+        break;
+      case Op::OpFMod:
+        r = FL::Store(FloatBinary<FloatOp::kFMod>(cx, cy));
+        break;
+      default:
+        return "not a float operation";
+    }
+    std::memcpy(out + l * sizeof(S), &r, sizeof(S));
+  }
+  return "";
+}
+
+}  // namespace
 
 // Evaluates OpSpecConstantOp with the specialization constants' defaults
 // (a TestCase sets no specialization). Integer, logical, conversion,
@@ -123,68 +235,16 @@ std::string DecodeState::EvaluateSpecOp(const Instruction& inst,
       if (rshape.k < kF16 || rshape.k > kF64 || a->bytes.size() < out.size() ||
           b->bytes.size() < out.size())
         return "operand type";
-      const uint32_t lb = KindBytes(rshape.k);
-      for (uint32_t l = 0; l < rshape.n; ++l) {
-        // Half and float lanes in float, doubles in double: one rounding to
-        // the lane format, as the executor does.
-        auto get = [&](const ModValue* m) -> double {
-          const uint8_t* p = m->bytes.data() + l * lb;
-          if (rshape.k == kF16) {
-            uint16_t h;
-            std::memcpy(&h, p, 2);
-            return HalfToFloat(h);
-          }
-          if (rshape.k == kF32) {
-            float f;
-            std::memcpy(&f, p, 4);
-            return f;
-          }
-          double d;
-          std::memcpy(&d, p, 8);
-          return d;
-        };
-        auto compute = [&](auto x, auto y) {
-          using C = decltype(x);
-          switch (sop) {
-            case Op::OpFNegate:
-              return static_cast<C>(-x);
-            case Op::OpFAdd:
-              return static_cast<C>(x + y);
-            case Op::OpFSub:
-              return static_cast<C>(x - y);
-            case Op::OpFMul:
-              return static_cast<C>(x * y);
-            case Op::OpFDiv:
-              return static_cast<C>(x / y);
-            case Op::OpFRem:
-              return static_cast<C>(std::fmod(x, y));
-            default: {
-              C r = std::fmod(x, y);
-              if (r != 0 && std::signbit(r) != std::signbit(y)) r += y;
-              return r;
-            }
-          }
-        };
-        uint8_t* p = out.data() + l * lb;
-        if (rshape.k == kF64) {
-          const double r = compute(get(a), get(b));
-          std::memcpy(p, &r, 8);
-        } else {
-          const float r =
-              compute(static_cast<float>(get(a)), static_cast<float>(get(b)));
-          if (rshape.k == kF32) {
-            std::memcpy(p, &r, 4);
-          } else {
-            uint16_t h = FloatToHalf(r);
-            if (sop == Op::OpFNegate) {
-              std::memcpy(&h, a->bytes.data() + l * lb, 2);
-              h ^= 0x8000u;
-            }
-            std::memcpy(p, &h, 2);
-          }
-        }
-      }
-      return "";
+      const uint8_t* x = a->bytes.data();
+      const uint8_t* y = b->bytes.data();
+      if (rshape.k == kF16)
+        return FoldFloatLanes<scalar::FloatLane<scalar::Half>>(
+            sop, x, y, rshape.n, out.data());
+      if (rshape.k == kF32)
+        return FoldFloatLanes<scalar::FloatLane<float>>(sop, x, y, rshape.n,
+                                                        out.data());
+      return FoldFloatLanes<scalar::FloatLane<double>>(sop, x, y, rshape.n,
+                                                       out.data());
     }
     default:
       return absl::StrCat(OpName(inst.word(0)), " is not evaluated");
@@ -225,7 +285,6 @@ absl::Status DecodeState::DecodeSpecConstantOp(const Instruction& inst) {
     values_[id] = std::move(v);
     return absl::OkStatus();
   }
-  const int bits = static_cast<int>(eb) * 8;
   auto lane = [&](size_t a, int l, bool sign) -> uint64_t {
     if (a >= args.size()) return 0;
     auto sh = ShapeOf(args[a]->type);
@@ -234,104 +293,23 @@ absl::Status DecodeState::DecodeSpecConstantOp(const Instruction& inst) {
     uint64_t x = 0;
     if ((lane_index + 1) * b <= args[a]->bytes.size())
       std::memcpy(&x, args[a]->bytes.data() + lane_index * b, b);
-    if (sign && b < 8) {
-      const uint64_t sbit = uint64_t{1} << (b * 8 - 1);
-      x = (x ^ sbit) - sbit;
-    }
-    return x;
+    return sign ? scalar::SignExtend(x, b) : x;
   };
   for (int l = 0; l < rshape->n; ++l) {
     const uint64_t a = lane(0, l, false), b = lane(1, l, false);
-    const int64_t sa = static_cast<int64_t>(lane(0, l, true));
-    const int64_t sb = static_cast<int64_t>(lane(1, l, true));
     uint64_t r = 0;
     switch (sop) {
       case Op::OpUConvert:
         r = a;
         break;
       case Op::OpSConvert:
-        r = static_cast<uint64_t>(sa);
+        r = lane(0, l, true);
         break;
-      case Op::OpIAdd:
-        r = a + b;
-        break;
-      case Op::OpISub:
-        r = a - b;
-        break;
-      case Op::OpIMul:
-        r = a * b;
-        break;
-      case Op::OpUDiv:
-      case Op::OpUMod:
-        if (b == 0) return fail("division by zero");
-        r = sop == Op::OpUDiv ? a / b : a % b;
-        break;
-      case Op::OpSDiv:
-      case Op::OpSRem:
-      case Op::OpSMod: {
-        if (sb == 0 || (sb == -1 && bits == 64 &&
-                        sa == std::numeric_limits<int64_t>::min()))
-          return fail("division by zero or overflow");
-        const __int128 q = static_cast<__int128>(sa) / sb;
-        __int128 m = static_cast<__int128>(sa) % sb;
-        if (sop == Op::OpSMod && m != 0 && ((m < 0) != (sb < 0))) m += sb;
-        r = static_cast<uint64_t>(sop == Op::OpSDiv ? q : m);
-        break;
-      }
-      case Op::OpShiftLeftLogical:
-      case Op::OpShiftRightLogical:
-      case Op::OpShiftRightArithmetic:
-        if (b >= static_cast<uint64_t>(bits)) return fail("shift out of range");
-        r = sop == Op::OpShiftLeftLogical    ? a << b
-            : sop == Op::OpShiftRightLogical ? a >> b
-                                             : static_cast<uint64_t>(sa >> b);
-        break;
-      case Op::OpBitwiseAnd:
-        r = a & b;
-        break;
-      case Op::OpBitwiseOr:
-        r = a | b;
-        break;
-      case Op::OpBitwiseXor:
-        r = a ^ b;
-        break;
-      case Op::OpNot:
-        r = ~a;
-        break;
-      case Op::OpSNegate:
-        r = 0 - a;
-        break;
-      case Op::OpIEqual:
       case Op::OpLogicalEqual:
         r = a == b;
         break;
-      case Op::OpINotEqual:
       case Op::OpLogicalNotEqual:
         r = a != b;
-        break;
-      case Op::OpULessThan:
-        r = a < b;
-        break;
-      case Op::OpSLessThan:
-        r = sa < sb;
-        break;
-      case Op::OpUGreaterThan:
-        r = a > b;
-        break;
-      case Op::OpSGreaterThan:
-        r = sa > sb;
-        break;
-      case Op::OpULessThanEqual:
-        r = a <= b;
-        break;
-      case Op::OpSLessThanEqual:
-        r = sa <= sb;
-        break;
-      case Op::OpUGreaterThanEqual:
-        r = a >= b;
-        break;
-      case Op::OpSGreaterThanEqual:
-        r = sa >= sb;
         break;
       case Op::OpLogicalAnd:
         r = (a != 0) && (b != 0);
@@ -345,8 +323,26 @@ absl::Status DecodeState::DecodeSpecConstantOp(const Instruction& inst) {
       case Op::OpSelect:
         r = a != 0 ? lane(1, l, false) : lane(2, l, false);
         break;
-      default:
-        return fail(absl::StrCat(OpName(inst.word(0)), " is not evaluated"));
+      default: {
+        std::optional<std::string> why;
+        switch (eb) {
+          case 1:
+            why = FoldIntLane<uint8_t>(sop, a, b, &r);
+            break;
+          case 2:
+            why = FoldIntLane<uint16_t>(sop, a, b, &r);
+            break;
+          case 4:
+            why = FoldIntLane<uint32_t>(sop, a, b, &r);
+            break;
+          default:
+            why = FoldIntLane<uint64_t>(sop, a, b, &r);
+            break;
+        }
+        if (!why)
+          return fail(absl::StrCat(OpName(inst.word(0)), " is not evaluated"));
+        if (!why->empty()) return fail(*why);
+      }
     }
     std::memcpy(v.bytes.data() + l * rb, &r, rb);
   }
