@@ -80,9 +80,6 @@ absl::Status DecodeState::DecodeDecorations() {
       case spv::Decoration::ArrayStride:
         out.array_stride = arg;
         break;
-      case spv::Decoration::CPacked:
-        out.packed = true;
-        break;
       case spv::Decoration::FuncParamAttr:
         if (arg ==
             static_cast<uint32_t>(spv::FunctionParameterAttribute::ByVal))

@@ -40,6 +40,7 @@
 #include "oracles/reference/program.h"
 #include "spirv/instruction.h"
 #include "spirv/module.h"
+#include "spirv/type_table.h"
 
 namespace l0spv::oracles::reference::decoder {
 
@@ -81,7 +82,6 @@ struct Decorations {
   int rounding = -1;
   int builtin = -1;
   uint32_t array_stride = 0;
-  bool packed = false;
   bool byval = false;
   uint32_t alignment = 0;
 };
@@ -124,7 +124,7 @@ class DecodeState {
   using Op_ = reference::Op;
 
   DecodeState(const spirv::Module& m, absl::string_view entry)
-      : m_(m), entry_(entry) {}
+      : m_(m), entry_(entry), layout_(spirv::TypeTable::Incremental(m)) {}
 
   // decode.cc: decodes the whole module (call once).
   absl::StatusOr<Program> Run();
@@ -233,6 +233,9 @@ class DecodeState {
   const spirv::Module& m_;
   absl::string_view entry_;
   Program prog_;
+  // Sizes, alignments and member offsets, declared type by type as
+  // DecodeType meets them (TypeDesc caches what the decoder uses).
+  spirv::TypeTable layout_;
   absl::flat_hash_map<uint32_t, TypeDesc> types_;
   absl::flat_hash_map<uint32_t, Decorations> decorations_;
   absl::flat_hash_map<uint32_t, ModValue> values_;

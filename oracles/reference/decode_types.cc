@@ -1,7 +1,8 @@
-// oracles/reference/decode_types.cc — type declarations, value shapes
-// and composite member offsets (OpenCL layout).
+// oracles/reference/decode_types.cc — type declarations and value shapes;
+// the layout (sizes, alignments, member offsets) is spirv::TypeTable's.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,19 @@ using spv::Op;
 absl::Status DecodeState::DecodeType(const Instruction& inst) {
   const auto op = static_cast<Op>(inst.opcode());
   const uint32_t id = inst.result_id();
+  if (op == Op::OpTypeForwardPointer) return absl::OkStatus();
+  // Sizes, alignments and member offsets are spirv::TypeTable's (the one
+  // OpenCL layout engine); array lengths are this decoder's module-level
+  // values, so spec constants' defaults and folded OpSpecConstantOp
+  // results size arrays.
+  layout_.Declare(inst, [this](uint32_t length_id) -> std::optional<uint64_t> {
+    auto it = values_.find(length_id);
+    if (it == values_.end()) return std::nullopt;
+    uint64_t n = 0;
+    std::memcpy(&n, it->second.bytes.data(),
+                std::min<size_t>(8, it->second.bytes.size()));
+    return n;
+  });
   TypeDesc t;
   auto w = [&inst](size_t i) -> uint32_t {
     return i < inst.NumOperands() && !inst.operand(i).words.empty()
@@ -27,105 +41,81 @@ absl::Status DecodeState::DecodeType(const Instruction& inst) {
     const TypeDesc* d = Type(tid);
     return d && d->sized ? d : nullptr;
   };
+  // Takes the type's layout; a type the interpreter has no storage for
+  // (or the table has no layout for) becomes opaque.
+  auto take_layout = [&](bool supported) {
+    const std::optional<uint64_t> size = layout_.SizeOf(id);
+    const std::optional<uint64_t> align = layout_.AlignOf(id);
+    if (!supported || !size || !align) {
+      t.cls = TypeDesc::kOpaque;
+      t.sized = false;
+      return;
+    }
+    t.sized = true;
+    t.size = *size;
+    t.align = *align;
+  };
   switch (op) {
     case Op::OpTypeVoid:
       t.cls = TypeDesc::kVoid;
       break;
     case Op::OpTypeBool:
       t.cls = TypeDesc::kBool;
-      t.sized = true;
-      t.size = t.align = 1;
+      take_layout(true);
       break;
     case Op::OpTypeInt:
     case Op::OpTypeFloat:
       t.cls = op == Op::OpTypeInt ? TypeDesc::kInt : TypeDesc::kFloat;
       t.width = w(0);
-      if (op == Op::OpTypeInt
-              ? (t.width != 8 && t.width != 16 && t.width != 32 &&
-                 t.width != 64)
-              : (t.width != 16 && t.width != 32 && t.width != 64)) {
-        t.cls = TypeDesc::kOpaque;  // unsupported width: no storage
-        break;
-      }
-      t.sized = true;
-      t.size = t.align = t.width / 8;
+      take_layout(op == Op::OpTypeInt
+                      ? (t.width == 8 || t.width == 16 || t.width == 32 ||
+                         t.width == 64)
+                      : (t.width == 16 || t.width == 32 || t.width == 64));
       break;
     case Op::OpTypeVector: {
       const TypeDesc* e = sized(w(0));
       t.cls = TypeDesc::kVector;
       t.elem = w(0);
       t.lanes = w(1);
-      if (e == nullptr ||
-          (e->cls != TypeDesc::kInt && e->cls != TypeDesc::kFloat &&
-           e->cls != TypeDesc::kBool) ||
-          !(t.lanes == 2 || t.lanes == 3 || t.lanes == 4 || t.lanes == 8 ||
-            t.lanes == 16)) {
-        t.cls = TypeDesc::kOpaque;
-        break;
-      }
-      t.sized = true;
-      t.size = t.align = e->size * (t.lanes == 3 ? 4 : t.lanes);
+      take_layout(e != nullptr &&
+                  (e->cls == TypeDesc::kInt || e->cls == TypeDesc::kFloat ||
+                   e->cls == TypeDesc::kBool) &&
+                  (t.lanes == 2 || t.lanes == 3 || t.lanes == 4 ||
+                   t.lanes == 8 || t.lanes == 16));
       break;
     }
     case Op::OpTypeArray: {
       const TypeDesc* e = sized(w(0));
-      auto len = values_.find(w(1));
+      const spirv::TypeInfo* info = layout_.Get(id);
       t.cls = TypeDesc::kArray;
       t.elem = w(0);
-      if (e == nullptr || len == values_.end()) {
-        t.cls = TypeDesc::kOpaque;
-        break;
-      }
-      uint64_t n = 0;
-      std::memcpy(&n, len->second.bytes.data(),
-                  std::min<size_t>(8, len->second.bytes.size()));
-      t.count = n;
-      if (n == 0 || (e->size != 0 && n > kMaxObjectBytes / e->size)) {
-        t.cls = TypeDesc::kOpaque;
-        break;
-      }
-      t.sized = true;
-      t.size = e->size * n;
-      t.align = e->align;
+      t.count = info != nullptr && info->known_length ? info->count : 0;
+      // Objects stay below 4 GiB: offsets in the executor are 32-bit.
+      take_layout(e != nullptr && t.count != 0 &&
+                  t.count <= kMaxObjectBytes / e->size);
       break;
     }
     case Op::OpTypeStruct: {
       t.cls = TypeDesc::kStruct;
-      const Decorations* d = Deco(id);
-      const bool packed = d && d->packed;
-      uint64_t off = 0, align = 1;
-      t.sized = true;
-      for (size_t i = 0; i < inst.NumOperands(); ++i) {
+      bool supported = true;
+      for (size_t i = 0; i < inst.NumOperands() && supported; ++i) {
         const TypeDesc* mt = sized(w(i));
-        if (mt == nullptr) {
-          t.sized = false;
-          break;
-        }
-        const uint64_t a = packed ? 1 : mt->align;
-        off = (off + a - 1) / a * a;
-        t.members.push_back(w(i));
-        t.offsets.push_back(off);
-        off += mt->size;
-        align = std::max(align, a);
-        if (off > kMaxObjectBytes) {
-          t.sized = false;
-          break;
+        const std::optional<uint64_t> offset = layout_.MemberOffset(id, i);
+        supported = mt != nullptr && offset.has_value() &&
+                    *offset + mt->size <= kMaxObjectBytes;
+        if (supported) {
+          t.members.push_back(w(i));
+          t.offsets.push_back(*offset);
         }
       }
-      if (!t.sized) {
-        t.cls = TypeDesc::kOpaque;
-        break;
-      }
-      t.size = (off + align - 1) / align * align;
-      t.align = align;
+      take_layout(supported);
       break;
     }
     case Op::OpTypePointer:
       t.cls = TypeDesc::kPointer;
       t.storage = w(0);
       t.elem = w(1);
-      t.sized = true;
-      t.size = t.align = 8;
+      take_layout(true);
       if (const Decorations* d = Deco(id)) t.array_stride = d->array_stride;
       break;
     case Op::OpTypeFunction:
@@ -133,17 +123,14 @@ absl::Status DecodeState::DecodeType(const Instruction& inst) {
       t.return_type = w(0);
       for (size_t i = 1; i < inst.NumOperands(); ++i) t.params.push_back(w(i));
       break;
-    case Op::OpTypeForwardPointer:
-      return absl::OkStatus();
     case Op::OpTypeEvent:
       // An event is a 64-bit handle (0: no event; else the async copy's
       // number within the work-group).
       t.cls = TypeDesc::kOpaque;
-      t.sized = true;
-      t.size = t.align = 8;
+      take_layout(true);
       break;
     default:
-      t.cls = TypeDesc::kOpaque;  // images, events, ...: no storage
+      t.cls = TypeDesc::kOpaque;  // images, ...: no storage
       break;
   }
   types_[id] = std::move(t);
