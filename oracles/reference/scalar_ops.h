@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "oracles/reference/numeric.h"
 
 namespace l0spv::oracles::reference::scalar {
@@ -100,15 +101,16 @@ inline const char* IntUndefined(U a, U b) {
   return nullptr;
 }
 
-// What the failed check saw, for the report ("" when the check says all).
+// What the failed check saw, for the report: a string for shifts, an empty
+// view when the check says all (no string built on the division paths).
 template <IntOp kOp, typename U>
-inline std::string IntUndefinedDetail(U b) {
+inline auto IntUndefinedDetail(U b) {
   if constexpr (kIsShift<kOp>) {
     return absl::StrCat("shift by ", uint64_t{b}, " of a ", sizeof(U) * 8,
                         "-bit value");
   } else {
     (void)b;
-    return "";
+    return absl::string_view();
   }
 }
 
