@@ -10,7 +10,7 @@
 //   decode.cc            entry point, module-level driver, Translate
 //                        (dispatch on the grammar's instruction class)
 //   decode_state.cc      slots, frame allocation, operand helpers
-//   decode_types.cc      types, value shapes, composite member offsets
+//   decode_types.cc      types (layout: spirv::TypeTable), value shapes
 //   decode_constants.cc  OpConstant*, OpSpecConstant* (defaults)
 //   decode_spec_constants.cc  OpSpecConstantOp folding (scalar_ops.h)
 //   decode_memory.cc     module-scope variables; Memory instructions
