@@ -26,7 +26,7 @@ std::optional<uint64_t> RoundUp(uint64_t offset, uint64_t align) {
 
 }  // namespace
 
-TypeTable::TypeTable(const Module& module) {
+void TypeTable::ReadLayoutInputs(const Module& module) {
   for (const Instruction& inst : module.memory_model) {
     if (inst.NumOperands() >= 1 &&
         inst.word(0) ==
@@ -34,14 +34,37 @@ TypeTable::TypeTable(const Module& module) {
       pointer_size_ = 4;
     }
   }
+  // CPacked structs change layout; remember them before decoding types,
+  // including those a decoration group packs.
+  std::vector<uint32_t> packed_groups;
   for (const Instruction& inst : module.annotations) {
-    // CPacked structs change layout; remember them before decoding types.
     if (static_cast<Op>(inst.opcode()) == Op::OpDecorate &&
         inst.NumOperands() >= 2 &&
         inst.word(1) == static_cast<uint32_t>(spv::Decoration::CPacked)) {
       types_[inst.word(0)].packed = true;
+      packed_groups.push_back(inst.word(0));
     }
   }
+  for (const Instruction& inst : module.annotations) {
+    if (static_cast<Op>(inst.opcode()) != Op::OpGroupDecorate ||
+        inst.NumOperands() < 1 ||
+        std::find(packed_groups.begin(), packed_groups.end(), inst.word(0)) ==
+            packed_groups.end())
+      continue;
+    for (size_t i = 1; i < inst.NumOperands(); ++i)
+      types_[inst.word(i)].packed = true;
+  }
+}
+
+TypeTable TypeTable::Incremental(const Module& module) {
+  TypeTable table;
+  table.ReadLayoutInputs(module);
+  return table;
+}
+
+TypeTable::TypeTable(const Module& module) {
+  ReadLayoutInputs(module);
+  const LengthFn length = [this](uint32_t id) { return IntConstant(id); };
   for (const Instruction& inst : module.types_values) {
     const Op op = static_cast<Op>(inst.opcode());
     const uint32_t id = inst.result_id();
@@ -62,80 +85,84 @@ TypeTable::TypeTable(const Module& module) {
         constants_[id] = {op, inst.type_id(), 0};
         continue;
       default:
-        break;
+        Declare(inst, length);
     }
-    const OpcodeInfo* info = inst.info();
-    if (info == nullptr ||
-        std::string_view(info->instr_class) != "Type-Declaration" ||
-        op == Op::OpTypeForwardPointer) {
-      continue;
-    }
-    TypeInfo& t = types_[id];
-    // Start afresh (keeping the decoration) should an id be declared twice.
-    const bool packed = t.packed;
-    t = TypeInfo{};
-    t.packed = packed;
-    t.op = op;
-    t.id = id;
-    const auto& ops = inst.operands();
-    auto w = [&ops](size_t i) {
-      return i < ops.size() && !ops[i].words.empty() ? ops[i].words[0] : 0u;
-    };
-    switch (op) {
-      case Op::OpTypeInt:
-        t.width = w(0);
-        t.signedness = w(1);
-        break;
-      case Op::OpTypeFloat:
-        t.width = w(0);
-        break;
-      case Op::OpTypeVector:
-        t.element = w(0);
-        t.count = w(1);
-        break;
-      case Op::OpTypeArray: {
-        t.element = w(0);
-        // A spec-constant length is unknown until specialization.
-        const std::optional<uint64_t> length = IntConstant(w(1));
-        t.known_length = length.has_value() && *length <= UINT32_MAX;
-        t.count = t.known_length ? static_cast<uint32_t>(*length) : 0;
-        break;
-      }
-      case Op::OpTypeRuntimeArray:
-        t.element = w(0);
-        break;
-      case Op::OpTypePointer:
-        t.storage_class = static_cast<spv::StorageClass>(w(0));
-        t.element = w(1);
-        break;
-      case Op::OpTypeStruct:
-        for (const Operand& o : ops) t.members.push_back(o.AsId());
-        break;
-      case Op::OpTypeFunction:
-        t.return_type = w(0);
-        for (size_t i = 1; i < ops.size(); ++i) t.members.push_back(w(i));
-        break;
-      default:
-        break;
-    }
-    // Composite types must name types declared before them (spec §2.4); a
-    // module that does not is malformed. Dropping such a type keeps layouts
-    // well-founded: each is computed from earlier ones only.
-    bool components_declared = true;
-    auto declared = [this](uint32_t tid) { return Get(tid) != nullptr; };
-    if (op == Op::OpTypeVector || op == Op::OpTypeArray ||
-        op == Op::OpTypeRuntimeArray) {
-      components_declared = declared(t.element) && t.element != id;
-    } else if (op == Op::OpTypeStruct) {
-      for (uint32_t m : t.members)
-        components_declared &= declared(m) && m != id;
-    }
-    if (!components_declared) {
-      types_.erase(id);
-      continue;
-    }
-    layouts_[id] = ComputeLayout(t);
   }
+}
+
+void TypeTable::Declare(const Instruction& inst, const LengthFn& length) {
+  const Op op = static_cast<Op>(inst.opcode());
+  const uint32_t id = inst.result_id();
+  const OpcodeInfo* info = inst.info();
+  if (info == nullptr ||
+      std::string_view(info->instr_class) != "Type-Declaration" ||
+      op == Op::OpTypeForwardPointer) {
+    return;
+  }
+  TypeInfo& t = types_[id];
+  // Start afresh (keeping the decoration) should an id be declared twice.
+  const bool packed = t.packed;
+  t = TypeInfo{};
+  t.packed = packed;
+  t.op = op;
+  t.id = id;
+  const auto& ops = inst.operands();
+  auto w = [&ops](size_t i) {
+    return i < ops.size() && !ops[i].words.empty() ? ops[i].words[0] : 0u;
+  };
+  switch (op) {
+    case Op::OpTypeInt:
+      t.width = w(0);
+      t.signedness = w(1);
+      break;
+    case Op::OpTypeFloat:
+      t.width = w(0);
+      break;
+    case Op::OpTypeVector:
+      t.element = w(0);
+      t.count = w(1);
+      break;
+    case Op::OpTypeArray: {
+      t.element = w(0);
+      // A spec-constant length is unknown until specialization.
+      const std::optional<uint64_t> len = length(w(1));
+      t.known_length = len.has_value() && *len <= UINT32_MAX;
+      t.count = t.known_length ? static_cast<uint32_t>(*len) : 0;
+      break;
+    }
+    case Op::OpTypeRuntimeArray:
+      t.element = w(0);
+      break;
+    case Op::OpTypePointer:
+      t.storage_class = static_cast<spv::StorageClass>(w(0));
+      t.element = w(1);
+      break;
+    case Op::OpTypeStruct:
+      for (const Operand& o : ops) t.members.push_back(o.AsId());
+      break;
+    case Op::OpTypeFunction:
+      t.return_type = w(0);
+      for (size_t i = 1; i < ops.size(); ++i) t.members.push_back(w(i));
+      break;
+    default:
+      break;
+  }
+  // Composite types must name types declared before them (spec §2.4); a
+  // module that does not is malformed. Dropping such a type keeps layouts
+  // well-founded: each is computed from earlier ones only.
+  bool components_declared = true;
+  auto declared = [this](uint32_t tid) { return Get(tid) != nullptr; };
+  if (op == Op::OpTypeVector || op == Op::OpTypeArray ||
+      op == Op::OpTypeRuntimeArray) {
+    components_declared = declared(t.element) && t.element != id;
+  } else if (op == Op::OpTypeStruct) {
+    for (uint32_t m : t.members) components_declared &= declared(m) && m != id;
+  }
+  if (!components_declared) {
+    types_.erase(id);
+    return;
+  }
+  layouts_[id] = ComputeLayout(t);
 }
 
 const TypeInfo* TypeTable::Get(uint32_t type_id) const {

@@ -4,14 +4,18 @@
 // the module once. Type ids the module does not declare yield nullptr. Sizes
 // and alignments follow the OpenCL C layout rules that SPIR 1.2 §2.1.4–2.1.5
 // prescribe (3-component vectors are sized and aligned as 4 components);
-// packed structs (CPacked decoration) have alignment 1 and no padding.
+// packed structs (CPacked decoration, direct or through a decoration group)
+// have alignment 1 and no padding.
 // Pointers are 8 bytes, or 4 under the Physical32 addressing model. Layouts
 // are computed once, in declaration order, so queries are O(1) and a hostile
 // module (deep nesting, sizes that overflow) cannot make them recurse or
-// wrap: such types have no size.
+// wrap: such types have no size. A reader that computes constants itself
+// (the reference interpreter, which folds OpSpecConstantOp) builds the
+// table incrementally and supplies array lengths (Incremental, Declare).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -39,6 +43,17 @@ class TypeTable {
  public:
   explicit TypeTable(const Module& module);
 
+  // A table that knows `module`'s addressing model and CPacked decorations
+  // but declares no type yet: Declare adds them one by one, in module
+  // order, each from the layouts of the types declared before it.
+  static TypeTable Incremental(const Module& module);
+  // Array lengths by the id of the length operand; nullopt when unknown.
+  using LengthFn = std::function<std::optional<uint64_t>(uint32_t id)>;
+  // Adds the type `inst` declares (other instructions are ignored), taking
+  // an OpTypeArray's length from `length`. A type id declared again is
+  // declared afresh.
+  void Declare(const Instruction& inst, const LengthFn& length);
+
   const TypeInfo* Get(uint32_t type_id) const;
   // Size and alignment in bytes (OpenCL layout); nullopt for types without
   // storage (void, function, runtime arrays, opaque types).
@@ -59,6 +74,7 @@ class TypeTable {
   uint32_t ScalarWidth(uint32_t type_id) const;
 
  private:
+  TypeTable() = default;
   struct Constant {
     spv::Op op;
     uint32_t type_id;
@@ -70,6 +86,8 @@ class TypeTable {
     // Structs: offsets of the leading members whose offset is known.
     std::vector<uint64_t> member_offsets;
   };
+  // Reads the addressing model and the CPacked decorations.
+  void ReadLayoutInputs(const Module& module);
   // Layout of `t` from the already computed layouts of its components.
   Layout ComputeLayout(const TypeInfo& t) const;
   const Layout* LayoutOf(uint32_t type_id) const;

@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "oracles/reference/numeric.h"
 #include "oracles/reference/race.h"
+#include "oracles/reference/scalar_ops.h"
 #include "spirv/grammar.h"
 
 namespace l0spv::oracles::reference {
@@ -96,30 +97,12 @@ inline void StoreIntLane(uint8_t* p, uint64_t v, uint32_t bytes) {
   }
 }
 
-template <typename U>
-using Signed = std::make_signed_t<U>;
-
-template <typename U>
-constexpr U kSignedMin = U{1} << (sizeof(U) * 8 - 1);
-
-// Half lanes are computed in float: for + - * / and sqrt the float result
-// rounded once more to half is the correctly rounded half result (float
-// has more than 2*11+2 significand bits), and rem/mod results are exact.
-template <typename F>
-struct FloatLane {
-  using Storage = F;
-  using Compute = F;
-  static Compute Load(Storage s) { return s; }
-  static Storage Store(Compute c) { return c; }
-};
-struct Half {};
-template <>
-struct FloatLane<Half> {
-  using Storage = uint16_t;
-  using Compute = float;
-  static Compute Load(Storage s) { return HalfToFloat(s); }
-  static Storage Store(Compute c) { return FloatToHalf(c); }
-};
+using scalar::FloatLane;
+using scalar::Half;
+using scalar::IntOp;
+using scalar::IsNormalLane;
+using scalar::Negate;
+using scalar::Signed;
 
 template <bool kFtz, typename C>
 inline C Ftz(C v) {
@@ -128,26 +111,6 @@ inline C Ftz(C v) {
   } else {
     return v;
   }
-}
-
-// Negation flips the sign bit only (NaN payloads kept).
-template <typename S>
-inline S Negate(S a) {
-  return -a;
-}
-template <>
-inline uint16_t Negate(uint16_t a) {
-  return static_cast<uint16_t>(a ^ 0x8000u);
-}
-// Normality in the lane's own format (a half subnormal is a normal float).
-template <typename S>
-inline bool IsNormalLane(S a) {
-  return std::isnormal(a);
-}
-template <>
-inline bool IsNormalLane(uint16_t a) {
-  const uint32_t e = (a >> 10) & 0x1F;
-  return e != 0 && e != 0x1F;
 }
 
 }  // namespace
@@ -455,96 +418,35 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
     using U = uint64_t;             \
     BODY                            \
   } break;
-#define L0SPV_BIN(name, EXPR)                   \
-  L0SPV_INT_CASES(                              \
-      name, for (int l = 0; l < I.n; ++l) {     \
-        const U a = Ld<U>(R, I.a, l);           \
-        const U b = Ld<U>(R, I.b, l);           \
-        St<U>(R, I.r, l, static_cast<U>(EXPR)); \
+// Lane semantics and undefined-behaviour checks: scalar_ops.h (shared
+// with the decoder's constant folder).
+#define L0SPV_BIN(name)                                                      \
+  L0SPV_INT_CASES(                                                           \
+      name, for (int l = 0; l < I.n; ++l) {                                  \
+        const U a = Ld<U>(R, I.a, l);                                        \
+        const U b = Ld<U>(R, I.b, l);                                        \
+        if (const char* check_ = scalar::IntUndefined<IntOp::k##name>(a, b)) \
+          L0SPV_UB(check_, scalar::IntUndefinedDetail<IntOp::k##name>(b));   \
+        St<U>(R, I.r, l, scalar::IntLane<IntOp::k##name>(a, b));             \
       } ++pc;)
-      L0SPV_BIN(IAdd, a + b)
-      L0SPV_BIN(ISub, a - b)
-      L0SPV_BIN(IMul, uint64_t{a} * uint64_t{b})
-      L0SPV_BIN(Or, a | b)
-      L0SPV_BIN(Xor, a ^ b)
-      L0SPV_BIN(And, a & b)
+      L0SPV_REF_INT_BIN(L0SPV_BIN)
 #undef L0SPV_BIN
-#define L0SPV_DIV(name, SIGNED, EXPR)                                      \
-  L0SPV_INT_CASES(                                                         \
-      name, for (int l = 0; l < I.n; ++l) {                                \
-        const U a = Ld<U>(R, I.a, l);                                      \
-        const U b = Ld<U>(R, I.b, l);                                      \
-        if (b == 0) L0SPV_UB("integer division by zero", "");              \
-        if (SIGNED && a == kSignedMin<U> && b == static_cast<U>(~U{0}))    \
-          L0SPV_UB("signed integer division overflow (INT_MIN / -1)", ""); \
-        const Signed<U> sa = static_cast<Signed<U>>(a);                    \
-        const Signed<U> sb = static_cast<Signed<U>>(b);                    \
-        (void)sa;                                                          \
-        (void)sb;                                                          \
-        St<U>(R, I.r, l, static_cast<U>(EXPR));                            \
-      } ++pc;)
-      L0SPV_DIV(UDiv, false, a / b)
-      L0SPV_DIV(UMod, false, a % b)
-      L0SPV_DIV(SDiv, true, sa / sb)
-      L0SPV_DIV(SRem, true, sa % sb)
-      L0SPV_DIV(SMod, true,
-                (sa % sb != 0 && ((sa % sb < 0) != (sb < 0))) ? sa % sb + sb
-                                                              : sa % sb)
-#undef L0SPV_DIV
-#define L0SPV_SHIFT(name, EXPR)                                     \
+#define L0SPV_UN(name)                                              \
   L0SPV_INT_CASES(                                                  \
       name, for (int l = 0; l < I.n; ++l) {                         \
         const U a = Ld<U>(R, I.a, l);                               \
-        const U b = Ld<U>(R, I.b, l);                               \
-        if (b >= sizeof(U) * 8)                                     \
-          L0SPV_UB("shift amount out of range",                     \
-                   absl::StrCat("shift by ", uint64_t{b}, " of a ", \
-                                sizeof(U) * 8, "-bit value"));      \
-        St<U>(R, I.r, l, static_cast<U>(EXPR));                     \
+        St<U>(R, I.r, l, scalar::IntLane<IntOp::k##name>(a, U{0})); \
       } ++pc;)
-      L0SPV_SHIFT(Shl, uint64_t{a} << b)
-      L0SPV_SHIFT(Shr, a >> b)
-      L0SPV_SHIFT(Sar, static_cast<Signed<U>>(a) >> b)
-#undef L0SPV_SHIFT
-#define L0SPV_UN(name, EXPR)                    \
-  L0SPV_INT_CASES(                              \
-      name, for (int l = 0; l < I.n; ++l) {     \
-        const U a = Ld<U>(R, I.a, l);           \
-        St<U>(R, I.r, l, static_cast<U>(EXPR)); \
-      } ++pc;)
-      L0SPV_UN(SNeg, U{0} - a)
-      L0SPV_UN(Not, ~a)
-      L0SPV_UN(BitCount, std::popcount(a))
-      L0SPV_UN(BitReverse, [](U v) {
-        U out = 0;
-        for (size_t i = 0; i < sizeof(U) * 8; ++i) {
-          out = static_cast<U>((out << 1) | (v & 1));
-          v = static_cast<U>(v >> 1);
-        }
-        return out;
-      }(a))
+      L0SPV_REF_INT_UN(L0SPV_UN)
 #undef L0SPV_UN
-#define L0SPV_CMP(name, EXPR)                           \
-  L0SPV_INT_CASES(                                      \
-      name, for (int l = 0; l < I.n; ++l) {             \
-        const U a = Ld<U>(R, I.a, l);                   \
-        const U b = Ld<U>(R, I.b, l);                   \
-        const Signed<U> sa = static_cast<Signed<U>>(a); \
-        const Signed<U> sb = static_cast<Signed<U>>(b); \
-        (void)sa;                                       \
-        (void)sb;                                       \
-        R[I.r + l] = (EXPR) ? 1 : 0;                    \
+#define L0SPV_CMP(name)                                                \
+  L0SPV_INT_CASES(                                                     \
+      name, for (int l = 0; l < I.n; ++l) {                            \
+        const U a = Ld<U>(R, I.a, l);                                  \
+        const U b = Ld<U>(R, I.b, l);                                  \
+        R[I.r + l] = scalar::IntCompare<IntOp::k##name>(a, b) ? 1 : 0; \
       } ++pc;)
-      L0SPV_CMP(IEq, a == b)
-      L0SPV_CMP(INe, a != b)
-      L0SPV_CMP(UGt, a > b)
-      L0SPV_CMP(SGt, sa > sb)
-      L0SPV_CMP(UGe, a >= b)
-      L0SPV_CMP(SGe, sa >= sb)
-      L0SPV_CMP(ULt, a < b)
-      L0SPV_CMP(SLt, sa < sb)
-      L0SPV_CMP(ULe, a <= b)
-      L0SPV_CMP(SLe, sa <= sb)
+      L0SPV_REF_INT_CMP(L0SPV_CMP)
 #undef L0SPV_CMP
 #undef L0SPV_INT_CASES
 
@@ -562,25 +464,18 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
     using FL = FloatLane<double>; \
     BODY                          \
   } break;
-#define L0SPV_FBIN(name, EXPR)                                                \
+#define L0SPV_FBIN(name)                                                      \
   L0SPV_F_CASES(                                                              \
       name, for (int l = 0; l < I.n; ++l) {                                   \
         using C = typename FL::Compute;                                       \
         const C a = Ftz<kFtz>(FL::Load(Ld<typename FL::Storage>(R, I.a, l))); \
         const C b = Ftz<kFtz>(FL::Load(Ld<typename FL::Storage>(R, I.b, l))); \
-        St<typename FL::Storage>(R, I.r, l,                                   \
-                                 FL::Store(Ftz<kFtz>(static_cast<C>(EXPR)))); \
+        St<typename FL::Storage>(                                             \
+            R, I.r, l,                                                        \
+            FL::Store(Ftz<kFtz>(                                              \
+                scalar::FloatBinary<scalar::FloatOp::k##name>(a, b))));       \
       } ++pc;)
-      L0SPV_FBIN(FAdd, a + b)
-      L0SPV_FBIN(FSub, a - b)
-      L0SPV_FBIN(FMul, a * b)
-      L0SPV_FBIN(FDiv, a / b)
-      L0SPV_FBIN(FRem, std::fmod(a, b))
-      L0SPV_FBIN(FMod, [](C x, C y) {
-        C r = std::fmod(x, y);
-        if (r != 0 && std::signbit(r) != std::signbit(y)) r += y;
-        return r;
-      }(a, b))
+      L0SPV_REF_F_BIN(L0SPV_FBIN)
 #undef L0SPV_FBIN
       L0SPV_F_CASES(
           FNeg, for (int l = 0; l < I.n; ++l) {
@@ -748,12 +643,8 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
         const bool sext = I.op == Op::kSConvert;
         uint64_t lanes[16];
         for (int l = 0; l < I.n; ++l) {
-          uint64_t v = LoadIntLane(R + I.a + l * sb, sb);
-          if (sext && sb < 8) {
-            const uint64_t sign = uint64_t{1} << (sb * 8 - 1);
-            v = (v ^ sign) - sign;
-          }
-          lanes[l] = v;
+          const uint64_t v = LoadIntLane(R + I.a + l * sb, sb);
+          lanes[l] = sext ? scalar::SignExtend(v, sb) : v;
         }
         for (int l = 0; l < I.n; ++l)
           StoreIntLane(R + I.r + l * db, lanes[l], db);

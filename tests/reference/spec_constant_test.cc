@@ -1,6 +1,7 @@
 // OpSpecConstantOp beyond integers: composite extract/insert, vector
 // shuffle, float arithmetic, conversions and bitcast are evaluated at
-// decode time from the spec constants' defaults; an operation that is not
+// decode time from the spec constants' defaults; integer operations fold
+// through the executor's lane semantics; an operation that is not
 // evaluated stops the run as unsupported only when its value is used.
 #include "gtest/gtest.h"
 #include "tests/reference/test_util.h"
@@ -94,6 +95,50 @@ OpStore %out %v
                         "uint", 4);
   EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << e.message;
   EXPECT_NE(e.message.find("OpSpecConstantOp"), std::string::npos) << e.message;
+}
+
+// Integer OpSpecConstantOp folds through the executor's own lane semantics
+// (scalar_ops.h): the constant is what the instruction computes at run time.
+constexpr char kIntDecls[] = R"(
+%m7 = OpSpecConstant %uint 0xFFFFFFF9
+%min = OpSpecConstant %uint 0x80000000
+%all = OpSpecConstant %uint 0xFFFFFFFF
+%smod = OpSpecConstantOp %uint SMod %m7 %uint_3
+%srem = OpSpecConstantOp %uint SRem %m7 %uint_3
+%sar = OpSpecConstantOp %uint ShiftRightArithmetic %min %uint_4
+%ovf = OpSpecConstantOp %uint SDiv %min %all
+%u32 = OpConstant %uint 32
+%big = OpSpecConstantOp %uint ShiftLeftLogical %uint_1 %u32
+%cmp = OpSpecConstantOp %bool SLessThan %m7 %uint_3
+%sel = OpSpecConstantOp %uint Select %cmp %uint_5 %uint_6
+)";
+
+uint32_t RunInt(const std::string& value) {
+  Execution e = RunBody(kIntDecls, "OpStore %out " + value + "\n", "uint", 4);
+  EXPECT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  return e.status == ExecutionStatus::kOk ? As<uint32_t>(e.buffers[0])[0] : 0;
+}
+
+TEST(ReferenceSpecConstantOp, IntegerArithmeticMatchesTheExecutor) {
+  // -7 smod 3 takes the divisor's sign; -7 srem 3 the dividend's.
+  EXPECT_EQ(RunInt("%smod"), 2u);
+  EXPECT_EQ(RunInt("%srem"), 0xFFFFFFFFu);
+  EXPECT_EQ(RunInt("%sar"), 0xF8000000u);
+  EXPECT_EQ(RunInt("%sel"), 5u);
+}
+
+// A lane the executor reports as undefined behaviour leaves the constant
+// without a value: the instruction using it stops as unsupported, naming
+// the executor's check.
+TEST(ReferenceSpecConstantOp, UndefinedLaneIsUnsupportedWhenUsed) {
+  for (const auto& [value, check] :
+       {std::pair<std::string, std::string>{"%ovf",
+                                            "signed integer division overflow"},
+        {"%big", "shift amount out of range"}}) {
+    Execution e = RunBody(kIntDecls, "OpStore %out " + value + "\n", "uint", 4);
+    EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << value;
+    EXPECT_NE(e.message.find(check), std::string::npos) << e.message;
+  }
 }
 
 }  // namespace

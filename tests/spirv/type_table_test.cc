@@ -1,8 +1,9 @@
 // TypeTable: OpenCL C layout (SPIR 1.2 §2.1.4-2.1.5: every type aligned to
 // its size, 3-component vectors sized and aligned as 4, struct members at
 // their alignment, struct aligned to its most aligned member and padded to
-// a multiple of it), packed structs, integer constants; and robustness on
-// hostile type graphs.
+// a multiple of it), packed structs (incl. through decoration groups),
+// integer constants, incremental declaration with caller-supplied array
+// lengths; and robustness on hostile type graphs.
 #include "spirv/type_table.h"
 
 #include "gmock/gmock.h"
@@ -237,6 +238,65 @@ TEST(TypeTablePhysical32Test, PointersAreFourBytes) {
   TypeTable types(*m);
   EXPECT_EQ(types.SizeOf(2), 4u);
   EXPECT_EQ(types.SizeOf(3), 8u);
+}
+
+TEST(TypeTableGroupDecorationTest, CPackedThroughADecorationGroup) {
+  auto words = Assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int8
+               OpMemoryModel Physical64 OpenCL
+               OpDecorate %10 CPacked
+         %10 = OpDecorationGroup
+               OpGroupDecorate %10 %3
+          %1 = OpTypeInt 8 0
+          %2 = OpTypeInt 32 0
+          %3 = OpTypeStruct %1 %2
+          %4 = OpTypeStruct %1 %2
+  )");
+  ASSERT_TRUE(words.ok()) << words.status();
+  auto m = ReadModuleWords(*words);
+  ASSERT_TRUE(m.ok()) << m.status();
+  TypeTable types(*m);
+  EXPECT_EQ(types.SizeOf(3), 5u);
+  EXPECT_EQ(types.MemberOffset(3, 1), 1u);
+  EXPECT_EQ(types.SizeOf(4), 8u);  // the group packs %3 only
+}
+
+// Incremental: the caller declares types in order and supplies array
+// lengths (the reference decoder passes its folded spec constants).
+TEST(TypeTableIncrementalTest, ArrayLengthsComeFromTheCaller) {
+  auto words = Assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical32 OpenCL
+          %1 = OpTypeInt 32 0
+          %2 = OpSpecConstant %1 3
+          %3 = OpTypeArray %1 %2
+          %4 = OpTypeStruct %1 %3
+          %5 = OpConstant %1 7
+          %6 = OpTypeArray %1 %5
+          %7 = OpTypePointer CrossWorkgroup %1
+  )");
+  ASSERT_TRUE(words.ok()) << words.status();
+  auto m = ReadModuleWords(*words);
+  ASSERT_TRUE(m.ok()) << m.status();
+  TypeTable types = TypeTable::Incremental(*m);
+  EXPECT_EQ(types.Get(1), nullptr);  // nothing declared yet
+  const TypeTable::LengthFn length = [](uint32_t id) {
+    return id == 2 ? std::optional<uint64_t>(6) : std::nullopt;
+  };
+  for (const Instruction& inst : m->types_values) types.Declare(inst, length);
+  EXPECT_EQ(types.SizeOf(3), 24u);
+  EXPECT_EQ(types.MemberOffset(4, 1), 4u);
+  EXPECT_EQ(types.SizeOf(4), 28u);
+  // A length the caller does not know: no size (not the module's 7).
+  EXPECT_FALSE(types.Get(6)->known_length);
+  EXPECT_EQ(types.SizeOf(6), std::nullopt);
+  EXPECT_EQ(types.SizeOf(7), 4u);  // the module's addressing model
+  // Declare ignores instructions that declare no type.
+  types.Declare(m->types_values[1], length);
+  EXPECT_EQ(types.Get(2), nullptr);
 }
 
 // Hostile type graphs the reader accepts (it does not validate types).
