@@ -16,6 +16,7 @@
 #include "absl/strings/str_split.h"
 #include "oracles/execution_json.h"
 #include "spirv/binary.h"
+#include "spirv/file_io.h"
 #include "spirv/spirv_tools.h"
 
 namespace l0spv::reducers {
@@ -23,11 +24,6 @@ namespace l0spv::reducers {
 namespace fs = std::filesystem;
 
 namespace {
-
-absl::Status WriteText(const std::string& path, const std::string& text) {
-  return spirv::WriteFileBytes(path,
-                               std::vector<uint8_t>(text.begin(), text.end()));
-}
 
 // "u32 results" -> 4, "f64 results" -> 8; 1 when the type names no width.
 size_t ElementBytes(const std::string& type) {
@@ -113,7 +109,8 @@ absl::Status WriteReducedBundle(const Finding& finding,
   std::string disassembly;
   if (auto text = spirv::Disassemble(b.test_case.module_words); text.ok()) {
     disassembly = *text;
-    if (auto s = WriteText(tmp + "/module.spvasm", disassembly); !s.ok())
+    if (auto s = spirv::WriteTextFile(tmp + "/module.spvasm", disassembly);
+        !s.ok())
       return s;
   }
   for (const auto& [target, execution] : b.executions) {
@@ -121,7 +118,8 @@ absl::Status WriteReducedBundle(const Finding& finding,
     j["target"] = target;
     const std::string file = absl::StrCat(
         tmp, "/outputs/", oracles::TargetFileStem(target), ".json");
-    if (auto s = WriteText(file, j.dump(2) + "\n"); !s.ok()) return s;
+    if (auto s = spirv::WriteTextFile(file, j.dump(2) + "\n"); !s.ok())
+      return s;
   }
   nlohmann::json verdict = b.verdict.ToJson();
   if (b.verdict.kind == oracles::VerdictKind::kMismatch) {
@@ -130,20 +128,24 @@ absl::Status WriteReducedBundle(const Finding& finding,
     if (ref != b.executions.end() && act != b.executions.end()) {
       const nlohmann::json diff =
           BufferDifferences(b.test_case, ref->second, act->second);
-      if (auto s = WriteText(tmp + "/differences.json", diff.dump(2) + "\n");
+      if (auto s = spirv::WriteTextFile(tmp + "/differences.json",
+                                        diff.dump(2) + "\n");
           !s.ok())
         return s;
     }
   }
-  if (auto s = WriteText(tmp + "/verdict.json", verdict.dump(2) + "\n");
+  if (auto s =
+          spirv::WriteTextFile(tmp + "/verdict.json", verdict.dump(2) + "\n");
       !s.ok())
     return s;
-  if (auto s = WriteText(tmp + "/reduction.json", b.report.dump(2) + "\n");
+  if (auto s = spirv::WriteTextFile(tmp + "/reduction.json",
+                                    b.report.dump(2) + "\n");
       !s.ok())
     return s;
   const std::string repro = absl::StrCat(
       "#!/bin/sh\n# exit 1 = the finding reproduces\n", b.repro_command, "\n");
-  if (auto s = WriteText(tmp + "/repro.sh", repro); !s.ok()) return s;
+  if (auto s = spirv::WriteTextFile(tmp + "/repro.sh", repro); !s.ok())
+    return s;
   ::chmod((tmp + "/repro.sh").c_str(), 0755);
   if (auto s = RenameInto(tmp, final_dir); !s.ok()) return s;
 
@@ -179,7 +181,7 @@ absl::Status WriteReducedBundle(const Finding& finding,
     absl::StrAppend(&text, "\n---\n\n## The campaign's finding\n\n", original);
   const std::string readme_tmp =
       absl::StrCat(finding.dir, "/.README.md.tmp-", ::getpid());
-  if (auto s = WriteText(readme_tmp, text); !s.ok()) return s;
+  if (auto s = spirv::WriteTextFile(readme_tmp, text); !s.ok()) return s;
   if (::rename(readme_tmp.c_str(), (finding.dir + "/README.md").c_str()) != 0)
     return absl::InternalError(
         absl::StrCat("rename ", readme_tmp, ": ", std::strerror(errno)));

@@ -1,7 +1,7 @@
 #include "reducers/kernel_passes.h"
 
 #include <algorithm>
-#include <cstring>
+#include <cmath>
 #include <numeric>
 #include <string_view>
 
@@ -14,6 +14,7 @@
 #include "spirv/cfg.h"
 #include "spirv/grammar.h"
 #include "spirv/ir_edit.h"
+#include "spirv/numeric_bits.h"
 #include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -298,36 +299,6 @@ uint64_t Mask(uint32_t width) {
   return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
 }
 
-double FloatValue(uint64_t bits, uint32_t width) {
-  if (width == 64) {
-    double d;
-    std::memcpy(&d, &bits, 8);
-    return d;
-  }
-  if (width == 32) {
-    float f;
-    const uint32_t b = static_cast<uint32_t>(bits);
-    std::memcpy(&f, &b, 4);
-    return f;
-  }
-  return 0;  // half: only 0 and 1 are proposed
-}
-
-uint64_t FloatBits(double value, uint32_t width) {
-  if (width == 64) {
-    uint64_t b;
-    std::memcpy(&b, &value, 8);
-    return b;
-  }
-  if (width == 32) {
-    const float f = static_cast<float>(value);
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-  }
-  return value == 1.0 ? 0x3c00 : 0;
-}
-
 // Candidate bit pattern of mode 0 (zero), 1 (one), 2 (half), if it differs.
 std::optional<uint64_t> ShrunkBits(const ScalarType& t, uint64_t bits,
                                    int mode) {
@@ -338,12 +309,12 @@ std::optional<uint64_t> ShrunkBits(const ScalarType& t, uint64_t bits,
   if (mode == 0) {
     out = 0;
   } else if (mode == 1) {
-    out = t.is_float ? FloatBits(1.0, t.width) : 1;
+    out = t.is_float ? spirv::EncodeFloat(1.0, t.width) : 1;
   } else if (t.is_float) {
     if (t.width == 16) return std::nullopt;
-    const double v = FloatValue(bits, t.width);
+    const double v = spirv::DecodeFloat(bits, t.width);
     if (!(std::abs(v) > 2.0)) return std::nullopt;  // also NaN
-    out = FloatBits(std::trunc(v / 2), t.width);
+    out = spirv::EncodeFloat(std::trunc(v / 2), t.width);
   } else {
     const uint64_t m = Mask(t.width);
     const uint64_t v = bits & m;

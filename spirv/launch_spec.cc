@@ -11,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
+#include "spirv/numeric_bits.h"
 
 namespace l0spv::spirv {
 namespace {
@@ -20,32 +21,6 @@ using nlohmann::json;
 // Sidecar buffers and --arg buffers share this cap: an interpreter must be
 // able to hold them, and a typo ("buf:40000000000") must not OOM the host.
 constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 30;
-
-uint16_t FloatToHalfBits(float f) {
-  // Round-to-nearest-even conversion of an IEEE binary32 to binary16.
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint32_t sign = (x >> 16) & 0x8000;
-  const uint32_t exp = (x >> 23) & 0xFF;
-  uint32_t mant = x & 0x7FFFFF;
-  if (exp == 0xFF) return sign | 0x7C00 | (mant ? 0x200 : 0);
-  int e = static_cast<int>(exp) - 127 + 15;
-  if (e >= 31) return sign | 0x7C00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const int shift = 14 - e;
-    uint32_t half = mant >> shift;
-    const uint32_t rem = mant & ((1u << shift) - 1);
-    const uint32_t mid = 1u << (shift - 1);
-    if (rem > mid || (rem == mid && (half & 1))) ++half;
-    return static_cast<uint16_t>(sign | half);
-  }
-  uint32_t half = (static_cast<uint32_t>(e) << 10) | (mant >> 13);
-  const uint32_t rem = mant & 0x1FFF;
-  if (rem > 0x1000 || (rem == 0x1000 && (half & 1))) ++half;
-  return static_cast<uint16_t>(sign | half);
-}
 
 template <typename T>
 std::vector<uint8_t> BytesOf(T v) {
@@ -106,7 +81,8 @@ absl::StatusOr<std::vector<uint8_t>> ScalarBytes(absl::string_view type,
     if (!absl::SimpleAtod(v, &d)) return bad();
     if (type == "f64") return BytesOf(d);
     if (type == "f32") return BytesOf(static_cast<float>(d));
-    return BytesOf(FloatToHalfBits(static_cast<float>(d)));
+    // Straight from the double: through float would round twice.
+    return BytesOf(DoubleToHalf(d, RoundMode::kRte));
   }
   int width = 0;
   const bool is_signed = !type.empty() && type[0] == 'i';

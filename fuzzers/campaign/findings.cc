@@ -14,6 +14,7 @@
 #include "oracles/execution_json.h"
 #include "oracles/known_bugs/consumers.h"
 #include "spirv/binary.h"
+#include "spirv/hash.h"
 #include "spirv/json_reader.h"
 #include "spirv/spirv_tools.h"
 
@@ -22,17 +23,6 @@ namespace l0spv::campaign {
 namespace fs = std::filesystem;
 
 namespace {
-
-// FNV-1a: a hash that is stable across builds and platforms (dir names
-// must not change between versions).
-uint64_t StableHash(const std::string& s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
 
 absl::Status TouchSeed(const std::string& finding_dir, uint64_t seed) {
   std::error_code ec;
@@ -63,11 +53,17 @@ std::string Readme(const FindingRecord& r) {
 
 }  // namespace
 
+// FNV-1a (stable across builds and platforms) from this seed: the standard
+// offset basis short of its last digit, as the first version had it.
+// Directory names must not change between versions, so it stays.
+constexpr uint64_t kFindingDirHashSeed = 1469598103934665603u;
+
 std::string FindingDirName(const std::string& signature) {
   std::string name = absl::StrReplaceAll(signature, {{":", "."}});
   if (name.size() > 100) name.resize(100);
-  return absl::StrFormat("%s-%08x", name,
-                         static_cast<uint32_t>(StableHash(signature)));
+  return absl::StrFormat(
+      "%s-%08x", name,
+      static_cast<uint32_t>(spirv::Fnv1a64(signature, kFindingDirHashSeed)));
 }
 
 namespace {

@@ -15,6 +15,7 @@
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/spirv_opt_adapter.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/target_name.h"
 #include "oracles/validity/device_profile.h"
 #include "oracles/verdict/verdict.h"
 #include "reducers/bundle.h"
@@ -138,10 +139,9 @@ std::string ConsumerCommands(const std::string& target,
                              const spirv::TestCase& tc,
                              const std::string& verdict_kind, bool* wrote_sim,
                              bool* wrote_host) {
-  const std::string kind = target.substr(0, target.find(':'));
-  const std::string param = target.find(':') == std::string::npos
-                                ? ""
-                                : target.substr(target.find(':') + 1);
+  const oracles::TargetName parsed = oracles::ParseTargetName(target);
+  const std::string& kind = parsed.kind;
+  const std::string& param = parsed.param;
   const std::string version = oracles::SpirvVersionString(
       tc.module_words.size() > 1 ? tc.module_words[1] : 0);
   const std::string assemble = absl::StrCat(

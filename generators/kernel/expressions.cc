@@ -1,9 +1,9 @@
 #include "generators/kernel/expressions.h"
 
 #include <cmath>
-#include <cstring>
 
 #include "generators/kernel/outputs.h"
+#include "spirv/numeric_bits.h"
 
 namespace l0spv::generators {
 
@@ -46,34 +46,6 @@ ValueType RandomFloatType(GenContext& ctx, bool allow_vector) {
   if (n == 0) widths[n++] = 32;
   const uint8_t width = widths[ctx.rng.Below(static_cast<uint32_t>(n))];
   return FloatT(width, allow_vector ? RandomLanes(ctx) : 1);
-}
-
-uint64_t FloatBits(double value, uint8_t width) {
-  if (width == 64) {
-    uint64_t bits;
-    std::memcpy(&bits, &value, 8);
-    return bits;
-  }
-  if (width == 32) {
-    const float f = static_cast<float>(value);
-    uint32_t bits;
-    std::memcpy(&bits, &f, 4);
-    return bits;
-  }
-  // Half: the values used are exactly representable (or ±inf / NaN).
-  const uint64_t sign = std::signbit(value) ? 0x8000 : 0;
-  if (std::isnan(value)) return 0x7e00;
-  if (std::isinf(value) || std::fabs(value) > 65504) return sign | 0x7c00;
-  if (value == 0) return sign;
-  int exponent = 0;
-  const double mantissa = std::frexp(std::fabs(value), &exponent);  // [0.5,1)
-  const int biased = exponent - 1 + 15;
-  if (biased <= 0) {  // subnormal half: value / 2^-24
-    return sign | static_cast<uint64_t>(std::ldexp(std::fabs(value), 24));
-  }
-  const uint64_t fraction =
-      static_cast<uint64_t>(std::ldexp(mantissa * 2 - 1, 10));
-  return sign | (static_cast<uint64_t>(biased) << 10) | fraction;
 }
 
 uint32_t RandomConstant(GenContext& ctx, ValueType type) {
@@ -146,7 +118,7 @@ uint32_t RandomConstant(GenContext& ctx, ValueType type) {
           v = (static_cast<int>(rng.Below(513)) - 256) / 4.0;
           break;
       }
-      bits = FloatBits(v, element.width);
+      bits = spirv::EncodeFloat(v, element.width);
     }
     lanes[i] = bits;
   }
@@ -733,11 +705,12 @@ bool GenFloatArith(GenContext& ctx) {
       // Division by a power of two is exact (unless it underflows).
       const double sign = ctx.rng.Percent(50) ? 1.0 : -1.0;
       const double divisor = std::ldexp(sign, ctx.rng.Range(0, 4));
-      AddValue(ctx,
-               fn.Op(Op::OpFDiv, type,
-                     {Operand(ctx, t),
-                      ctx.types.Splat(t, FloatBits(divisor, t.width))}),
-               t);
+      AddValue(
+          ctx,
+          fn.Op(Op::OpFDiv, type,
+                {Operand(ctx, t),
+                 ctx.types.Splat(t, spirv::EncodeFloat(divisor, t.width))}),
+          t);
       return true;
     }
     default: {

@@ -26,9 +26,6 @@ uint32_t RandomConstant(GenContext& ctx, ValueType type);
 void AddValue(GenContext& ctx, uint32_t id, ValueType type,
               bool product = false);
 
-// Raw bits of an exactly representable value in a float format.
-uint64_t FloatBits(double value, uint8_t width);
-
 // Guarded building blocks other statement files reuse.
 // `value` reduced into [0, count) (count a power of two: a mask; otherwise
 // an unsigned remainder by a non-zero constant), as a u64.

@@ -5,6 +5,7 @@
 #include "generators/kernel/expressions.h"
 #include "generators/kernel/outputs.h"
 #include "oracles/reference/opencl_std.h"
+#include "spirv/numeric_bits.h"
 #include "spirv/unified1/OpenCL.std.h"
 
 namespace l0spv::generators {
@@ -265,7 +266,7 @@ bool GenExtFloatExact(GenContext& ctx) {
           fn.Op(Op::OpLogicalAnd, ctx.types.Id(t.BoolOf()), {finite, nonzero});
       const uint32_t safe =
           fn.Op(Op::OpSelect, type,
-                {ok, x, ctx.types.Splat(t, FloatBits(1, t.width))});
+                {ok, x, ctx.types.Splat(t, spirv::EncodeFloat(1, t.width))});
       AddValue(ctx, ExtInst(ctx, ctx.types.Id(it), Ilogb, {safe}), it);
       return true;
     }
@@ -423,11 +424,12 @@ bool GenExtFloatLoose(GenContext& ctx) {
       } else {
         const double e0 = static_cast<int>(rng.Below(16)) - 8;
         const double e1 = e0 + 1 + rng.Below(8);
-        FloatResult(ctx,
-                    ExtInst(ctx, type, Smoothstep,
-                            {ctx.types.Splat(t, FloatBits(e0, t.width)),
-                             ctx.types.Splat(t, FloatBits(e1, t.width)), x}),
-                    t, Smoothstep, "smoothstep");
+        FloatResult(
+            ctx,
+            ExtInst(ctx, type, Smoothstep,
+                    {ctx.types.Splat(t, spirv::EncodeFloat(e0, t.width)),
+                     ctx.types.Splat(t, spirv::EncodeFloat(e1, t.width)), x}),
+            t, Smoothstep, "smoothstep");
       }
       return true;
     }

@@ -9,6 +9,7 @@
 #include "generators/kernel/expressions.h"
 #include "generators/kernel/outputs.h"
 #include "generators/kernel/statements.h"
+#include "spirv/numeric_bits.h"
 
 namespace l0spv::generators {
 
@@ -132,7 +133,7 @@ std::vector<uint8_t> KernelBuilder::NiceFloats(uint32_t count) {
   for (uint32_t i = 0; i < count; ++i) {
     double v = (static_cast<int>(ctx_.rng.Below(1025)) - 512) / 8.0;
     if (ctx_.rng.OneIn(16)) v = ctx_.rng.Percent(50) ? 1e30 : -1e-30;
-    const uint32_t bits = static_cast<uint32_t>(FloatBits(v, 32));
+    const uint32_t bits = static_cast<uint32_t>(spirv::EncodeFloat(v, 32));
     std::memcpy(&bytes[i * 4], &bits, 4);
   }
   return bytes;
@@ -194,10 +195,10 @@ void KernelBuilder::AddScalarArgs() {
     arg.bytes.resize(lanes * t.width / 8);
     for (uint32_t lane = 0; lane < t.lanes; ++lane) {
       uint64_t bits =
-          t.IsFloat()
-              ? FloatBits((static_cast<int>(ctx_.rng.Below(257)) - 128) / 4.0,
-                          t.width)
-              : ctx_.rng.Next();
+          t.IsFloat() ? spirv::EncodeFloat(
+                            (static_cast<int>(ctx_.rng.Below(257)) - 128) / 4.0,
+                            t.width)
+                      : ctx_.rng.Next();
       std::memcpy(&arg.bytes[lane * t.width / 8], &bits, t.width / 8);
     }
     arg.type = (t.IsFloat() ? "f" : "i") + std::to_string(t.width) +
@@ -235,10 +236,10 @@ void KernelBuilder::AddStructArg() {
     bytes.resize(offset + size, 0);
     for (uint32_t lane = 0; lane < t.lanes; ++lane) {
       const uint64_t bits =
-          t.IsFloat()
-              ? FloatBits((static_cast<int>(ctx_.rng.Below(257)) - 128) / 4.0,
-                          t.width)
-              : ctx_.rng.Next();
+          t.IsFloat() ? spirv::EncodeFloat(
+                            (static_cast<int>(ctx_.rng.Below(257)) - 128) / 4.0,
+                            t.width)
+                      : ctx_.rng.Next();
       std::memcpy(&bytes[offset + lane * lane_bytes], &bits, lane_bytes);
     }
     struct_members_.push_back(t);

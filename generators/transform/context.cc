@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "spirv/hash.h"
 #include "spirv/ir_edit.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -197,8 +198,8 @@ spirv::ModuleBuilder& TransformContext::builder() {
 // A cheap summary of a function's CFG: block labels and terminator
 // targets. The dominator tree is rebuilt only when it changes.
 static uint64_t CfgFingerprint(const spirv::Function& fn) {
-  uint64_t h = 0xcbf29ce484222325ULL ^ fn.blocks.size();
-  auto mix = [&h](uint64_t v) { h = (h ^ v) * 0x100000001b3ULL; };
+  uint64_t h = spirv::kFnv1a64Offset ^ fn.blocks.size();
+  auto mix = [&h](uint64_t v) { h = spirv::Fnv1a64Mix(h, v); };
   for (const spirv::BasicBlock& bb : fn.blocks) {
     mix(bb.id());
     const spirv::Instruction* term = bb.terminator();

@@ -9,6 +9,7 @@
 #include "generators/transform/context.h"
 #include "generators/transform/registry.h"
 #include "spirv/binary.h"
+#include "spirv/hash.h"
 #include "spirv/spirv_tools.h"
 
 namespace l0spv::transform {
@@ -153,14 +154,7 @@ std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
 }  // namespace
 
 std::string ModuleHash(std::span<const uint32_t> words) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (uint32_t w : words) {
-    for (int b = 0; b < 4; ++b) {
-      h ^= (w >> (8 * b)) & 0xff;
-      h *= 0x100000001b3ULL;
-    }
-  }
-  return absl::StrFormat("%016x", h);
+  return absl::StrFormat("%016x", spirv::Fnv1a64Words(words));
 }
 
 nlohmann::json MakeLog(std::span<const uint32_t> original_words,

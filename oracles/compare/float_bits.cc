@@ -1,10 +1,7 @@
 #include "oracles/compare/float_bits.h"
 
-#include <bit>
-#include <cmath>
-#include <cstring>
-
 #include "absl/strings/str_format.h"
+#include "spirv/numeric_bits.h"
 
 namespace l0spv::oracles {
 namespace compare_internal {
@@ -18,39 +15,18 @@ uint64_t LoadBits(FloatType type, const uint8_t* p) {
 bool IsNan(FloatType type, uint64_t bits) {
   switch (type) {
     case FloatType::kF16:
-      return (bits & 0x7c00) == 0x7c00 && (bits & 0x03ff) != 0;
+      return spirv::IsHalfNan(static_cast<uint16_t>(bits));
     case FloatType::kF32:
-      return (bits & 0x7f800000) == 0x7f800000 && (bits & 0x007fffff) != 0;
+      return spirv::IsFloatNan(static_cast<uint32_t>(bits));
     case FloatType::kF64:
-      return (bits & 0x7ff0000000000000) == 0x7ff0000000000000 &&
-             (bits & 0x000fffffffffffff) != 0;
+      return spirv::IsDoubleNan(bits);
   }
   return false;
 }
 
 double ToDouble(FloatType type, uint64_t bits) {
-  switch (type) {
-    case FloatType::kF16: {
-      const bool neg = bits & 0x8000;
-      const int exp = static_cast<int>((bits >> 10) & 0x1f);
-      const double mant = static_cast<double>(bits & 0x3ff);
-      double v;
-      if (exp == 0x1f) {
-        v = mant != 0 ? std::nan("") : INFINITY;
-      } else if (exp == 0) {
-        v = std::ldexp(mant, -24);
-      } else {
-        v = std::ldexp(mant + 1024.0, exp - 25);
-      }
-      return neg ? -v : v;
-    }
-    case FloatType::kF32:
-      return static_cast<double>(
-          std::bit_cast<float>(static_cast<uint32_t>(bits)));
-    case FloatType::kF64:
-      return std::bit_cast<double>(bits);
-  }
-  return 0;
+  return spirv::DecodeFloat(bits,
+                            static_cast<uint32_t>(FloatTypeBytes(type) * 8));
 }
 
 std::string Describe(FloatType type, uint64_t bits) {

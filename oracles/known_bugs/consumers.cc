@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "oracles/process/subprocess.h"
+#include "oracles/targets/target_name.h"
 
 namespace l0spv::oracles {
 
@@ -35,7 +36,7 @@ const ConsumerInfo& ConsumerInfoOf(ConsumerBit bit) {
 }
 
 uint32_t ConsumersOfTarget(const std::string& target) {
-  const std::string kind = target.substr(0, target.find(':'));
+  const std::string kind = TargetKind(target);
   if (kind == "ref") return 0;
   if (kind == "gpu" || kind == "ocloc") return kConsumerIgc;
   if (kind == "llvm-spirv") return kConsumerLlvmSpirv;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace l0spv::oracles::reference {
 namespace {
@@ -168,60 +169,10 @@ long double RoundToFormat(long double x, int mant, int emin, int emax,
   return neg ? -r : r;
 }
 
-float HalfToFloat(uint16_t h) {
-  const uint32_t sign = (h & 0x8000u) << 16;
-  const uint32_t exp = (h >> 10) & 0x1F;
-  const uint32_t man = h & 0x3FF;
-  uint32_t bits;
-  if (exp == 0x1F) {
-    bits = sign | 0x7F800000u | (man << 13);
-  } else if (exp != 0) {
-    bits = sign | ((exp + 112) << 23) | (man << 13);
-  } else {
-    // Subnormal (or zero): value = man * 2^-24, exact in float.
-    float f = std::ldexp(static_cast<float>(man), -24);
-    return sign ? -f : f;
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
 uint16_t HalfFromExact(long double x) {
-  const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
-  if (std::isnan(x)) return sign | 0x7E00;
-  if (std::isinf(x)) return sign | 0x7C00;
-  const long double ax = std::fabs(x);
-  if (ax == 0) return sign;
-  if (ax < std::ldexp(1.0L, -14)) {
-    return sign | static_cast<uint16_t>(std::ldexp(ax, 24));
-  }
-  int e = 0;
-  std::frexp(ax, &e);
-  const int exp = e - 1;
-  const uint32_t man =
-      static_cast<uint32_t>((std::ldexp(ax, -exp) - 1.0L) * 1024.0L);
-  return sign | static_cast<uint16_t>(((exp + 15) << 10) | (man & 0x3FF));
-}
-
-uint16_t FloatToHalf(float f, RoundMode m) {
-  if (std::isnan(f)) {
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return static_cast<uint16_t>(((b >> 16) & 0x8000u) | 0x7E00u |
-                                 ((b >> 13) & 0x3FFu));
-  }
-  return HalfFromExact(RoundToHalf(f, m));
-}
-
-uint16_t DoubleToHalf(double d, RoundMode m) {
-  if (std::isnan(d)) {
-    uint64_t b;
-    std::memcpy(&b, &d, 8);
-    return static_cast<uint16_t>(((b >> 48) & 0x8000u) | 0x7E00u |
-                                 ((b >> 42) & 0x3FFu));
-  }
-  return HalfFromExact(RoundToHalf(d, m));
+  // An exact half value is exact in a double too, so rounding it is exact.
+  if (std::isnan(x)) return std::signbit(x) ? 0xFE00 : 0x7E00;
+  return spirv::DoubleToHalf(static_cast<double>(x), spirv::RoundMode::kRte);
 }
 
 bool FloatToInt(long double v, bool is_signed, int bits, RoundMode mode,

@@ -1,6 +1,8 @@
-// oracles/reference/numeric.h — exact numeric conversions: half <-> float,
-// rounding of exact values to half/float/double under each OpenCL rounding
-// mode, and float -> integer conversion with range checks and saturation.
+// oracles/reference/numeric.h — exact numeric conversions: rounding of
+// exact values to half/float/double under each OpenCL rounding mode, and
+// float -> integer conversion with range checks and saturation. The bit
+// converters (half <-> float, denormal flushing) are spirv/numeric_bits.h's,
+// named here so the interpreter's call sites stay short.
 //
 // Contract: every function is pure and exact: the result is the correctly
 // rounded value of the exact input in the requested mode (no dependence on
@@ -14,6 +16,7 @@
 #include <limits>
 
 #include "oracles/reference/program.h"
+#include "spirv/numeric_bits.h"
 
 namespace l0spv::oracles::reference {
 
@@ -35,12 +38,29 @@ inline long double RoundToDouble(long double x, RoundMode m) {
   return RoundToFormat(x, 52, -1022, 1023, m);
 }
 
-float HalfToFloat(uint16_t h);
+using spirv::FlushDenormal;
+using spirv::FlushHalfDenormal;
+using spirv::HalfToFloat;
+
+// program.h's RoundMode lists the modes in spirv::RoundMode's order.
+static_assert(static_cast<int>(RoundMode::kRte) ==
+                  static_cast<int>(spirv::RoundMode::kRte) &&
+              static_cast<int>(RoundMode::kRtz) ==
+                  static_cast<int>(spirv::RoundMode::kRtz) &&
+              static_cast<int>(RoundMode::kRtp) ==
+                  static_cast<int>(spirv::RoundMode::kRtp) &&
+              static_cast<int>(RoundMode::kRtn) ==
+                  static_cast<int>(spirv::RoundMode::kRtn));
+
 // `x` must be exactly representable as a half (or be inf/nan).
 uint16_t HalfFromExact(long double x);
 // Correctly rounded float/double -> half.
-uint16_t FloatToHalf(float f, RoundMode m = RoundMode::kRte);
-uint16_t DoubleToHalf(double d, RoundMode m = RoundMode::kRte);
+inline uint16_t FloatToHalf(float f, RoundMode m = RoundMode::kRte) {
+  return spirv::FloatToHalf(f, static_cast<spirv::RoundMode>(m));
+}
+inline uint16_t DoubleToHalf(double d, RoundMode m = RoundMode::kRte) {
+  return spirv::DoubleToHalf(d, static_cast<spirv::RoundMode>(m));
+}
 
 // Float -> integer of `bits` bits. Returns false when the value (NaN
 // included) does not fit and `saturate` is not set; with `saturate`,
@@ -53,18 +73,5 @@ bool FloatToInt(long double v, bool is_signed, int bits, RoundMode mode,
 // without saturation, or -1 when every lane converted.
 int ConvertLanes(const ConvertSpec& spec, const uint8_t* src, uint8_t* dst,
                  int n, bool flush_denormals);
-
-// Flushes a float/double denormal to a zero of the same sign.
-inline float FlushDenormal(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  if ((b & 0x7F800000u) == 0 && (b & 0x007FFFFFu) != 0) b &= 0x80000000u;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-inline uint16_t FlushHalfDenormal(uint16_t h) {
-  if ((h & 0x7C00u) == 0 && (h & 0x03FFu) != 0) h &= 0x8000u;
-  return h;
-}
 
 }  // namespace l0spv::oracles::reference

@@ -1,14 +1,10 @@
 #include "oracles/targets/adapter_util.h"
 
-#include <stdlib.h>
-
-#include <cerrno>
+#include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <regex>
-#include <system_error>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
@@ -22,15 +18,6 @@
 #include "spirv/spirv_tools.h"
 
 namespace l0spv::oracles {
-
-Execution FailedExecution(ExecutionStatus status, std::string message,
-                          std::string log) {
-  Execution e;
-  e.status = status;
-  e.message = std::move(message);
-  e.log = std::move(log);
-  return e;
-}
 
 std::string LastLines(const std::string& text, size_t lines) {
   size_t end = text.size();
@@ -70,38 +57,6 @@ std::string NormalizedFirstError(const std::string& log,
   first = std::regex_replace(first, kHex, "0x?");
   absl::RemoveExtraAsciiWhitespace(&first);
   return first;
-}
-
-absl::StatusOr<ScratchDir> ScratchDir::Make(const std::string& parent,
-                                            const std::string& prefix) {
-  std::error_code ec;
-  const std::filesystem::path base =
-      parent.empty() ? std::filesystem::temp_directory_path(ec)
-                     : std::filesystem::path(parent);
-  if (ec) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("no temporary directory: ", ec.message(),
-                     " (set TMPDIR or pass a scratch directory)"));
-  }
-  std::filesystem::create_directories(base, ec);
-  std::string templ = (base / (prefix + "XXXXXX")).string();
-  if (mkdtemp(templ.data()) == nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot create a scratch directory under ", base.string(), ": ",
-        std::strerror(errno), " (pick a writable scratch directory)"));
-  }
-  return ScratchDir(templ);
-}
-
-ScratchDir::ScratchDir(ScratchDir&& other) noexcept
-    : path_(std::move(other.path_)) {
-  other.path_.clear();
-}
-
-ScratchDir::~ScratchDir() {
-  if (path_.empty()) return;
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
 }
 
 RunClock::RunClock(std::chrono::milliseconds budget)
@@ -272,18 +227,6 @@ std::optional<Execution> RunToolStage(const std::vector<std::string>& argv,
       *log);
 }
 
-absl::Status WriteModule(const std::string& path,
-                         const std::vector<uint32_t>& words) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(words.data()),
-            static_cast<std::streamsize>(words.size() * 4));
-  if (!out) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("cannot write ", path, " (is the scratch dir full?)"));
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<std::vector<uint32_t>> ReadModule(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("no output file ", path));
@@ -301,21 +244,6 @@ absl::StatusOr<std::vector<uint32_t>> ReadModule(const std::string& path) {
 std::string SpirvVersionString(const std::vector<uint32_t>& words) {
   const uint32_t minor = words.size() > 1 ? (words[1] >> 8) & 0xFF : 0;
   return absl::StrCat("1.", minor > 6 ? 0 : minor);
-}
-
-absl::StatusOr<std::string> ResolveProgram(
-    const std::string& override_path, const std::vector<std::string>& names,
-    const std::string& install_hint) {
-  if (!override_path.empty()) {
-    if (auto found = FindProgram(override_path)) return *found;
-    return absl::FailedPreconditionError(absl::StrCat(
-        override_path, " is not an executable program (check the path)"));
-  }
-  for (const std::string& name : names) {
-    if (auto found = FindProgram(name)) return *found;
-  }
-  return absl::FailedPreconditionError(absl::StrCat(
-      absl::StrJoin(names, " / "), " is not installed (", install_hint, ")"));
 }
 
 }  // namespace l0spv::oracles

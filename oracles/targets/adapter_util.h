@@ -18,13 +18,12 @@
 #include "oracles/execution.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/reference/interpreter.h"
+#include "oracles/targets/scratch_dir.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/worker_reply.h"
 #include "spirv/test_case.h"
 
 namespace l0spv::oracles {
-
-Execution FailedExecution(ExecutionStatus status, std::string message,
-                          std::string log = "");
 
 // The last `lines` lines of `text` (trailing newlines ignored).
 std::string LastLines(const std::string& text, size_t lines);
@@ -36,23 +35,6 @@ std::string LastLines(const std::string& text, size_t lines);
 // per-run directory) replaced by "<dir>".
 std::string NormalizedFirstError(const std::string& log,
                                  const std::string& scratch = "");
-
-// A uniquely named directory under `parent` (system temp dir when empty),
-// removed with everything in it when the object dies.
-class ScratchDir {
- public:
-  static absl::StatusOr<ScratchDir> Make(const std::string& parent,
-                                         const std::string& prefix);
-  ScratchDir(ScratchDir&& other) noexcept;
-  ScratchDir& operator=(ScratchDir&&) = delete;
-  ScratchDir(const ScratchDir&) = delete;
-  ~ScratchDir();
-  const std::string& path() const { return path_; }
-
- private:
-  explicit ScratchDir(std::string path) : path_(std::move(path)) {}
-  std::string path_;
-};
 
 // Deadline bookkeeping for multi-stage runs: each stage gets what is left.
 class RunClock {
@@ -116,20 +98,10 @@ std::optional<Execution> RunToolStage(const std::vector<std::string>& argv,
                                       const std::vector<uint32_t>& input,
                                       std::string* log);
 
-// Writes module words to `path`; FailedPrecondition when it cannot.
-absl::Status WriteModule(const std::string& path,
-                         const std::vector<uint32_t>& words);
 // Reads a SPIR-V binary a consumer wrote.
 absl::StatusOr<std::vector<uint32_t>> ReadModule(const std::string& path);
 
 // The SPIR-V version of a module header as "1.N" ("1.0" when unreadable).
 std::string SpirvVersionString(const std::vector<uint32_t>& words);
-
-// Resolves a consumer executable: `override_path` when set (must be
-// executable), else the first of `names` in PATH. FailedPrecondition naming
-// what is missing and how to install it otherwise.
-absl::StatusOr<std::string> ResolveProgram(
-    const std::string& override_path, const std::vector<std::string>& names,
-    const std::string& install_hint);
 
 }  // namespace l0spv::oracles

@@ -15,6 +15,7 @@
 #include "oracles/execution_json.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/reference/level_zero/l0spv_reference_ext.h"
+#include "oracles/targets/worker_reply.h"
 #include "spirv/binary.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -71,15 +72,6 @@ std::string ZeError(const char* call, ze_result_t r) {
   }
   return absl::StrFormat("%s returned 0x%08x%s", call, static_cast<uint32_t>(r),
                          name);
-}
-
-Execution Failed(ExecutionStatus status, std::string message,
-                 std::string log = "") {
-  Execution e;
-  e.status = status;
-  e.message = std::move(message);
-  e.log = std::move(log);
-  return e;
 }
 
 // What the module needs from the device, read in the parent.
@@ -208,20 +200,12 @@ struct WorkerInput {
   ModuleNeeds needs;
 };
 
-nlohmann::json ErrorReply(const std::string& code, const std::string& text) {
-  return {{"error", {{"code", code}, {"message", text}}}};
-}
-
-nlohmann::json ExecutionReply(const Execution& e) {
-  return {{"execution", ExecutionToJson(e)}};
-}
-
 // Enumerates every device of every driver; null reply = picked.
 nlohmann::json PickDevice(const std::string& wanted, Picked* out) {
   uint32_t driver_count = 0;
   ze_result_t r = zeDriverGet(&driver_count, nullptr);
   if (r != ZE_RESULT_SUCCESS || driver_count == 0) {
-    return ExecutionReply(Failed(
+    return ExecutionReply(FailedExecution(
         ExecutionStatus::kUnsupported,
         absl::StrCat("no Level Zero driver/device: ",
                      r != ZE_RESULT_SUCCESS ? ZeError("zeDriverGet", r)
@@ -248,17 +232,18 @@ nlohmann::json PickDevice(const std::string& wanted, Picked* out) {
       r = zeDeviceGetModuleProperties(device, &out->module);
       if (r != ZE_RESULT_SUCCESS) {
         return ExecutionReply(
-            Failed(ExecutionStatus::kUnsupported,
-                   ZeError("zeDeviceGetModuleProperties", r)));
+            FailedExecution(ExecutionStatus::kUnsupported,
+                            ZeError("zeDeviceGetModuleProperties", r)));
       }
       return nullptr;
     }
   }
   const std::string list = absl::StrJoin(names, "\", \"");
   if (wanted.empty()) {
-    return ExecutionReply(Failed(ExecutionStatus::kUnsupported,
-                                 "no Level Zero driver/device: the drivers "
-                                 "report no device"));
+    return ExecutionReply(
+        FailedExecution(ExecutionStatus::kUnsupported,
+                        "no Level Zero driver/device: the drivers "
+                        "report no device"));
   }
   return ErrorReply("not_found", absl::StrCat("no Level Zero device matches \"",
                                               wanted, "\"; devices: \"", list,
@@ -295,15 +280,16 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   const spirv::TestCase& tc = *in.test_case;
   if (std::string missing = MissingFeature(in.needs, picked.module);
       !missing.empty()) {
-    return Failed(ExecutionStatus::kUnsupported,
-                  absl::StrCat(picked.name, ": ", missing));
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           absl::StrCat(picked.name, ": ", missing));
   }
   ZeObjects ze;
   ze_context_desc_t context_desc{};
   context_desc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
   ze_result_t r = zeContextCreate(picked.driver, &context_desc, &ze.context);
   if (r != ZE_RESULT_SUCCESS)
-    return Failed(ExecutionStatus::kUnsupported, ZeError("zeContextCreate", r));
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           ZeError("zeContextCreate", r));
 
   ze_module_desc_t module_desc{};
   module_desc.stype = ZE_STRUCTURE_TYPE_MODULE_DESC;
@@ -318,12 +304,12 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   if (r != ZE_RESULT_SUCCESS) {
     ze.module = nullptr;
     const std::string first = FirstErrorLine(log);
-    return Failed(r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
-                      ? ExecutionStatus::kUnsupported
-                      : ExecutionStatus::kBuildFailed,
-                  absl::StrCat(ZeError("zeModuleCreate", r),
-                               first.empty() ? "" : ": ", first),
-                  log);
+    return FailedExecution(r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
+                               ? ExecutionStatus::kUnsupported
+                               : ExecutionStatus::kBuildFailed,
+                           absl::StrCat(ZeError("zeModuleCreate", r),
+                                        first.empty() ? "" : ": ", first),
+                           log);
   }
 
   ze_kernel_desc_t kernel_desc{};
@@ -332,16 +318,16 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   r = zeKernelCreate(ze.module, &kernel_desc, &ze.kernel);
   if (r != ZE_RESULT_SUCCESS) {
     ze.kernel = nullptr;
-    return Failed(ExecutionStatus::kBuildFailed,
-                  absl::StrCat("kernel \"", tc.entry_point,
-                               "\": ", ZeError("zeKernelCreate", r)),
-                  log);
+    return FailedExecution(ExecutionStatus::kBuildFailed,
+                           absl::StrCat("kernel \"", tc.entry_point,
+                                        "\": ", ZeError("zeKernelCreate", r)),
+                           log);
   }
   ze_kernel_properties_t kprops{};
   kprops.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
   r = zeKernelGetProperties(ze.kernel, &kprops);
   if (r == ZE_RESULT_SUCCESS && kprops.numKernelArgs != tc.args.size()) {
-    return Failed(
+    return FailedExecution(
         ExecutionStatus::kBuildFailed,
         absl::StrCat("kernel \"", tc.entry_point, "\" takes ",
                      kprops.numKernelArgs, " arguments, the test case has ",
@@ -355,8 +341,8 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   uint32_t global[3] = {1, 1, 1};
   for (uint32_t d = 0; d < 3; ++d) {
     if (range.global[d] > 0xFFFFFFFFull)
-      return Failed(ExecutionStatus::kUnsupported,
-                    "global sizes above 2^32-1 do not fit Level Zero");
+      return FailedExecution(ExecutionStatus::kUnsupported,
+                             "global sizes above 2^32-1 do not fit Level Zero");
     global[d] = d < range.dims ? static_cast<uint32_t>(range.global[d]) : 1;
   }
   if (range.local) {
@@ -366,15 +352,15 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
     r = zeKernelSuggestGroupSize(ze.kernel, global[0], global[1], global[2],
                                  &group[0], &group[1], &group[2]);
     if (r != ZE_RESULT_SUCCESS)
-      return Failed(ExecutionStatus::kUnsupported,
-                    ZeError("zeKernelSuggestGroupSize", r), log);
+      return FailedExecution(ExecutionStatus::kUnsupported,
+                             ZeError("zeKernelSuggestGroupSize", r), log);
   }
   ze_group_count_t count{};
   uint32_t* counts[3] = {&count.groupCountX, &count.groupCountY,
                          &count.groupCountZ};
   for (int d = 0; d < 3; ++d) {
     if (group[d] == 0 || global[d] % group[d] != 0) {
-      return Failed(
+      return FailedExecution(
           ExecutionStatus::kUnsupported,
           absl::StrCat("global size ", global[d], " in dimension ", d,
                        " is not a multiple of the group size ", group[d],
@@ -390,7 +376,7 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   for (uint32_t d = 1; d < 3; ++d)
     if (global[d] > 1) derived_dims = d + 1;
   if (in.needs.reads_work_dim && derived_dims != range.dims) {
-    return Failed(
+    return FailedExecution(
         ExecutionStatus::kUnsupported,
         absl::StrCat("the kernel reads get_work_dim(); the test "
                      "case has ",
@@ -400,18 +386,19 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   }
   r = zeKernelSetGroupSize(ze.kernel, group[0], group[1], group[2]);
   if (r != ZE_RESULT_SUCCESS)
-    return Failed(ExecutionStatus::kUnsupported,
-                  absl::StrCat(ZeError("zeKernelSetGroupSize", r), " for ",
-                               group[0], "x", group[1], "x", group[2]),
-                  log);
+    return FailedExecution(
+        ExecutionStatus::kUnsupported,
+        absl::StrCat(ZeError("zeKernelSetGroupSize", r), " for ", group[0], "x",
+                     group[1], "x", group[2]),
+        log);
   if (range.offset[0] || range.offset[1] || range.offset[2]) {
     r = zeKernelSetGlobalOffsetExp(ze.kernel,
                                    static_cast<uint32_t>(range.offset[0]),
                                    static_cast<uint32_t>(range.offset[1]),
                                    static_cast<uint32_t>(range.offset[2]));
     if (r != ZE_RESULT_SUCCESS)
-      return Failed(ExecutionStatus::kUnsupported,
-                    ZeError("zeKernelSetGlobalOffsetExp", r), log);
+      return FailedExecution(ExecutionStatus::kUnsupported,
+                             ZeError("zeKernelSetGlobalOffsetExp", r), log);
   }
 
   // Arguments.
@@ -430,10 +417,10 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
                                picked.device, &ze.buffers[i]);
           if (r != ZE_RESULT_SUCCESS) {
             ze.buffers[i] = nullptr;
-            return Failed(ExecutionStatus::kUnsupported,
-                          absl::StrCat("argument ", i, ": ",
-                                       ZeError("zeMemAllocShared", r)),
-                          log);
+            return FailedExecution(ExecutionStatus::kUnsupported,
+                                   absl::StrCat("argument ", i, ": ",
+                                                ZeError("zeMemAllocShared", r)),
+                                   log);
           }
           std::memcpy(ze.buffers[i], a.bytes.data(), a.bytes.size());
         }
@@ -450,10 +437,11 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
         break;
     }
     if (r != ZE_RESULT_SUCCESS) {
-      return Failed(ExecutionStatus::kBuildFailed,
-                    absl::StrCat("argument ", i, ": ",
-                                 ZeError("zeKernelSetArgumentValue", r)),
-                    log);
+      return FailedExecution(
+          ExecutionStatus::kBuildFailed,
+          absl::StrCat("argument ", i, ": ",
+                       ZeError("zeKernelSetArgumentValue", r)),
+          log);
     }
   }
 
@@ -463,34 +451,35 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   r = zeCommandQueueCreate(ze.context, picked.device, &queue_desc, &ze.queue);
   if (r != ZE_RESULT_SUCCESS) {
     ze.queue = nullptr;
-    return Failed(ExecutionStatus::kUnsupported,
-                  ZeError("zeCommandQueueCreate", r), log);
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           ZeError("zeCommandQueueCreate", r), log);
   }
   ze_command_list_desc_t list_desc{};
   list_desc.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC;
   r = zeCommandListCreate(ze.context, picked.device, &list_desc, &ze.list);
   if (r != ZE_RESULT_SUCCESS) {
     ze.list = nullptr;
-    return Failed(ExecutionStatus::kUnsupported,
-                  ZeError("zeCommandListCreate", r), log);
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           ZeError("zeCommandListCreate", r), log);
   }
   r = zeCommandListAppendLaunchKernel(ze.list, ze.kernel, &count, nullptr, 0,
                                       nullptr);
   if (r != ZE_RESULT_SUCCESS)
-    return Failed(ExecutionStatus::kUnsupported,
-                  ZeError("zeCommandListAppendLaunchKernel", r), log);
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           ZeError("zeCommandListAppendLaunchKernel", r), log);
   r = zeCommandListClose(ze.list);
   if (r != ZE_RESULT_SUCCESS)
-    return Failed(ExecutionStatus::kCrashed, ZeError("zeCommandListClose", r),
-                  log);
+    return FailedExecution(ExecutionStatus::kCrashed,
+                           ZeError("zeCommandListClose", r), log);
 
   const l0spv_pfnTakeLaunchReports_t reports = ReportFunction(picked.driver);
   if (reports) TakeReports(reports);  // forget reports of earlier launches
   const auto start = Clock::now();
   r = zeCommandQueueExecuteCommandLists(ze.queue, 1, &ze.list, nullptr);
   if (r != ZE_RESULT_SUCCESS)
-    return Failed(ExecutionStatus::kCrashed,
-                  ZeError("zeCommandQueueExecuteCommandLists", r), log);
+    return FailedExecution(ExecutionStatus::kCrashed,
+                           ZeError("zeCommandQueueExecuteCommandLists", r),
+                           log);
   const uint64_t timeout_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(
           in.options->time_limit)
@@ -501,10 +490,10 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   e.log = log;
   if (sync == ZE_RESULT_NOT_READY) {
     ze.abandon = true;
-    return Failed(ExecutionStatus::kTimedOut,
-                  absl::StrCat("the kernel did not finish within ",
-                               in.options->time_limit.count(), " ms"),
-                  log);
+    return FailedExecution(ExecutionStatus::kTimedOut,
+                           absl::StrCat("the kernel did not finish within ",
+                                        in.options->time_limit.count(), " ms"),
+                           log);
   }
   if (reports) {
     const nlohmann::json j = TakeReports(reports);
@@ -527,8 +516,8 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
     }
   }
   if (e.status == ExecutionStatus::kOk && sync != ZE_RESULT_SUCCESS) {
-    return Failed(ExecutionStatus::kCrashed,
-                  ZeError("zeCommandQueueSynchronize", sync), log);
+    return FailedExecution(ExecutionStatus::kCrashed,
+                           ZeError("zeCommandQueueSynchronize", sync), log);
   }
   e.buffers.resize(tc.args.size());
   for (size_t i = 0; i < tc.args.size(); ++i) {
@@ -553,7 +542,7 @@ std::string Worker(const WorkerInput& in) {
   const ze_result_t init = zeInit(ZE_INIT_FLAG_GPU_ONLY);
   if (init != ZE_RESULT_SUCCESS) {
     // Never call zeDriverGet now: loader 1.8.12 segfaults in it.
-    reply = ExecutionReply(Failed(
+    reply = ExecutionReply(FailedExecution(
         ExecutionStatus::kUnsupported,
         absl::StrCat("no Level Zero driver/device: ", ZeError("zeInit", init),
                      init == ZE_RESULT_ERROR_UNINITIALIZED
@@ -582,14 +571,6 @@ std::string Worker(const WorkerInput& in) {
       "\n");
 }
 
-std::string LastLines(const std::string& text, size_t lines) {
-  size_t pos = text.size();
-  while (pos > 0 && text[pos - 1] == '\n') --pos;
-  for (size_t n = 0; n < lines && pos != std::string::npos && pos > 0; ++n)
-    pos = text.rfind('\n', pos - 1);
-  return pos == std::string::npos ? text : text.substr(pos + (pos > 0));
-}
-
 }  // namespace
 
 absl::StatusOr<Execution> RunOnLevelZero(
@@ -604,58 +585,7 @@ absl::StatusOr<Execution> RunOnLevelZero(
   auto child = RunInChild([&input] { return Worker(input); }, limits);
   if (!child.ok()) return child.status();
 
-  const std::string stderr_tail = LastLines(child->stderr_text, 40);
-  if (child->ending == ChildResult::Ending::kTimedOut) {
-    return Failed(ExecutionStatus::kTimedOut,
-                  absl::StrCat("Level Zero worker ", child->Describe()),
-                  stderr_tail);
-  }
-  if (child->ending == ChildResult::Ending::kSignaled) {
-    return Failed(ExecutionStatus::kCrashed,
-                  absl::StrCat("Level Zero worker crashed: ", child->Describe(),
-                               stderr_tail.empty() ? "" : ": ",
-                               LastLines(stderr_tail, 1)),
-                  stderr_tail);
-  }
-  const size_t at = child->stdout_text.rfind(kResultMarker);
-  if (child->exit_code != 0 || at == std::string::npos) {
-    return Failed(
-        ExecutionStatus::kCrashed,
-        absl::StrCat("Level Zero worker ended without a result (",
-                     child->Describe(), ")", stderr_tail.empty() ? "" : ": ",
-                     LastLines(stderr_tail, 1)),
-        stderr_tail);
-  }
-  const size_t json_at = at + sizeof(kResultMarker) - 1;
-  const size_t json_end = child->stdout_text.find('\n', json_at);
-  const auto reply = nlohmann::json::parse(
-      child->stdout_text.substr(json_at, json_end == std::string::npos
-                                             ? std::string::npos
-                                             : json_end - json_at),
-      nullptr, false);
-  if (reply.is_discarded() || !reply.is_object()) {
-    return Failed(ExecutionStatus::kCrashed,
-                  "Level Zero worker returned an unreadable result",
-                  stderr_tail);
-  }
-  if (reply.contains("error")) {
-    const std::string text = reply["error"].value("message", "");
-    if (reply["error"].value("code", "") == "not_found")
-      return absl::NotFoundError(text);
-    return absl::InternalError(text);
-  }
-  auto execution =
-      ExecutionFromJson(reply.value("execution", nlohmann::json()));
-  if (!execution.ok()) return execution.status();
-  // What the driver printed on stdout before the result: kernel printf on
-  // drivers without the reference extension.
-  if (reply.value("stdout_is_printf", false) && at > 0)
-    execution->printf_output = child->stdout_text.substr(0, at);
-  if (!child->stderr_text.empty()) {
-    absl::StrAppend(&execution->log, execution->log.empty() ? "" : "\n",
-                    "[worker stderr]\n", stderr_tail);
-  }
-  return execution;
+  return ExecutionFromWorkerReply(*child, "Level Zero worker", kResultMarker);
 }
 
 }  // namespace l0spv::oracles

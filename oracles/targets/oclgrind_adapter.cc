@@ -11,10 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "oracles/targets/adapter_util.h"
-#include "oracles/targets/consumer_probe.h"
-#include "oracles/targets/opencl_target.h"
+#include "oracles/targets/opencl_adapter.h"
 #include "oracles/targets/target_registry.h"
+#include "oracles/targets/tool_adapter.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -68,40 +67,29 @@ OclgrindReport ParseReports(const std::string& log) {
   return report;
 }
 
-class OclgrindTarget : public Target {
+class OclgrindTarget : public AdapterBase {
  public:
   OclgrindTarget(std::string consumer, ScratchDir vendors,
                  const TargetOptions& options)
-      : consumer_(std::move(consumer)),
-        vendors_(std::move(vendors)),
-        options_(options) {}
-
-  const std::string& name() const override { return name_; }
-  bool executes() const override { return true; }
-  const std::string& consumer() const override { return consumer_; }
+      : AdapterBase("oclgrind", /*executes=*/true, std::move(consumer),
+                    options),
+        vendors_(std::move(vendors)) {}
 
   Execution Run(const spirv::TestCase& test_case,
                 const TargetRunLimits& limits) override {
-    auto dir = ScratchDir::Make(options_.scratch_dir, "l0spv-oclgrind-");
-    if (!dir.ok()) {
-      return FailedExecution(ExecutionStatus::kUnsupported,
-                             absl::StrCat("harness: ", dir.status().message()));
-    }
+    auto dir = ScratchDir::Make(options().scratch_dir, "l0spv-oclgrind-");
+    if (!dir.ok()) return HarnessFailure(dir.status().message());
     const std::string log_path = dir->path() + "/oclgrind.log";
-    OpenClTargetOptions o;
-    o.platform = "Oclgrind";
+    OpenClTargetOptions o = OpenClRunOptions("Oclgrind", options(), limits);
     o.force_spir_path = true;
-    o.time_limit = limits.wall_time;
-    o.memory_limit_bytes = limits.memory_bytes;
     o.scratch_dir = dir->path();
-    o.build_options = options_.build_options;
     o.environment = {
         absl::StrCat("OCL_ICD_VENDORS=", vendors_.path()),
         absl::StrCat("OCLGRIND_LOG=", log_path),
         absl::StrCat("OCLGRIND_DATA_RACES=",
-                     options_.oclgrind_data_races ? "1" : "0"),
+                     options().oclgrind_data_races ? "1" : "0"),
         absl::StrCat("OCLGRIND_UNINITIALIZED=",
-                     options_.oclgrind_uninitialized ? "1" : "0"),
+                     options().oclgrind_uninitialized ? "1" : "0"),
         // Errors in the harness's own OpenCL API use are reported too.
         "OCLGRIND_CHECK_API=1",
         // One simulator thread: reports (which work-item is named first) and
@@ -111,11 +99,9 @@ class OclgrindTarget : public Target {
         "OCLGRIND_DISABLE_PCH=1",
     };
     auto result = RunOnOpenCl(test_case, o);
-    if (!result.ok()) {
-      return FailedExecution(
-          ExecutionStatus::kUnsupported,
-          absl::StrCat("harness: oclgrind: ", result.status().message()));
-    }
+    if (!result.ok())
+      return HarnessFailure(
+          absl::StrCat("oclgrind: ", result.status().message()));
     Execution e = *std::move(result);
     const std::string oclgrind_log = ReadText(log_path);
     if (oclgrind_log.empty()) return e;
@@ -139,10 +125,7 @@ class OclgrindTarget : public Target {
   }
 
  private:
-  std::string name_ = "oclgrind";
-  std::string consumer_;
   ScratchDir vendors_;  // holds oclgrind.icd for OCL_ICD_VENDORS
-  TargetOptions options_;
 };
 
 }  // namespace
@@ -162,12 +145,7 @@ absl::StatusOr<std::unique_ptr<Target>> MakeOclgrindTarget(
     auto info = DescribeTarget("oclgrind");
     if (!info.ok()) return info.status();
     if (!info->available) return UnavailableStatus(*info);
-    auto found = FindOclgrindIcd();
-    if (!found) {
-      return absl::FailedPreconditionError(
-          "oclgrind: Oclgrind's ICD library disappeared");
-    }
-    icd = *found;
+    icd = info->program;
     consumer = info->consumer;
   }
   auto vendors = ScratchDir::Make(options.scratch_dir, "l0spv-oclgrind-icd-");
@@ -180,8 +158,8 @@ absl::StatusOr<std::unique_ptr<Target>> MakeOclgrindTarget(
           "oclgrind: cannot write an ICD file under ", vendors->path()));
     }
   }
-  return std::unique_ptr<Target>(
-      new OclgrindTarget(consumer, *std::move(vendors), options));
+  return std::make_unique<OclgrindTarget>(consumer, *std::move(vendors),
+                                          options);
 }
 
 }  // namespace l0spv::oracles

@@ -4,9 +4,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "oracles/targets/adapter_util.h"
-#include "oracles/targets/consumer_probe.h"
-#include "oracles/targets/target_registry.h"
+#include "oracles/targets/tool_adapter.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -41,46 +39,29 @@ std::string WithoutChatter(const std::string& output) {
   return out;
 }
 
-class OclocTarget : public Target {
+class OclocTarget : public ToolAdapter {
  public:
-  OclocTarget(std::string device, std::string program, std::string consumer,
+  OclocTarget(const std::string& device, ToolProgram tool,
               const TargetOptions& options)
-      : name_(absl::StrCat("ocloc:", device)),
-        device_(std::move(device)),
-        program_(std::move(program)),
-        consumer_(std::move(consumer)),
-        options_(options) {}
+      : ToolAdapter(absl::StrCat("ocloc:", device), /*executes=*/false,
+                    std::move(tool), options),
+        device_(device) {}
 
-  const std::string& name() const override { return name_; }
-  bool executes() const override { return false; }
-  const std::string& consumer() const override { return consumer_; }
-
-  Execution Run(const spirv::TestCase& test_case,
-                const TargetRunLimits& limits) override {
-    const RunClock clock(limits.wall_time);
-    auto dir = ScratchDir::Make(options_.scratch_dir, "l0spv-ocloc-");
-    if (!dir.ok()) {
-      return FailedExecution(ExecutionStatus::kUnsupported,
-                             absl::StrCat("harness: ", dir.status().message()));
-    }
-    if (auto s =
-            WriteModule(dir->path() + "/module.spv", test_case.module_words);
-        !s.ok()) {
-      return FailedExecution(ExecutionStatus::kUnsupported,
-                             absl::StrCat("harness: ", s.message()));
-    }
-    std::vector<std::string> argv = {program_, "compile",    "-spirv_input",
-                                     "-file",  "module.spv", "-device",
+ protected:
+  Execution RunInScratch(const spirv::TestCase& test_case,
+                         const std::string& dir, const RunClock& clock,
+                         const TargetRunLimits& limits) override {
+    std::vector<std::string> argv = {program(), "compile",    "-spirv_input",
+                                     "-file",   "module.spv", "-device",
                                      device_};
-    if (!options_.build_options.empty()) {
+    if (!options().build_options.empty()) {
       argv.push_back("-options");
-      argv.push_back(options_.build_options);
+      argv.push_back(options().build_options);
     }
-    auto child = RunCommand(argv, clock.Limits(limits), dir->path());
+    auto child = RunCommand(argv, clock.Limits(limits), dir);
     if (!child.ok()) {
-      return FailedExecution(ExecutionStatus::kUnsupported,
-                             absl::StrCat("harness: cannot run ocloc: ",
-                                          child.status().message()));
+      return HarnessFailure(
+          absl::StrCat("cannot run ocloc: ", child.status().message()));
     }
     // ocloc prints its diagnostics on stdout, the runtime's on stderr.
     const std::string output =
@@ -107,12 +88,12 @@ class OclocTarget : public Target {
       return FailedExecution(
           ExecutionStatus::kCrashed,
           absl::StrCat("ocloc internal error (", child->Describe(),
-                       "): ", NormalizedFirstError(internal, dir->path())),
+                       "): ", NormalizedFirstError(internal, dir)),
           log);
     }
     if (child->exit_code != 0) {
       const std::string first =
-          NormalizedFirstError(WithoutChatter(output), dir->path());
+          NormalizedFirstError(WithoutChatter(output), dir);
       return FailedExecution(
           ExecutionStatus::kBuildFailed,
           first.empty()
@@ -128,8 +109,7 @@ class OclocTarget : public Target {
   }
 
  private:
-  std::string name_, device_, program_, consumer_;
-  TargetOptions options_;
+  std::string device_;
 };
 
 }  // namespace
@@ -143,25 +123,11 @@ absl::StatusOr<std::unique_ptr<Target>> MakeOclocTarget(
                      "': one device name expected, e.g. ocloc:tgllp (several "
                      "devices are several targets: ocloc:tgllp,dg2)"));
   }
-  std::string program;
-  std::string consumer;
-  if (!options.program.empty()) {
-    auto resolved = ResolveProgram(options.program, {}, "");
-    if (!resolved.ok()) return resolved.status();
-    // A stand-in ocloc (a custom build, a fault-injection script) is taken
-    // as it is: its device list is not checked.
-    program = consumer = *resolved;
-  } else {
-    auto info = DescribeTarget(name);
-    if (!info.ok()) return info.status();
-    if (!info->available) return UnavailableStatus(*info);
-    auto resolved = ResolveProgram("", {"ocloc"}, "");
-    if (!resolved.ok()) return resolved.status();
-    program = *resolved;
-    consumer = info->consumer;
-  }
-  return std::unique_ptr<Target>(
-      new OclocTarget(device, program, consumer, options));
+  // DescribeTarget checks that ocloc knows the device; a stand-in
+  // (TargetOptions::program) is used without that check.
+  auto tool = ResolveTool(name, options);
+  if (!tool.ok()) return tool.status();
+  return std::make_unique<OclocTarget>(device, *std::move(tool), options);
 }
 
 }  // namespace l0spv::oracles

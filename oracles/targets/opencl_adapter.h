@@ -6,18 +6,26 @@
 // Contract: MakeOpenClTarget probes the ICDs (in a child process) and fails
 // with FailedPrecondition when there is no OpenCL platform with a device,
 // NotFound (listing the platforms) when none matches PLATFORM. Run maps
-// RunOnOpenCl's harness errors to kUnsupported.
+// RunOnOpenCl's harness errors to kUnsupported ("harness: opencl...: ...").
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "oracles/targets/opencl_target.h"
 #include "oracles/targets/target.h"
 
 namespace l0spv::oracles {
 
 absl::StatusOr<std::unique_ptr<Target>> MakeOpenClTarget(
     const std::string& platform, const TargetOptions& options);
+
+// The RunOnOpenCl options of one run on the first device of the platform
+// matching `platform` (empty: any), under `limits`; shared with the
+// adapters of other OpenCL consumers (oclgrind).
+OpenClTargetOptions OpenClRunOptions(const std::string& platform,
+                                     const TargetOptions& options,
+                                     const TargetRunLimits& limits);
 
 }  // namespace l0spv::oracles

@@ -23,7 +23,9 @@
 #include "nlohmann/json.hpp"
 #include "oracles/execution_json.h"
 #include "oracles/process/subprocess.h"
+#include "oracles/targets/scratch_dir.h"
 #include "oracles/targets/spir_translate.h"
+#include "oracles/targets/worker_reply.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -213,30 +215,13 @@ struct ClObjects {
   }
 };
 
-nlohmann::json ErrorReply(const std::string& code, const std::string& text) {
-  return {{"error", {{"code", code}, {"message", text}}}};
-}
-
-nlohmann::json ExecutionReply(const Execution& e) {
-  return {{"execution", ExecutionToJson(e)}};
-}
-
-Execution Failed(ExecutionStatus status, std::string message,
-                 std::string log = "") {
-  Execution e;
-  e.status = status;
-  e.message = std::move(message);
-  e.log = std::move(log);
-  return e;
-}
-
 // Picks the platform and device; nullopt reply = found.
 nlohmann::json PickDevice(const std::string& wanted, cl_device_id* device,
                           std::string* platform_name) {
   cl_uint count = 0;
   const cl_int err = clGetPlatformIDs(0, nullptr, &count);
   if (err != CL_SUCCESS || count == 0) {
-    return ExecutionReply(Failed(
+    return ExecutionReply(FailedExecution(
         ExecutionStatus::kUnsupported,
         absl::StrCat("no OpenCL platform (", ClError("clGetPlatformIDs", err),
                      "; install an ICD such as pocl-opencl-icd)")));
@@ -257,10 +242,10 @@ nlohmann::json PickDevice(const std::string& wanted, cl_device_id* device,
   }
   const std::string list = absl::StrJoin(names, "\", \"");
   if (wanted.empty()) {
-    return ExecutionReply(
-        Failed(ExecutionStatus::kUnsupported,
-               absl::StrCat("no OpenCL platform has a device (platforms: \"",
-                            list, "\")")));
+    return ExecutionReply(FailedExecution(
+        ExecutionStatus::kUnsupported,
+        absl::StrCat("no OpenCL platform has a device (platforms: \"", list,
+                     "\")")));
   }
   return ErrorReply(
       "not_found",
@@ -277,12 +262,12 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
   cl_int err = CL_SUCCESS;
   cl.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
   if (!cl.context)
-    return Failed(ExecutionStatus::kUnsupported,
-                  ClError("clCreateContext", err));
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           ClError("clCreateContext", err));
   cl.queue = clCreateCommandQueue(cl.context, device, 0, &err);
   if (!cl.queue)
-    return Failed(ExecutionStatus::kUnsupported,
-                  ClError("clCreateCommandQueue", err));
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           ClError("clCreateCommandQueue", err));
 
   const bool use_il =
       !in.options->force_spir_path && !DeviceIlVersion(device).empty();
@@ -294,12 +279,13 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
     path_note = "SPIR-V through clCreateProgramWithIL";
   } else {
     if (in.spir == nullptr) {
-      return Failed(ExecutionStatus::kUnsupported,
-                    "the device needs the SPIR path, but no translation was "
-                    "made");
+      return FailedExecution(
+          ExecutionStatus::kUnsupported,
+          "the device needs the SPIR path, but no translation was "
+          "made");
     }
     if (in.spir->status != ExecutionStatus::kOk)
-      return Failed(in.spir->status, in.spir->message, in.spir->log);
+      return FailedExecution(in.spir->status, in.spir->message, in.spir->log);
     const unsigned char* bin = in.spir->bitcode.data();
     const size_t size = in.spir->bitcode.size();
     cl_int bin_status = CL_SUCCESS;
@@ -311,11 +297,12 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
         "clCreateProgramWithBinary";
   }
   if (!cl.program) {
-    return Failed(ExecutionStatus::kBuildFailed,
-                  absl::StrCat(path_note, ": ",
-                               ClError(use_il ? "clCreateProgramWithIL"
-                                              : "clCreateProgramWithBinary",
-                                       err)));
+    return FailedExecution(
+        ExecutionStatus::kBuildFailed,
+        absl::StrCat(path_note, ": ",
+                     ClError(use_il ? "clCreateProgramWithIL"
+                                    : "clCreateProgramWithBinary",
+                             err)));
   }
   if (!in.options->build_options.empty())
     absl::StrAppend(&build_options, " ", in.options->build_options);
@@ -324,24 +311,24 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
   std::string log = BuildLog(cl.program, device);
   if (err != CL_SUCCESS) {
     const std::string first = FirstErrorLine(log);
-    return Failed(ExecutionStatus::kBuildFailed,
-                  absl::StrCat(ClError("clBuildProgram", err),
-                               first.empty() ? "" : ": ", first),
-                  log);
+    return FailedExecution(ExecutionStatus::kBuildFailed,
+                           absl::StrCat(ClError("clBuildProgram", err),
+                                        first.empty() ? "" : ": ", first),
+                           log);
   }
 
   cl.kernel = clCreateKernel(cl.program, tc.entry_point.c_str(), &err);
   if (!cl.kernel) {
-    return Failed(ExecutionStatus::kBuildFailed,
-                  absl::StrCat("kernel \"", tc.entry_point,
-                               "\": ", ClError("clCreateKernel", err)),
-                  log);
+    return FailedExecution(ExecutionStatus::kBuildFailed,
+                           absl::StrCat("kernel \"", tc.entry_point,
+                                        "\": ", ClError("clCreateKernel", err)),
+                           log);
   }
   cl_uint num_args = 0;
   clGetKernelInfo(cl.kernel, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args,
                   nullptr);
   if (num_args != tc.args.size()) {
-    return Failed(
+    return FailedExecution(
         ExecutionStatus::kBuildFailed,
         absl::StrCat("kernel \"", tc.entry_point, "\" takes ", num_args,
                      " arguments, the test case has ", tc.args.size()),
@@ -358,10 +345,10 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
               cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
               a.bytes.size(), const_cast<uint8_t*>(a.bytes.data()), &err);
           if (!cl.buffers[i]) {
-            return Failed(ExecutionStatus::kUnsupported,
-                          absl::StrCat("argument ", i, ": ",
-                                       ClError("clCreateBuffer", err)),
-                          log);
+            return FailedExecution(ExecutionStatus::kUnsupported,
+                                   absl::StrCat("argument ", i, ": ",
+                                                ClError("clCreateBuffer", err)),
+                                   log);
           }
         }
         err = clSetKernelArg(cl.kernel, index, sizeof(cl_mem), &cl.buffers[i]);
@@ -374,7 +361,7 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
         break;
     }
     if (err != CL_SUCCESS) {
-      return Failed(
+      return FailedExecution(
           ExecutionStatus::kBuildFailed,
           absl::StrCat("argument ", i, ": ", ClError("clSetKernelArg", err)),
           log);
@@ -397,16 +384,17 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
     if (err == CL_INVALID_WORK_GROUP_SIZE && r.local) {
       hint = " (non-uniform work-groups or a local size the device refuses)";
     }
-    return Failed(ExecutionStatus::kUnsupported,
-                  absl::StrCat(ClError("clEnqueueNDRangeKernel", err), hint),
-                  log);
+    return FailedExecution(
+        ExecutionStatus::kUnsupported,
+        absl::StrCat(ClError("clEnqueueNDRangeKernel", err), hint), log);
   }
   err = clFinish(cl.queue);
   Execution e;
   e.wall_time = Clock::now() - start;
   e.log = log;
   if (err != CL_SUCCESS) {
-    return Failed(ExecutionStatus::kCrashed, ClError("clFinish", err), log);
+    return FailedExecution(ExecutionStatus::kCrashed, ClError("clFinish", err),
+                           log);
   }
   e.buffers.resize(tc.args.size());
   for (size_t i = 0; i < tc.args.size(); ++i) {
@@ -416,10 +404,10 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
                               e.buffers[i].size(), e.buffers[i].data(), 0,
                               nullptr, nullptr);
     if (err != CL_SUCCESS) {
-      return Failed(ExecutionStatus::kCrashed,
-                    absl::StrCat("argument ", i, ": ",
-                                 ClError("clEnqueueReadBuffer", err)),
-                    log);
+      return FailedExecution(ExecutionStatus::kCrashed,
+                             absl::StrCat("argument ", i, ": ",
+                                          ClError("clEnqueueReadBuffer", err)),
+                             log);
     }
   }
   const std::string out = capture.Restore();
@@ -459,40 +447,24 @@ std::string Worker(const WorkerInput& in) {
   return absl::StrCat(kResultMarker, reply.dump());
 }
 
-std::string LastLines(const std::string& text, size_t lines) {
-  size_t pos = text.size();
-  while (pos > 0 && text[pos - 1] == '\n') --pos;
-  for (size_t n = 0; n < lines && pos != std::string::npos && pos > 0; ++n) {
-    pos = text.rfind('\n', pos - 1);
-  }
-  return pos == std::string::npos ? text : text.substr(pos + (pos > 0));
-}
-
 }  // namespace
 
 absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
                                       const OpenClTargetOptions& options) {
-  auto scratch = MakeScratchDir(options.scratch_dir, "l0spv-opencl-");
+  auto scratch = ScratchDir::Make(options.scratch_dir, "l0spv-opencl-");
   if (!scratch.ok()) return scratch.status();
-  struct Cleanup {
-    std::string path;
-    ~Cleanup() {
-      std::error_code ec;
-      std::filesystem::remove_all(path, ec);
-    }
-  } cleanup{*scratch};
 
   // The SPIR translation runs here, before forking, so the worker never has
   // to fork from a process that a driver may have made multi-threaded. It is
   // only used when the device turns out to lack IL support.
   SpirTranslateOptions spir_options;
-  spir_options.scratch_dir = *scratch;
+  spir_options.scratch_dir = scratch->path();
   spir_options.limits.wall_time = options.time_limit;
   spir_options.limits.memory_bytes = options.memory_limit_bytes;
   auto spir = TranslateToSpir(test_case.module_words, spir_options);
   if (!spir.ok()) return spir.status();
 
-  WorkerInput input{&test_case, &options, &*spir, *scratch};
+  WorkerInput input{&test_case, &options, &*spir, scratch->path()};
   ChildLimits limits;
   limits.wall_time = options.time_limit;
   limits.memory_bytes = options.memory_limit_bytes;
@@ -500,49 +472,7 @@ absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
   auto child = RunInChild([&input] { return Worker(input); }, limits);
   if (!child.ok()) return child.status();
 
-  const std::string stderr_tail = LastLines(child->stderr_text, 40);
-  if (child->ending == ChildResult::Ending::kTimedOut) {
-    return Failed(ExecutionStatus::kTimedOut,
-                  absl::StrCat("OpenCL worker ", child->Describe()),
-                  stderr_tail);
-  }
-  if (child->ending == ChildResult::Ending::kSignaled) {
-    return Failed(ExecutionStatus::kCrashed,
-                  absl::StrCat("OpenCL worker crashed: ", child->Describe(),
-                               stderr_tail.empty() ? "" : ": ",
-                               LastLines(stderr_tail, 1)),
-                  stderr_tail);
-  }
-  const size_t at = child->stdout_text.rfind(kResultMarker);
-  if (child->exit_code != 0 || at == std::string::npos) {
-    return Failed(
-        ExecutionStatus::kCrashed,
-        absl::StrCat("OpenCL worker ended without a result (",
-                     child->Describe(), ")", stderr_tail.empty() ? "" : ": ",
-                     LastLines(stderr_tail, 1)),
-        stderr_tail);
-  }
-  const auto reply = nlohmann::json::parse(
-      child->stdout_text.substr(at + sizeof(kResultMarker) - 1), nullptr,
-      false);
-  if (reply.is_discarded() || !reply.is_object()) {
-    return Failed(ExecutionStatus::kCrashed,
-                  "OpenCL worker returned an unreadable result", stderr_tail);
-  }
-  if (reply.contains("error")) {
-    const std::string text = reply["error"].value("message", "");
-    if (reply["error"].value("code", "") == "not_found")
-      return absl::NotFoundError(text);
-    return absl::InternalError(text);
-  }
-  auto execution =
-      ExecutionFromJson(reply.value("execution", nlohmann::json()));
-  if (!execution.ok()) return execution.status();
-  if (!child->stderr_text.empty()) {
-    absl::StrAppend(&execution->log, execution->log.empty() ? "" : "\n",
-                    "[worker stderr]\n", stderr_tail);
-  }
-  return execution;
+  return ExecutionFromWorkerReply(*child, "OpenCL worker", kResultMarker);
 }
 
 }  // namespace l0spv::oracles

@@ -1,16 +1,11 @@
 #include "oracles/targets/spir_translate.h"
 
-#include <stdlib.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <system_error>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "oracles/targets/scratch_dir.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -29,27 +24,6 @@ std::string FirstLine(const std::string& text) {
 }
 
 }  // namespace
-
-absl::StatusOr<std::string> MakeScratchDir(const std::string& parent,
-                                           const std::string& prefix) {
-  std::error_code ec;
-  const std::filesystem::path base =
-      parent.empty() ? std::filesystem::temp_directory_path(ec)
-                     : std::filesystem::path(parent);
-  if (ec) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("no temporary directory: ", ec.message(),
-                     " (set TMPDIR or pass a scratch directory)"));
-  }
-  std::filesystem::create_directories(base, ec);
-  std::string templ = (base / (prefix + "XXXXXX")).string();
-  if (mkdtemp(templ.data()) == nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot create a scratch directory under ", base.string(), ": ",
-        std::strerror(errno), " (pick a writable scratch directory)"));
-  }
-  return templ;
-}
 
 absl::StatusOr<SpirTranslation> TranslateToSpir(
     const std::vector<uint32_t>& module_words,
@@ -72,29 +46,13 @@ absl::StatusOr<SpirTranslation> TranslateToSpir(
           "nor llvm-spirv is in PATH (apt-get install llvm-spirv-14)");
     }
   }
-  auto dir = MakeScratchDir(options.scratch_dir, "l0spv-spir-");
+  auto dir = ScratchDir::Make(options.scratch_dir, "l0spv-spir-");
   if (!dir.ok()) return dir.status();
-  struct Cleanup {
-    std::string path;
-    ~Cleanup() {
-      std::error_code ec;
-      std::filesystem::remove_all(path, ec);
-    }
-  } cleanup{*dir};
-
-  const std::string spv = *dir + "/module.spv";
-  const std::string bc = *dir + "/module.bc";
-  {
-    std::ofstream out(spv, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(module_words.data()),
-              static_cast<std::streamsize>(module_words.size() * 4));
-    if (!out) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("cannot write ", spv, " (is the scratch dir full?)"));
-    }
-  }
-  auto child =
-      RunCommand({translator, "-r", spv, "-o", bc}, options.limits, *dir);
+  const std::string spv = dir->path() + "/module.spv";
+  const std::string bc = dir->path() + "/module.bc";
+  if (auto s = WriteModule(spv, module_words); !s.ok()) return s;
+  auto child = RunCommand({translator, "-r", spv, "-o", bc}, options.limits,
+                          dir->path());
   if (!child.ok()) return child.status();
 
   SpirTranslation result;

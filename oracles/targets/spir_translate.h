@@ -40,9 +40,4 @@ absl::StatusOr<SpirTranslation> TranslateToSpir(
     const std::vector<uint32_t>& module_words,
     const SpirTranslateOptions& options);
 
-// A fresh, uniquely named directory under `parent` (system temp dir when
-// empty), e.g. for one worker's files. The caller removes it.
-absl::StatusOr<std::string> MakeScratchDir(const std::string& parent,
-                                           const std::string& prefix);
-
 }  // namespace l0spv::oracles

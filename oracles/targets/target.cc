@@ -9,17 +9,18 @@
 #include "oracles/targets/opencl_adapter.h"
 #include "oracles/targets/ref_adapter.h"
 #include "oracles/targets/spirv_opt_adapter.h"
+#include "oracles/targets/target_name.h"
 #include "oracles/targets/target_registry.h"
 
 namespace l0spv::oracles {
 
 absl::StatusOr<std::unique_ptr<Target>> MakeTarget(
     const std::string& name, const TargetOptions& options) {
-  const size_t colon = name.find(':');
-  const std::string kind = name.substr(0, colon);
-  const std::string param =
-      colon == std::string::npos ? "" : name.substr(colon + 1);
-  if (kind == "opencl" && colon != std::string::npos && param.empty()) {
+  const TargetName parsed = ParseTargetName(name);
+  const std::string& kind = parsed.kind;
+  const std::string& param = parsed.param;
+  const bool has_param = parsed.has_param;
+  if (kind == "opencl" && has_param && param.empty()) {
     return absl::InvalidArgumentError(
         "target 'opencl:' needs a platform name after the colon, or none at "
         "all (opencl)");
@@ -39,7 +40,7 @@ absl::StatusOr<std::unique_ptr<Target>> MakeTarget(
   // themselves.
   const bool known =
       kind == "ref" || kind == "oclgrind" || kind == "llvm-spirv";
-  if (known && colon != std::string::npos) {
+  if (known && has_param) {
     return absl::InvalidArgumentError(absl::StrCat(
         "target '", kind, "' takes no ':' parameter (got '", name, "')"));
   }

@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "oracles/targets/consumer_probe.h"
+#include "oracles/targets/target_name.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -35,6 +36,7 @@ std::string NotInstalled(const std::string& tool) {
 TargetInfo ToolTarget(const std::string& name, const ToolProbe& tool) {
   TargetInfo t{name, tool.path.has_value() && tool.broken.empty(),
                ToolConsumer(tool), ""};
+  if (tool.path) t.program = *tool.path;
   if (!tool.path) t.reason = NotInstalled(tool.name);
   if (tool.path && !tool.broken.empty())
     t.reason = absl::StrCat(*tool.path, " does not work: ", tool.broken);
@@ -124,6 +126,7 @@ TargetInfo OclgrindInfo() {
   if (!t.available) return t;
   if (auto icd = FindOclgrindIcd()) {
     absl::StrAppend(&t.consumer, " through its ICD ", *icd);
+    t.program = *icd;  // what the adapter loads (TargetOptions::program)
   } else {
     t.available = false;
     t.reason =
@@ -165,11 +168,10 @@ std::vector<TargetInfo> ListTargets() {
 }
 
 absl::StatusOr<TargetInfo> DescribeTarget(const std::string& name) {
-  const size_t colon = name.find(':');
-  const std::string kind = name.substr(0, colon);
-  const std::string param =
-      colon == std::string::npos ? "" : name.substr(colon + 1);
-  const bool has_param = colon != std::string::npos;
+  const TargetName parsed = ParseTargetName(name);
+  const std::string& kind = parsed.kind;
+  const std::string& param = parsed.param;
+  const bool has_param = parsed.has_param;
   auto no_param = [&]() -> absl::Status {
     if (!has_param) return absl::OkStatus();
     return absl::InvalidArgumentError(absl::StrCat(
@@ -235,19 +237,19 @@ absl::StatusOr<std::vector<std::string>> ParseTargetList(
   for (absl::string_view item : absl::StrSplit(list, ',', absl::SkipEmpty())) {
     const std::string entry(absl::StripAsciiWhitespace(item));
     if (entry.empty()) continue;
-    const std::string kind = entry.substr(0, entry.find(':'));
+    const TargetName parsed = ParseTargetName(entry);
+    const std::string& kind = parsed.kind;
     if (IsKind(kind)) {
-      open_kind = entry.find(':') == std::string::npos ? "" : kind;
+      open_kind = parsed.has_param ? kind : "";
       if (kind == "ocloc" && entry == "ocloc") {
         return absl::InvalidArgumentError(
             "target 'ocloc' needs a device, e.g. ocloc:tgllp (several: "
             "ocloc:tgllp,dg2,pvc)");
       }
       out.push_back(entry);
-    } else if (open_kind == "ocloc" && entry.find(':') == std::string::npos) {
+    } else if (open_kind == "ocloc" && !parsed.has_param) {
       out.push_back(absl::StrCat("ocloc:", entry));
-    } else if (open_kind == "spirv-opt" &&
-               entry.find(':') == std::string::npos) {
+    } else if (open_kind == "spirv-opt" && !parsed.has_param) {
       absl::StrAppend(&out.back(), ",", entry);
     } else {
       return absl::InvalidArgumentError(absl::StrCat(

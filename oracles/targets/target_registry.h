@@ -25,6 +25,10 @@ struct TargetInfo {
   // Unavailable because the consumer has nothing by that name (an OpenCL
   // platform, an ocloc device), rather than because it is missing.
   bool unknown_name = false;
+  // What the probe found for TargetOptions::program to override: the
+  // ocloc, spirv-opt or llvm-spirv executable, Oclgrind's ICD library;
+  // the adapters use it rather than search again. Empty for other kinds.
+  std::string program{};
 };
 
 std::vector<TargetInfo> ListTargets();

@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "oracles/compare/compare.h"
+#include "spirv/hash.h"
 
 namespace l0spv::oracles {
 
@@ -206,8 +207,7 @@ std::string TargetFileStem(const std::string& target) {
       absl::StrReplaceAll(target, {{"/", "_"}, {" ", "_"}, {":", "_"}});
   constexpr size_t kMax = 80;
   if (stem.size() <= kMax) return stem;
-  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a: stable across runs
-  for (unsigned char c : target) h = (h ^ c) * 0x100000001b3ULL;
+  const uint64_t h = spirv::Fnv1a64(target);  // stable across runs
   stem.resize(kMax);
   return absl::StrCat(stem, "-", absl::Hex(h & 0xffffffff, absl::kZeroPad8));
 }

@@ -286,6 +286,12 @@ TEST(FindingsTest, SameSeedTwiceCountsOnce) {
             FindingDirs(out)[0].substr(out.size() + 10));
 }
 
+// Finding directories of earlier campaigns must keep their names: the hash
+// suffix is pinned.
+TEST(FindingsTest, DirectoryNameIsPinned) {
+  EXPECT_EQ(FindingDirName("mismatch:x:bytes"), "mismatch.x.bytes-1e32ea04");
+}
+
 TEST(FindingsTest, UnwritableDirectoryIsAnError) {
   FindingRecord r;
   r.verdict.signature = "crash:x";

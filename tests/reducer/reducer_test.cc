@@ -22,6 +22,7 @@
 #include "reducers/pipeline.h"
 #include "reducers/spirv_reduce_stage.h"
 #include "spirv/binary.h"
+#include "spirv/file_io.h"
 #include "spirv/spirv_tools.h"
 #include "tests/reducer/fault_findings.h"
 #include "tests/reducer/reduce_fault_target.h"
@@ -55,11 +56,6 @@ class TempDir {
 std::string ReadText(const std::string& path) {
   std::ifstream f(path);
   return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  f << text;
 }
 
 // A generated case that triggers `fault`, recorded as a campaign finding
@@ -341,34 +337,34 @@ TEST(ReduceFinding, ErrorPaths) {
   const std::string dir = MakeFinding("fault-imul16v", tmp.path());
   ASSERT_FALSE(dir.empty());
   const std::string verdict = ReadText(dir + "/verdict.json");
-  WriteText(dir + "/verdict.json", "{ not json");
+  EXPECT_TRUE(spirv::WriteTextFile(dir + "/verdict.json", "{ not json").ok());
   auto bad = ReadFinding(dir);
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(bad.status().message(), HasSubstr("verdict.json"));
 
   auto j = nlohmann::json::parse(verdict);
   j["signature"] = "";
-  WriteText(dir + "/verdict.json", j.dump());
+  EXPECT_TRUE(spirv::WriteTextFile(dir + "/verdict.json", j.dump()).ok());
   EXPECT_THAT(ReadFinding(dir).status().message(),
               HasSubstr("empty signature"));
 
   j.erase("target");
   j["signature"] = "x";
-  WriteText(dir + "/verdict.json", j.dump());
+  EXPECT_TRUE(spirv::WriteTextFile(dir + "/verdict.json", j.dump()).ok());
   EXPECT_THAT(ReadFinding(dir).status().message(),
               HasSubstr("verdict.json: field 'target': missing"));
 
   // A finding whose signature does not reproduce: nothing is written.
   j = nlohmann::json::parse(verdict);
   j["signature"] = "crash:fault-imul16v:signal-11";
-  WriteText(dir + "/verdict.json", j.dump());
+  EXPECT_TRUE(spirv::WriteTextFile(dir + "/verdict.json", j.dump()).ok());
   auto r = ReduceFinding(dir, o);
   EXPECT_EQ(r.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(r.status().message(), HasSubstr("does not reproduce"));
   EXPECT_FALSE(fs::exists(dir + "/reduced"));
 
   // A broken case directory.
-  WriteText(dir + "/verdict.json", verdict);
+  EXPECT_TRUE(spirv::WriteTextFile(dir + "/verdict.json", verdict).ok());
   fs::remove(dir + "/case/case.json");
   EXPECT_THAT(ReadFinding(dir).status().message(), HasSubstr("/case"));
 }
@@ -394,9 +390,11 @@ TEST(Dedup, SameReducedSignatureBecomesOneBucketWithEverySeed) {
     const std::string d = tmp.path() + "/findings/" + name;
     fs::create_directories(d + "/reduced");
     fs::create_directories(d + "/seeds");
-    WriteText(d + "/seeds/" + seed, "");
-    WriteText(d + "/reduced/reduction.json",
-              nlohmann::json{{"final_signature", sig}}.dump());
+    EXPECT_TRUE(spirv::WriteTextFile(d + "/seeds/" + seed, "").ok());
+    EXPECT_TRUE(
+        spirv::WriteTextFile(d + "/reduced/reduction.json",
+                             nlohmann::json{{"final_signature", sig}}.dump())
+            .ok());
   };
   make("a", "crash:x:one", "1");
   make("b", "crash:x:one", "2");

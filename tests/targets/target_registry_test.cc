@@ -2,6 +2,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "oracles/targets/target_name.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -95,6 +96,35 @@ TEST(ListTargets, EveryUnavailableTargetSaysWhy) {
   }
   EXPECT_TRUE(saw_gpu);
   EXPECT_TRUE(saw_ref);
+}
+
+TEST(TargetName, SplitsKindAndParameterAtTheFirstColon) {
+  const TargetName ocloc = ParseTargetName("ocloc:tgllp");
+  EXPECT_EQ(ocloc.kind, "ocloc");
+  EXPECT_EQ(ocloc.param, "tgllp");
+  EXPECT_TRUE(ocloc.has_param);
+  const TargetName cl = ParseTargetName("opencl:Intel(R): GPU");
+  EXPECT_EQ(cl.kind, "opencl");
+  EXPECT_EQ(cl.param, "Intel(R): GPU");
+  const TargetName empty = ParseTargetName("opencl:");
+  EXPECT_TRUE(empty.has_param);
+  EXPECT_EQ(empty.param, "");
+  const TargetName ref = ParseTargetName("ref");
+  EXPECT_EQ(ref.kind, "ref");
+  EXPECT_FALSE(ref.has_param);
+  EXPECT_EQ(TargetKind("spirv-opt:-O"), "spirv-opt");
+  EXPECT_EQ(TargetKind(""), "");
+}
+
+TEST(DescribeTarget, AnAvailableToolTargetCarriesTheProgramItFound) {
+  auto info = DescribeTarget("spirv-opt");
+  ASSERT_TRUE(info.ok()) << info.status();
+  if (!info->available) GTEST_SKIP() << info->reason;
+  EXPECT_THAT(info->program, testing::EndsWith("/spirv-opt"));
+  EXPECT_THAT(info->consumer, testing::StartsWith(info->program));
+  auto ref = DescribeTarget("ref");
+  ASSERT_TRUE(ref.ok());
+  EXPECT_EQ(ref->program, "");
 }
 
 }  // namespace

@@ -316,6 +316,43 @@ TEST_F(TargetTest, AConsumerThatVanishesAfterMakeTargetIsUnsupported) {
   EXPECT_THAT(e.message, HasSubstr("harness"));
 }
 
+TEST_F(TargetTest, ToolAdaptersReportWhatTheyRunAndLeaveNoScratch) {
+  struct Want {
+    const char* target;
+    bool executes;
+  };
+  const std::string tool = Script("tool", "echo 'error: no' >&2\nexit 1");
+  for (const Want& w : {Want{"ocloc:tgllp", false}, Want{"spirv-opt:ccp", true},
+                        Want{"llvm-spirv", true}}) {
+    TargetOptions o = options_;
+    o.program = tool;  // a stand-in: the program is the consumer
+    auto t = MakeTarget(w.target, o);
+    ASSERT_TRUE(t.ok()) << w.target << ": " << t.status();
+    EXPECT_EQ((*t)->name(), w.target);
+    EXPECT_EQ((*t)->executes(), w.executes) << w.target;
+    EXPECT_EQ((*t)->consumer(), tool) << w.target;
+    const Execution e = (*t)->Run(Case(kTimesThree, 4), Limits(20s));
+    EXPECT_EQ(e.status, ExecutionStatus::kBuildFailed) << w.target;
+    ExpectScratchClean();
+  }
+}
+
+TEST_F(TargetTest, AnUnusableScratchDirectoryIsUnsupportedNotAFinding) {
+  TargetOptions o = options_;
+  o.program = Script("spirv-opt", "exit 0");
+  // A regular file where the scratch directory's parent should be.
+  o.scratch_dir = (dir_ / "file").string();
+  std::ofstream(o.scratch_dir) << "x";
+  for (const char* name : {"spirv-opt", "llvm-spirv", "ocloc:tgllp"}) {
+    auto t = MakeTarget(name, o);
+    ASSERT_TRUE(t.ok()) << name << ": " << t.status();
+    const Execution e = (*t)->Run(Case(kTimesThree, 4), Limits(20s));
+    EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << name;
+    EXPECT_THAT(e.message, StartsWith("harness: cannot create a scratch"))
+        << name;
+  }
+}
+
 TEST(NormalizedFirstError, PicksTheFirstErrorJoinsColonLinesAndScrubs) {
   EXPECT_EQ(NormalizedFirstError("banner\n  error:   x  at 0x1F  \n"),
             "error: x at 0x?");
