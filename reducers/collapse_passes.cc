@@ -316,10 +316,11 @@ std::optional<TestCase> InlineCalls(const TestCase& tc,
   std::vector<nlohmann::json> records;
   for (uint64_t site : sites)
     records.push_back({{"kind", "inline_call"}, {"call", site}});
-  transform::ReplayOptions options;
+  generators::transform::ReplayOptions options;
   options.skip_inapplicable = true;
-  auto replayed = transform::Replay(
-      tc, transform::MakeLog(tc.module_words, std::move(records)), options);
+  auto replayed = generators::transform::Replay(
+      tc, generators::transform::MakeLog(tc.module_words, std::move(records)),
+      options);
   if (!replayed.ok() || replayed->skipped.size() == sites.size())
     return std::nullopt;
   TestCase out = std::move(replayed->test_case);

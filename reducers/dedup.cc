@@ -36,7 +36,8 @@ std::string BucketKey(const fs::path& finding) {
     const nlohmann::json& cj = *c;
     if (cj.is_object() && cj.contains("transformation_log")) {
       std::set<std::string> kinds;
-      auto records = transform::LogRecords(cj["transformation_log"]);
+      auto records =
+          generators::transform::LogRecords(cj["transformation_log"]);
       if (records.ok())
         for (const auto& t : *records)
           kinds.insert(t["kind"].get<std::string>());

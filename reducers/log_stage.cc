@@ -20,7 +20,7 @@ class LogShrinkStage : public Stage {
       return false;
     auto enumerate = [&](const spirv::TestCase& tc) {
       std::vector<uint64_t> sites;
-      auto r = transform::LogRecords(*tc.transformation_log);
+      auto r = generators::transform::LogRecords(*tc.transformation_log);
       if (r.ok())
         for (size_t i = 0; i < r->size(); ++i) sites.push_back(i);
       return sites;
@@ -28,7 +28,7 @@ class LogShrinkStage : public Stage {
     auto apply =
         [&](const spirv::TestCase& tc,
             std::span<const uint64_t> drop) -> std::optional<spirv::TestCase> {
-      auto r = transform::LogRecords(*tc.transformation_log);
+      auto r = generators::transform::LogRecords(*tc.transformation_log);
       if (!r.ok()) return std::nullopt;
       std::vector<nlohmann::json> kept;
       size_t d = 0;
@@ -39,7 +39,8 @@ class LogShrinkStage : public Stage {
         }
         kept.push_back((*r)[i]);
       }
-      return Replay(transform::MakeLog(original_->module_words, kept));
+      return Replay(
+          generators::transform::MakeLog(original_->module_words, kept));
     };
     return ReduceInChunks(ctx, enumerate, apply);
   }
@@ -47,14 +48,14 @@ class LogShrinkStage : public Stage {
  private:
   // The original with `log` replayed, carrying the log (applied records).
   std::optional<spirv::TestCase> Replay(const nlohmann::json& log) {
-    transform::ReplayOptions options;
+    generators::transform::ReplayOptions options;
     options.skip_inapplicable = true;
-    auto r = transform::Replay(*original_, log, options);
+    auto r = generators::transform::Replay(*original_, log, options);
     if (!r.ok()) return std::nullopt;
     spirv::TestCase tc = std::move(r->test_case);
     if (!r->skipped.empty()) {
       // Keep only the records that applied, so the log replays exactly.
-      auto records = transform::LogRecords(log);
+      auto records = generators::transform::LogRecords(log);
       if (!records.ok()) return std::nullopt;
       std::vector<nlohmann::json> applied;
       size_t s = 0;
@@ -66,7 +67,7 @@ class LogShrinkStage : public Stage {
         applied.push_back((*records)[i]);
       }
       tc.transformation_log =
-          transform::MakeLog(original_->module_words, applied);
+          generators::transform::MakeLog(original_->module_words, applied);
     } else {
       tc.transformation_log = log;
     }

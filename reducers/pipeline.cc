@@ -258,7 +258,7 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   report.work_items_after = spirv::GlobalWorkItems(ctx.current().nd_range);
   auto count_records = [](const spirv::TestCase& tc) -> uint64_t {
     if (!tc.transformation_log) return 0;
-    auto r = transform::LogRecords(*tc.transformation_log);
+    auto r = generators::transform::LogRecords(*tc.transformation_log);
     return r.ok() ? r->size() : 0;
   };
   report.log_records_before = count_records(finding->test_case);

@@ -17,21 +17,21 @@
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
 
-namespace l0spv::campaign {
+namespace l0spv::fuzzers::campaign {
 namespace {
 
 void BM_HarnessPerCase(benchmark::State& state) {
   const std::string dir = std::filesystem::temp_directory_path() /
                           ("l0spv_bench_campaign_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
-  generators::GeneratorOptions options;
+  generators::kernel::GeneratorOptions options;
   CampaignStats stats;
   // The reference's execution is computed outside the timed region: it is
   // a target's own work.
   std::vector<std::pair<spirv::TestCase, oracles::Execution>> cases;
   for (uint64_t seed = 0; seed < 64; ++seed) {
     options.seed = seed;
-    auto tc = generators::GenerateTestCase(options);
+    auto tc = generators::kernel::GenerateTestCase(options);
     cases.emplace_back(*tc, oracles::reference::RunReference(
                                 *tc, oracles::reference::ReferenceOptions{}));
   }
@@ -39,7 +39,7 @@ void BM_HarnessPerCase(benchmark::State& state) {
   for (auto _ : state) {
     const auto& [unused, reference] = cases[i % cases.size()];
     options.seed = i % cases.size();
-    auto tc = generators::GenerateTestCase(options);
+    auto tc = generators::kernel::GenerateTestCase(options);
     const nlohmann::json before{
         {"next", i}, {"running_seed", options.seed}, {"stats", stats.ToJson()}};
     const std::string b = before.dump(2);
@@ -64,6 +64,6 @@ void BM_HarnessPerCase(benchmark::State& state) {
 BENCHMARK(BM_HarnessPerCase)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
-}  // namespace l0spv::campaign
+}  // namespace l0spv::fuzzers::campaign
 
 BENCHMARK_MAIN();

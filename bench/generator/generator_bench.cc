@@ -9,7 +9,7 @@
 #include "spirv/binary.h"
 #include "spirv/spirv_tools.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 namespace {
 
 void BM_Generate(benchmark::State& state) {
@@ -43,6 +43,6 @@ void BM_GenerateAndValidate(benchmark::State& state) {
 BENCHMARK(BM_GenerateAndValidate)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel
 
 BENCHMARK_MAIN();

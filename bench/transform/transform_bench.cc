@@ -7,17 +7,17 @@
 #include "generators/transform/engine.h"
 #include "spirv/binary.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 // The first generated case (from seed 0 up) with >= 1,000 instructions.
 const spirv::TestCase& LargeCase() {
   static const spirv::TestCase* tc = [] {
     for (uint64_t seed = 0;; ++seed) {
-      generators::GeneratorOptions g;
+      generators::kernel::GeneratorOptions g;
       g.seed = seed;
       g.max_statements = 200;
-      auto c = generators::GenerateTestCase(g);
+      auto c = generators::kernel::GenerateTestCase(g);
       if (!c.ok()) continue;
       auto m = spirv::ReadModuleWords(c->module_words);
       if (m.ok() && m->InstructionCount() >= 1000 &&
@@ -66,6 +66,6 @@ void BM_ReplayLog(benchmark::State& state) {
 BENCHMARK(BM_ReplayLog)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform
 
 BENCHMARK_MAIN();

@@ -26,7 +26,7 @@
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
 
-namespace l0spv::campaign {
+namespace l0spv::fuzzers::campaign {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -144,9 +144,9 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
 
     const auto case_start = Clock::now();
     uint64_t inside_targets = 0;
-    generators::GeneratorOptions g = o.generator;
+    generators::kernel::GeneratorOptions g = o.generator;
     g.seed = seed;
-    auto tc = generators::GenerateTestCase(g);
+    auto tc = generators::kernel::GenerateTestCase(g);
     if (!tc.ok()) {
       ++state.stats.generator_errors;
     } else {
@@ -204,10 +204,10 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
       if (rv.kind == oracles::VerdictKind::kOk && o.mutate) {
         // Metamorphic testing: the same case after semantics-preserving
         // transformations must give every target the same results.
-        transform::TransformOptions to;
+        generators::transform::TransformOptions to;
         to.seed = seed;
         to.avoid_known_bugs = o.generator.avoid_known_bugs;
-        auto mutated = transform::Transform(*tc, to);
+        auto mutated = generators::transform::Transform(*tc, to);
         if (!mutated.ok()) {
           ++state.stats.generator_errors;
         } else {
@@ -530,10 +530,10 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
         const std::string state_path = JobStatePath(o.out, job);
         JobState s = LoadJobStateOrEmpty(state_path);
         if (s.running_seed >= 0) {
-          generators::GeneratorOptions g = o.generator;
+          generators::kernel::GeneratorOptions g = o.generator;
           g.seed = static_cast<uint64_t>(s.running_seed);
           absl::Status written;
-          if (auto tc = generators::GenerateTestCase(g); tc.ok()) {
+          if (auto tc = generators::kernel::GenerateTestCase(g); tc.ok()) {
             oracles::Verdict v;
             v.kind = oracles::VerdictKind::kCrash;
             v.target = "ref";
@@ -652,4 +652,4 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
   return result;
 }
 
-}  // namespace l0spv::campaign
+}  // namespace l0spv::fuzzers::campaign

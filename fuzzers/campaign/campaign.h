@@ -45,7 +45,7 @@
 #include "generators/kernel/generator.h"
 #include "oracles/targets/target.h"
 
-namespace l0spv::campaign {
+namespace l0spv::fuzzers::campaign {
 
 struct CampaignOptions {
   std::vector<std::string> targets;  // besides `ref`, which always runs
@@ -56,7 +56,7 @@ struct CampaignOptions {
   uint32_t jobs = 1;
   uint32_t shard = 0;
   uint32_t shards = 1;
-  generators::GeneratorOptions generator;  // seed is set per case
+  generators::kernel::GeneratorOptions generator;  // seed is set per case
   oracles::TargetRunLimits limits;
   oracles::TargetOptions target_options;
   // Builds a target by name; null = oracles::MakeTarget(name,
@@ -85,4 +85,4 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
 // Seed of global case index i.
 uint64_t CaseSeed(const CampaignOptions& options, uint64_t index);
 
-}  // namespace l0spv::campaign
+}  // namespace l0spv::fuzzers::campaign

@@ -18,7 +18,7 @@
 #include "spirv/json_reader.h"
 #include "spirv/spirv_tools.h"
 
-namespace l0spv::campaign {
+namespace l0spv::fuzzers::campaign {
 
 namespace fs = std::filesystem;
 
@@ -171,4 +171,4 @@ void RemoveIncomplete(const std::string& out_dir) {
   }
 }
 
-}  // namespace l0spv::campaign
+}  // namespace l0spv::fuzzers::campaign

@@ -27,7 +27,7 @@
 #include "oracles/verdict/verdict.h"
 #include "spirv/test_case.h"
 
-namespace l0spv::campaign {
+namespace l0spv::fuzzers::campaign {
 
 std::string FindingDirName(const std::string& signature);
 
@@ -52,4 +52,4 @@ uint64_t FindingSeedCount(const std::string& finding_dir);
 
 void RemoveIncomplete(const std::string& out_dir);
 
-}  // namespace l0spv::campaign
+}  // namespace l0spv::fuzzers::campaign

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-namespace l0spv::campaign {
+namespace l0spv::fuzzers::campaign {
 
 void TargetCounters::Count(oracles::VerdictKind kind, uint64_t run_nanos) {
   ++runs;
@@ -112,4 +112,4 @@ std::string StatsSnapshotLine(const CampaignStats& run, double elapsed_seconds,
   return line.dump() + "\n";
 }
 
-}  // namespace l0spv::campaign
+}  // namespace l0spv::fuzzers::campaign

@@ -16,7 +16,7 @@
 #include "oracles/verdict/verdict.h"
 #include "spirv/json_reader.h"
 
-namespace l0spv::campaign {
+namespace l0spv::fuzzers::campaign {
 
 struct TargetCounters {
   uint64_t runs = 0;
@@ -60,4 +60,4 @@ inline constexpr int kSnapshotSeconds = 10;
 std::string StatsSnapshotLine(const CampaignStats& run, double elapsed_seconds,
                               uint64_t unique_findings);
 
-}  // namespace l0spv::campaign
+}  // namespace l0spv::fuzzers::campaign

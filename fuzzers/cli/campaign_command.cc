@@ -43,7 +43,7 @@ ABSL_FLAG(bool, mutate, false,
 ABSL_FLAG(bool, no_reduce, false,
           "do not reduce findings after the campaign (see `reduce`)");
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 // Every available target; `ref` is implied by the campaign.
@@ -177,7 +177,7 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     return UsageError("campaign",
                       "unexpected argument '" + positional[0] + "'");
   }
-  campaign::CampaignOptions o;
+  fuzzers::campaign::CampaignOptions o;
   o.mutate = absl::GetFlag(FLAGS_mutate);
   // --target: explicit list, or every available target.
   const std::string list = absl::GetFlag(FLAGS_target);
@@ -252,7 +252,7 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   std::cerr << "campaign: targets ref" << (o.targets.empty() ? "" : ",")
             << absl::StrJoin(o.targets, ",") << "; profile " << profile << "; "
             << o.jobs << " job(s); out " << o.out << "\n";
-  auto result = campaign::RunCampaign(o, std::cerr);
+  auto result = fuzzers::campaign::RunCampaign(o, std::cerr);
   if (!result.ok()) {
     return UsageError("campaign", std::string(result.status().message()));
   }
@@ -302,4 +302,4 @@ Command CampaignCommand() {
       RunCampaignCommand};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

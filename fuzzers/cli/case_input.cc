@@ -12,7 +12,7 @@
 
 ABSL_DECLARE_FLAG(std::string, sidecar);
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 
 absl::StatusOr<spirv::TestCase> ReadCaseInput(const std::string& path) {
   std::error_code ec;
@@ -77,4 +77,4 @@ absl::Status CheckOutIsNotInput(const std::string& input,
   return absl::OkStatus();
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

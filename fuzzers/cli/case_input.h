@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "spirv/test_case.h"
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 
 absl::StatusOr<spirv::TestCase> ReadCaseInput(const std::string& path);
 
@@ -24,4 +24,4 @@ absl::Status CheckRunnable(const spirv::TestCase& test_case,
 absl::Status CheckOutIsNotInput(const std::string& input,
                                 const std::string& out);
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

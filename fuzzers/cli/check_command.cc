@@ -42,7 +42,7 @@ ABSL_FLAG(uint64_t, ref_steps, 0,
           "step budget of the reference interpreter (0 = its default); "
           "reduction caps it near the finding's own cost");
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 // Records each verdict of `outcome` that matches the request's signature as
@@ -55,14 +55,14 @@ int SaveFindings(const reducers::CheckRequest& request,
   for (const oracles::Verdict& v : outcome.verdicts) {
     if (!v.IsFinding() || !reducers::SignatureMatches(request.signature, v))
       continue;
-    campaign::FindingRecord record;
+    fuzzers::campaign::FindingRecord record;
     record.verdict = v;
     record.test_case = *tc;
     record.outputs = outcome.executions;
     record.reproduce =
         absl::StrCat(SelfExecutable(), " check {case} --target='", v.target,
                      "' --signature='", v.signature, "'");
-    auto recorded = campaign::RecordFinding(out, record);
+    auto recorded = fuzzers::campaign::RecordFinding(out, record);
     if (!recorded.ok()) {
       std::cerr << "l0spv-fuzz check: --save_finding=" << out << ": "
                 << recorded.status().message() << "\n";
@@ -70,7 +70,7 @@ int SaveFindings(const reducers::CheckRequest& request,
     }
     std::cerr << "finding saved: "
               << (std::filesystem::path(out) / "findings" /
-                  campaign::FindingDirName(v.signature))
+                  fuzzers::campaign::FindingDirName(v.signature))
                      .string()
               << "\n";
   }
@@ -183,4 +183,4 @@ Command CheckCommand() {
           RunCheck};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

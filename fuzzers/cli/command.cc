@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "fuzzers/cli/commands.h"
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 
 const std::vector<Command>& AllCommands() {
   static const auto* commands = new std::vector<Command>{
@@ -93,10 +93,9 @@ absl::StatusOr<std::vector<std::string>> ParseArgs(
     // A path or name flag given explicitly empty is a mistake (an unset
     // shell variable), never "use the default".
     static const absl::flat_hash_set<std::string> kNonEmpty = {
-        "out",    "dump",   "save_finding", "sidecar", "module",
-        "kernel", "global", "local",        "offset",  "kinds",
-        "target", "time",   "shard",        "profile", "reduce_time",
-        "consumer"};
+        "out",    "dump",    "save_finding", "sidecar", "module", "kernel",
+        "global", "local",   "offset",       "kinds",   "target", "time",
+        "shard",  "profile", "reduce_time",  "consumer"};
     if (has_value && value.empty() && kNonEmpty.contains(name)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--", name, "= is empty; give a value or leave the flag out"));
@@ -132,4 +131,4 @@ int UsageError(const std::string& command, const std::string& message) {
   return kExitUsage;
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

@@ -13,7 +13,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFinding = 1;
@@ -42,4 +42,4 @@ std::string HelpText(const Command& command);
 // Prints "l0spv-fuzz <cmd>: <message>" to stderr and returns kExitUsage.
 int UsageError(const std::string& command, const std::string& message);
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

@@ -3,7 +3,7 @@
 
 #include "fuzzers/cli/command.h"
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 Command LintCommand();
 Command TargetsCommand();
 Command RunCommand();
@@ -16,4 +16,4 @@ Command ReplayCommand();
 Command ReduceCommand();
 Command KnownBugsCommand();
 Command ReportCommand();
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

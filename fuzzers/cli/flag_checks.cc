@@ -23,7 +23,7 @@ ABSL_DECLARE_FLAG(std::string, spirv_reduce);
 ABSL_DECLARE_FLAG(std::string, target);
 ABSL_DECLARE_FLAG(std::string, out);
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 absl::Status Range(const std::string& flag, uint64_t value, uint64_t min,
@@ -112,4 +112,4 @@ absl::Status CheckFlags(const Command& command) {
   return absl::OkStatus();
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

@@ -12,7 +12,7 @@
 #include "absl/status/status.h"
 #include "fuzzers/cli/command.h"
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 
 // Upper bounds (documented in --help through the flags' help texts).
 inline constexpr int kMaxTimeoutSeconds = 24 * 3600;
@@ -23,4 +23,4 @@ inline constexpr uint32_t kMaxJobs = 256;
 
 absl::Status CheckFlags(const Command& command);
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

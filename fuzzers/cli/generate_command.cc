@@ -35,7 +35,7 @@ ABSL_FLAG(bool, non_uniform, false,
           "allow ND-ranges with partial work-groups (OpenCL 2.0; Level Zero "
           "cannot launch them)");
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 int RunGenerate(const std::vector<std::string>& positional) {
@@ -59,7 +59,7 @@ int RunGenerate(const std::vector<std::string>& positional) {
   if (!profile.ok())
     return UsageError("generate", std::string(profile.status().message()));
 
-  generators::GeneratorOptions options;
+  generators::kernel::GeneratorOptions options;
   options.profile = profile_name;
   options.max_statements = absl::GetFlag(FLAGS_max_statements);
   options.avoid_known_bugs =
@@ -68,11 +68,11 @@ int RunGenerate(const std::vector<std::string>& positional) {
           : static_cast<uint32_t>(oracles::kAllConsumers);
   options.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
 
-  generators::OpcodeStats table;
+  generators::kernel::OpcodeStats table;
   uint64_t rejected = 0, ub = 0, other = 0;
   for (uint64_t i = 0; i < count; ++i) {
     options.seed = first + i;
-    auto tc = generators::GenerateTestCase(options);
+    auto tc = generators::kernel::GenerateTestCase(options);
     if (!tc.ok()) {
       std::cerr << "error: seed " << options.seed << ": "
                 << tc.status().message() << "\n";
@@ -156,4 +156,4 @@ Command GenerateCommand() {
           RunGenerate};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

@@ -20,7 +20,7 @@ ABSL_FLAG(std::string, consumer, "",
           "only the entries of this consumer: igc, llvm-spirv, pocl, "
           "oclgrind, spirv-opt");
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 nlohmann::json EntryJson(const oracles::KnownBug& b) {
@@ -186,4 +186,4 @@ Command KnownBugsCommand() {
           RunKnownBugs};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

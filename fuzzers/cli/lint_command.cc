@@ -18,7 +18,7 @@ ABSL_FLAG(std::string, profile, "full",
           "profile when one is present, else full");
 ABSL_FLAG(bool, json, false, "print machine-readable JSON instead of text");
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -130,4 +130,4 @@ Command LintCommand() {
           RunLint};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

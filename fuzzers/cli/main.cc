@@ -8,7 +8,7 @@
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/flag_checks.h"
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 void PrintOverview(std::ostream& out) {
@@ -23,10 +23,10 @@ void PrintOverview(std::ostream& out) {
 }
 
 }  // namespace
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli
 
 int main(int argc, char** argv) {
-  using namespace l0spv::cli;
+  using namespace l0spv::fuzzers::cli;
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" ||
       args[0] == "help") {

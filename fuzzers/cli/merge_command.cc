@@ -16,7 +16,7 @@
 
 ABSL_DECLARE_FLAG(std::string, out);
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -29,7 +29,7 @@ int RunMerge(const std::vector<std::string>& positional) {
   // Read and check every shard before writing anything.
   struct Shard {
     std::string dir;
-    campaign::CampaignStats stats;
+    fuzzers::campaign::CampaignStats stats;
     nlohmann::json id;               // {"seed", "shard", "shards"}
     std::vector<fs::path> findings;  // complete, checked
   };
@@ -49,7 +49,7 @@ int RunMerge(const std::vector<std::string>& positional) {
           "merge", absl::StrCat(j.status().message(),
                                 " — is this a finished campaign's --out?"));
     }
-    auto stats = campaign::CampaignStats::FromJson(*j, path);
+    auto stats = fuzzers::campaign::CampaignStats::FromJson(*j, path);
     if (!stats.ok())
       return UsageError("merge", std::string(stats.status().message()));
     spirv::JsonReader reader(path, *j, "a campaign writes this file");
@@ -104,7 +104,7 @@ int RunMerge(const std::vector<std::string>& positional) {
     return UsageError("merge", absl::StrCat(out, ": cannot create directory (",
                                             ec.message(), ")"));
   }
-  campaign::CampaignStats total;
+  fuzzers::campaign::CampaignStats total;
   nlohmann::json merged_from = nlohmann::json::array();
   uint64_t copied = 0, merged = 0;
   for (const Shard& shard : shards) {
@@ -176,4 +176,4 @@ Command MergeCommand() {
           RunMerge};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

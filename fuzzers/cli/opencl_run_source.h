@@ -3,7 +3,7 @@
 // runner of its own): C, OpenCL 3.0 headers, `cc opencl_run.c -lOpenCL`.
 #pragma once
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 
 inline constexpr char kOpenClRunSource[] =
     R"l0spv_c(/* opencl_run: runs one kernel of a SPIR (LLVM bitcode) or SPIR-V module on
@@ -112,4 +112,4 @@ int main(int argc, char** argv) {
 }
 )l0spv_c";
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

@@ -25,7 +25,7 @@ ABSL_FLAG(std::string, spirv_reduce, "",
           "the spirv-reduce executable (default: from PATH; without one the "
           "spirv-reduce stage is skipped as unsupported)");
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 
 absl::StatusOr<std::chrono::seconds> ParseDuration(const std::string& text,
                                                    const std::string& flag) {
@@ -183,4 +183,4 @@ Command ReduceCommand() {
           RunReduce};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

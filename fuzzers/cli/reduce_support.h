@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "reducers/pipeline.h"
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 
 absl::StatusOr<std::chrono::seconds> ParseDuration(const std::string& text,
                                                    const std::string& flag);
@@ -17,4 +17,4 @@ absl::StatusOr<std::chrono::seconds> ParseDuration(const std::string& text,
 std::string SelfExecutable();
 absl::StatusOr<reducers::ReduceOptions> ReduceOptionsFromFlags();
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

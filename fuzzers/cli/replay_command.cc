@@ -20,7 +20,7 @@ ABSL_FLAG(bool, skip_inapplicable, false,
           "skip records whose precondition fails instead of stopping (for "
           "shrunken logs)");
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 // A log file, or the transformation_log of a case directory.
@@ -57,9 +57,9 @@ int RunReplay(const std::vector<std::string>& positional) {
   auto log = ReadLog(positional[1]);
   if (!log.ok())
     return UsageError("replay", std::string(log.status().message()));
-  transform::ReplayOptions options;
+  generators::transform::ReplayOptions options;
   options.skip_inapplicable = absl::GetFlag(FLAGS_skip_inapplicable);
-  auto result = transform::Replay(*original, *log, options);
+  auto result = generators::transform::Replay(*original, *log, options);
   if (!result.ok())
     return UsageError(
         "replay", absl::StrCat(positional[1], ": ", result.status().message()));
@@ -70,8 +70,8 @@ int RunReplay(const std::vector<std::string>& positional) {
     std::cerr << "\n";
   }
   if (absl::GetFlag(FLAGS_check)) {
-    if (absl::Status s =
-            transform::CheckTransformed(*original, result->test_case);
+    if (absl::Status s = generators::transform::CheckTransformed(
+            *original, result->test_case);
         !s.ok()) {
       if (absl::IsFailedPrecondition(s))
         return UsageError("replay", std::string(s.message()));
@@ -105,4 +105,4 @@ Command ReplayCommand() {
           RunReplay};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

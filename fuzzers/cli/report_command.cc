@@ -24,7 +24,7 @@
 #include "spirv/spirv_tools.h"
 #include "spirv/test_case.h"
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -331,4 +331,4 @@ Command ReportCommand() {
           RunReport};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

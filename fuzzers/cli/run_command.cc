@@ -54,7 +54,7 @@ ABSL_FLAG(uint64_t, schedule_seed, 0,
 
 ABSL_DECLARE_FLAG(uint64_t, ref_steps);
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -243,4 +243,4 @@ Command RunCommand() {
       RunRun};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

@@ -13,7 +13,7 @@
 
 ABSL_DECLARE_FLAG(bool, json);
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 int RunTargets(const std::vector<std::string>& positional) {
@@ -86,4 +86,4 @@ Command TargetsCommand() {
           RunTargets};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

@@ -36,14 +36,15 @@ ABSL_FLAG(bool, from_generator, false,
           "transform generated cases (seeds --seed .. --seed+--count-1) "
           "instead of an input case");
 
-namespace l0spv::cli {
+namespace l0spv::fuzzers::cli {
 namespace {
 
 int RunTransform(const std::vector<std::string>& positional) {
   if (absl::GetFlag(FLAGS_list)) {
     // One kind per line, its name first; the kinds it needs to find
     // opportunities (enablers) after it, to add to --kinds with it.
-    for (const transform::Transformation* t : transform::AllTransformations()) {
+    for (const generators::transform::Transformation* t :
+         generators::transform::AllTransformations()) {
       std::cout << t->kind();
       const char* sep = "  (enablers: ";
       for (std::string_view e : t->enablers()) {
@@ -69,7 +70,7 @@ int RunTransform(const std::vector<std::string>& positional) {
   const uint64_t count = absl::GetFlag(FLAGS_count);
   if (count == 0) return UsageError("transform", "--count must be at least 1");
 
-  transform::TransformOptions options;
+  generators::transform::TransformOptions options;
   options.count = absl::GetFlag(FLAGS_transformations);
   if (const std::string k = absl::GetFlag(FLAGS_kinds); !k.empty()) {
     for (absl::string_view part : absl::StrSplit(k, ',')) {
@@ -97,16 +98,16 @@ int RunTransform(const std::vector<std::string>& positional) {
     options.seed = absl::GetFlag(FLAGS_seed) + i;
     spirv::TestCase original;
     if (from_generator) {
-      generators::GeneratorOptions g;
+      generators::kernel::GeneratorOptions g;
       g.seed = options.seed;
-      auto tc = generators::GenerateTestCase(g);
+      auto tc = generators::kernel::GenerateTestCase(g);
       if (!tc.ok())
         return UsageError("transform", std::string(tc.status().message()));
       original = std::move(*tc);
     } else {
       original = *input;
     }
-    auto result = transform::Transform(original, options);
+    auto result = generators::transform::Transform(original, options);
     if (!result.ok())
       return UsageError("transform", absl::StrCat("seed ", options.seed, ": ",
                                                   result.status().message()));
@@ -116,8 +117,8 @@ int RunTransform(const std::vector<std::string>& positional) {
       total += n;
     }
     if (check) {
-      if (absl::Status s =
-              transform::CheckTransformed(original, result->test_case);
+      if (absl::Status s = generators::transform::CheckTransformed(
+              original, result->test_case);
           !s.ok()) {
         // An original that cannot run has nothing to compare against: that
         // is the input's problem, not a transformation bug.
@@ -143,7 +144,8 @@ int RunTransform(const std::vector<std::string>& positional) {
   if (stats) {
     std::cout << absl::StrFormat("%-36s %10s %8s\n", "kind", "applied",
                                  "cases");
-    for (const transform::Transformation* t : transform::AllTransformations()) {
+    for (const generators::transform::Transformation* t :
+         generators::transform::AllTransformations()) {
       const std::string k(t->kind());
       std::cout << absl::StrFormat("%-36s %10d %8d\n", k, applied[k],
                                    cases_with[k]);
@@ -154,7 +156,8 @@ int RunTransform(const std::vector<std::string>& positional) {
   // that create its opportunities: say which.
   for (const std::string& k : options.kinds) {
     if (applied[k] != 0) continue;
-    const transform::Transformation* t = transform::FindTransformation(k);
+    const generators::transform::Transformation* t =
+        generators::transform::FindTransformation(k);
     if (t == nullptr) continue;  // Transform refused it already
     std::string missing;
     for (std::string_view e : t->enablers()) {
@@ -193,4 +196,4 @@ Command TransformCommand() {
           RunTransform};
 }
 
-}  // namespace l0spv::cli
+}  // namespace l0spv::fuzzers::cli

@@ -34,10 +34,10 @@ namespace {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace oracles = l0spv::oracles;
   const std::span<const uint8_t> input(data, size);
-  const l0spv::generators::GeneratorOptions options =
+  const l0spv::generators::kernel::GeneratorOptions options =
       l0spv::fuzzers::GeneratorOptionsFromInput(input,
                                                 l0spv::oracles::kAllConsumers);
-  auto tc = l0spv::generators::GenerateTestCase(options);
+  auto tc = l0spv::generators::kernel::GenerateTestCase(options);
   if (!tc.ok()) GeneratorBug("GenerateTestCase: " + tc.status().ToString());
 
   auto module = l0spv::spirv::ReadModuleWords(tc->module_words);

@@ -15,12 +15,12 @@ const std::vector<std::string>& ProfileNames() {
 
 }  // namespace
 
-generators::GeneratorOptions GeneratorOptionsFromInput(
+generators::kernel::GeneratorOptions GeneratorOptionsFromInput(
     std::span<const uint8_t> input, uint32_t avoid_known_bugs) {
   auto byte = [&](size_t i) -> uint8_t {
     return i < input.size() ? input[i] : 0;
   };
-  generators::GeneratorOptions options;
+  generators::kernel::GeneratorOptions options;
   const auto& names = ProfileNames();
   if (!names.empty()) options.profile = names[byte(0) % names.size()];
   options.max_statements = 1 + byte(1) % 64;
@@ -34,7 +34,7 @@ generators::GeneratorOptions GeneratorOptionsFromInput(
 }
 
 absl::StatusOr<std::vector<uint8_t>> RecordGeneratorInput(
-    const generators::GeneratorOptions& options) {
+    const generators::kernel::GeneratorOptions& options) {
   if (options.max_statements < 1 || options.max_statements > 64) {
     return absl::InvalidArgumentError(
         absl::StrCat("max_statements=", options.max_statements,
@@ -54,10 +54,10 @@ absl::StatusOr<std::vector<uint8_t>> RecordGeneratorInput(
           (options.avoid_known_bugs == 0 ? kFlagAllowKnownBugs : 0) |
           (options.allow_non_uniform ? kFlagNonUniform : 0))};
   std::vector<uint8_t> decisions;
-  generators::GeneratorOptions recorded = options;
+  generators::kernel::GeneratorOptions recorded = options;
   recorded.decisions = {};
   recorded.record_decisions = &decisions;
-  auto tc = generators::GenerateTestCase(recorded);
+  auto tc = generators::kernel::GenerateTestCase(recorded);
   if (!tc.ok()) return tc.status();
   input.insert(input.end(), decisions.begin(), decisions.end());
   return input;

@@ -30,7 +30,7 @@ inline constexpr uint8_t kFlagNonUniform = 1u << 1;
 // The generator options an input stands for. `avoid_known_bugs` is the mask
 // used unless the input's flags allow known bugs (then 0). The returned
 // decisions point into `input`.
-generators::GeneratorOptions GeneratorOptionsFromInput(
+generators::kernel::GeneratorOptions GeneratorOptionsFromInput(
     std::span<const uint8_t> input, uint32_t avoid_known_bugs);
 
 // The input that makes GeneratorOptionsFromInput + GenerateTestCase give
@@ -38,6 +38,6 @@ generators::GeneratorOptions GeneratorOptionsFromInput(
 // Errors: the generator's (unknown profile: InvalidArgument); a
 // max_statements outside 1..64 is InvalidArgument (the header cannot say it).
 absl::StatusOr<std::vector<uint8_t>> RecordGeneratorInput(
-    const generators::GeneratorOptions& options);
+    const generators::kernel::GeneratorOptions& options);
 
 }  // namespace l0spv::fuzzers

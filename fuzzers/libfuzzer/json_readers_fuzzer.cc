@@ -3,7 +3,7 @@
 //   0: case.json (spirv::ReadTestCase, with a generated case's module and
 //      buffers beside it)
 //   1: a corpus sidecar (spirv::TestCaseFromSidecar)
-//   2: a transformation log (transform::Replay on a generated case)
+//   2: a transformation log (generators::transform::Replay on a generated case)
 //   3: a campaign stats.json / job state's "stats" (CampaignStats::FromJson)
 //   4: a finding's verdict.json (reducers::ReadFinding)
 // Contract checked: no crash, no uncaught exception, no sanitizer report,
@@ -47,10 +47,10 @@ struct Fixture {
 const Fixture& GetFixture() {
   static const Fixture* fixture = [] {
     auto* f = new Fixture;
-    generators::GeneratorOptions g;
+    generators::kernel::GeneratorOptions g;
     g.seed = 1;
     g.max_statements = 20;
-    auto tc = generators::GenerateTestCase(g);
+    auto tc = generators::kernel::GenerateTestCase(g);
     if (!tc.ok()) Fail("fixture", std::string(tc.status().message()));
     f->base = *tc;
     char templ[] = "/tmp/l0spv-json-fuzz-XXXXXX";
@@ -109,7 +109,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 2: {
       auto j = spirv::ParseJson(text, "log.json");
       if (!j.ok()) break;
-      auto r = transform::Replay(f.base, *j);
+      auto r = generators::transform::Replay(f.base, *j);
       if (!r.ok() && !absl::IsInvalidArgument(r.status()) &&
           !absl::IsFailedPrecondition(r.status()))
         Fail("replay", r.status().ToString());
@@ -118,7 +118,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 3: {
       auto j = spirv::ParseJson(text, "stats.json");
       if (!j.ok()) break;
-      auto s = campaign::CampaignStats::FromJson(*j, "stats.json");
+      auto s = fuzzers::campaign::CampaignStats::FromJson(*j, "stats.json");
       ExpectNamed(s.status(), "stats.json");
       break;
     }

@@ -67,10 +67,10 @@ SPIRV::TranslatorOpts::ExtensionsStatusMap DeclaredExtensions(
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint32_t bugs = l0spv::oracles::ConsumersOfTarget("llvm-spirv");
-  l0spv::generators::GeneratorOptions options =
+  l0spv::generators::kernel::GeneratorOptions options =
       l0spv::fuzzers::GeneratorOptionsFromInput({data, size}, bugs);
   options.avoid_known_bugs |= bugs;  // never the filed ones
-  auto tc = l0spv::generators::GenerateTestCase(options);
+  auto tc = l0spv::generators::kernel::GenerateTestCase(options);
   if (!tc.ok()) return 0;  // the generator fuzzer's business
 
   const oracles::reference::ReferenceOptions ref;

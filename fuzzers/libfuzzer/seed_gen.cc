@@ -50,7 +50,7 @@ ABSL_FLAG(std::string, decode, "", "an input to turn into a case directory");
 
 namespace {
 
-using l0spv::generators::GeneratorOptions;
+using l0spv::generators::kernel::GeneratorOptions;
 
 int Fail(const std::string& message) {
   std::cerr << "l0spv_fuzz_seed_gen: " << message << "\n";
@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
     const auto input = all.subspan(std::min<size_t>(prefix, all.size()));
     const GeneratorOptions options =
         l0spv::fuzzers::GeneratorOptionsFromInput(input, mask);
-    auto tc = l0spv::generators::GenerateTestCase(options);
+    auto tc = l0spv::generators::kernel::GenerateTestCase(options);
     if (!tc.ok()) return Fail(std::string(tc.status().message()));
     if (auto s = l0spv::spirv::WriteTestCase(*tc, out); !s.ok())
       return Fail(std::string(s.message()));
@@ -112,18 +112,18 @@ int main(int argc, char** argv) {
     for (uint64_t seed = 0; seed < absl::GetFlag(FLAGS_count); ++seed) {
       options.seed = seed;
       options.max_statements = 20;
-      auto tc = l0spv::generators::GenerateTestCase(options);
+      auto tc = l0spv::generators::kernel::GenerateTestCase(options);
       if (!tc.ok()) return Fail(std::string(tc.status().message()));
       bool ok = write(absl::StrCat("case_", seed), 0,
                       l0spv::spirv::TestCaseToJson(*tc).dump(2));
       // Logs replay on the fuzzer's fixture: generator seed 1, 20 statements.
       options.seed = 1;
-      auto fixture = l0spv::generators::GenerateTestCase(options);
+      auto fixture = l0spv::generators::kernel::GenerateTestCase(options);
       if (!fixture.ok()) return Fail(std::string(fixture.status().message()));
-      l0spv::transform::TransformOptions to;
+      l0spv::generators::transform::TransformOptions to;
       to.seed = seed;
       to.count = 1 + seed % 20;
-      auto t = l0spv::transform::Transform(*fixture, to);
+      auto t = l0spv::generators::transform::Transform(*fixture, to);
       if (t.ok()) ok &= write(absl::StrCat("log_", seed), 2, t->log.dump(2));
       if (!ok) return Fail("cannot write the seeds in " + out);
     }
@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
       continue;
     }
     if (absl::GetFlag(FLAGS_modules)) {
-      auto tc = l0spv::generators::GenerateTestCase(options);
+      auto tc = l0spv::generators::kernel::GenerateTestCase(options);
       if (!tc.ok()) return Fail(std::string(tc.status().message()));
       const std::string path = absl::StrCat(out, "/gen_seed_", seed, ".spv");
       if (auto s = l0spv::spirv::WriteFileBytes(

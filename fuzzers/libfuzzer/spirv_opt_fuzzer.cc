@@ -159,11 +159,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<std::string> flags = PassFlags(all.first(kPassBytes));
   const uint32_t spirv_opt_bugs =
       l0spv::oracles::ConsumersOfTarget("spirv-opt");
-  l0spv::generators::GeneratorOptions options =
+  l0spv::generators::kernel::GeneratorOptions options =
       l0spv::fuzzers::GeneratorOptionsFromInput(all.subspan(kPassBytes),
                                                 spirv_opt_bugs);
   options.avoid_known_bugs |= spirv_opt_bugs;  // never the filed ones
-  auto tc = l0spv::generators::GenerateTestCase(options);
+  auto tc = l0spv::generators::kernel::GenerateTestCase(options);
   if (!tc.ok()) return 0;  // the generator fuzzer's business
 
   oracles::reference::ReferenceOptions ref;

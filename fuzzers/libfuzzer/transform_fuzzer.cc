@@ -36,30 +36,30 @@ uint64_t Read64(const uint8_t* data, size_t size, size_t offset) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace l0spv;
-  generators::GeneratorOptions g;
+  generators::kernel::GeneratorOptions g;
   g.seed = Read64(data, size, 0);
   g.max_statements = 30;  // small kernels keep executions fast
-  auto original = generators::GenerateTestCase(g);
+  auto original = generators::kernel::GenerateTestCase(g);
   if (!original.ok())
     Fail("generator", std::string(original.status().message()));
 
-  transform::TransformOptions o;
+  generators::transform::TransformOptions o;
   o.seed = Read64(data, size, 8);
   const uint64_t mask = Read64(data, size, 16);
-  const auto kinds = transform::AllTransformations();
+  const auto kinds = generators::transform::AllTransformations();
   for (size_t k = 0; k < kinds.size() && mask != 0; ++k)
     if (mask & (uint64_t{1} << (k % 64)))
       o.kinds.emplace_back(kinds[k]->kind());
   o.count = 1 + (size > 24 ? data[24] : 0) % 200;
-  auto result = transform::Transform(*original, o);
+  auto result = generators::transform::Transform(*original, o);
   if (!result.ok()) Fail("transform", std::string(result.status().message()));
 
   const absl::Status same =
-      transform::CheckTransformed(*original, result->test_case);
+      generators::transform::CheckTransformed(*original, result->test_case);
   if (!same.ok() && !absl::IsFailedPrecondition(same))
     Fail("semantics not preserved",
          std::string(same.message()) + "\nlog: " + result->log.dump());
-  auto again = transform::Replay(*original, result->log);
+  auto again = generators::transform::Replay(*original, result->log);
   if (!again.ok()) Fail("replay", std::string(again.status().message()));
   if (again->test_case.module_words != result->test_case.module_words)
     Fail("replay", "not byte-identical");

@@ -19,7 +19,7 @@
 #include "generators/kernel/value_type.h"
 #include "spirv/test_case.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 using oracles::KnownBugId;
 
@@ -182,4 +182,4 @@ struct GenContext {
                 std::vector<uint32_t> literals = {});
 };
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

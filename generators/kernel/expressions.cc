@@ -5,7 +5,7 @@
 #include "generators/kernel/outputs.h"
 #include "spirv/numeric_bits.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 using spv::Op;
 
@@ -767,4 +767,4 @@ bool GenFloatCompare(GenContext& ctx) {
   return true;
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

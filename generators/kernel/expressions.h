@@ -12,7 +12,7 @@
 
 #include "generators/kernel/context.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 // Random types among those the case enables.
 ValueType RandomIntType(GenContext& ctx, bool allow_vector = true);
@@ -47,4 +47,4 @@ bool GenComposite(GenContext& ctx);
 bool GenFloatArith(GenContext& ctx);
 bool GenFloatCompare(GenContext& ctx);
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

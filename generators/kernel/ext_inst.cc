@@ -8,7 +8,7 @@
 #include "spirv/numeric_bits.h"
 #include "spirv/unified1/OpenCL.std.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 using namespace OpenCLLIB;  // NOLINT: entrypoint names read like the spec
 using spv::Op;
@@ -448,4 +448,4 @@ bool GenExtFloatLoose(GenContext& ctx) {
   }
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

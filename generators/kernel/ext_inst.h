@@ -10,7 +10,7 @@
 
 #include "generators/kernel/context.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 bool GenExtInt(GenContext& ctx);
 bool GenExtFloatExact(GenContext& ctx);
@@ -22,4 +22,4 @@ bool GenExtFloatLoose(GenContext& ctx);
 uint32_t ExtInst(GenContext& ctx, uint32_t result_type, uint32_t number,
                  const std::vector<uint32_t>& operands, uint32_t literal = 0);
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

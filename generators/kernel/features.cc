@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
                       const GeneratorOptions& options) {
@@ -56,4 +56,4 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   return f;
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -13,7 +13,7 @@
 #include "generators/kernel/random.h"
 #include "oracles/validity/device_profile.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 // Statement families; a weight of 0 disables the family for the case.
 enum Family : uint32_t {
@@ -71,4 +71,4 @@ struct Features {
 Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
                       const GeneratorOptions& options);
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

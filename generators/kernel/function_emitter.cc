@@ -3,7 +3,7 @@
 #include <cassert>
 #include <utility>
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 using spirv::Instruction;
 using spirv::Operand;
@@ -172,4 +172,4 @@ void FunctionEmitter::Finish(spirv::Module& module) {
   module.functions.push_back(std::move(function_));
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

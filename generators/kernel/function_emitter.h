@@ -18,7 +18,7 @@
 #include "spirv/module.h"
 #include "spirv/unified1/spirv.hpp11"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 class FunctionEmitter {
  public:
@@ -84,4 +84,4 @@ inline spirv::Operand Lit(uint32_t value) {
   return spirv::LiteralOperand(value);
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

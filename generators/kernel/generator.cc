@@ -7,7 +7,7 @@
 #include "oracles/validity/device_profile.h"
 #include "spirv/binary.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 void GenContext::Decorate(uint32_t target, spv::Decoration decoration,
                           std::vector<uint32_t> literals) {
@@ -65,4 +65,4 @@ absl::StatusOr<spirv::TestCase> GenerateTestCase(
   return test_case;
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -30,7 +30,7 @@
 #include "oracles/known_bugs/registry.h"
 #include "spirv/test_case.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 // Guards the generator emits to keep results defined. Tests switch one off
 // to prove that the reference interpreter catches the behaviour it prevents.
@@ -72,4 +72,4 @@ struct GeneratorOptions {
 absl::StatusOr<spirv::TestCase> GenerateTestCase(
     const GeneratorOptions& options);
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -11,7 +11,7 @@
 #include "generators/kernel/statements.h"
 #include "spirv/numeric_bits.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 using spv::Op;
 using spv::StorageClass;
@@ -612,4 +612,4 @@ void BuildKernel(GenContext& ctx, spirv::TestCase& test_case) {
   KernelBuilder(ctx, test_case).Build();
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -12,8 +12,8 @@
 #include "generators/kernel/context.h"
 #include "spirv/test_case.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 void BuildKernel(GenContext& ctx, spirv::TestCase& test_case);
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -5,7 +5,7 @@
 #include "generators/kernel/subgroups.h"
 #include "spirv/unified1/OpenCL.std.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 using spv::Op;
 using spv::StorageClass;
@@ -531,4 +531,4 @@ bool GenGroup(GenContext& ctx) {
   }
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

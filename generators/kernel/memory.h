@@ -11,7 +11,7 @@
 
 #include "generators/kernel/context.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 // Declares a fully initialised Function-storage array in the current
 // function and returns it (also recorded in ctx.arrays).
@@ -28,4 +28,4 @@ bool GenAtomic(GenContext& ctx);
 bool GenExchange(GenContext& ctx);
 bool GenGroup(GenContext& ctx);
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -7,7 +7,7 @@
 #include "spirv/grammar.h"
 #include "spirv/unified1/spirv.hpp11"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 namespace {
 std::string OpcodeName(uint32_t op) {
@@ -86,4 +86,4 @@ nlohmann::json OpcodeStats::ToJson() const {
   return j;
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -15,7 +15,7 @@
 #include "nlohmann/json.hpp"
 #include "spirv/module.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 class OpcodeStats {
  public:
@@ -40,4 +40,4 @@ class OpcodeStats {
   std::vector<uint64_t> sizes_;
 };
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

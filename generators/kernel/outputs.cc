@@ -2,7 +2,7 @@
 
 #include "generators/kernel/expressions.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 using spv::Op;
 
@@ -159,4 +159,4 @@ bool GenSink(GenContext& ctx) {
   return true;
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -14,11 +14,11 @@
 
 #include "generators/kernel/context.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 void SinkValue(GenContext& ctx, const Value& value);
 void SinkLooseFloat(GenContext& ctx, uint32_t id, ValueType type, double ulp,
                     bool skip, const std::string& reason);
 bool GenSink(GenContext& ctx);
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

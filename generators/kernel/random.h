@@ -22,7 +22,7 @@
 #include <span>
 #include <vector>
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 class Rng {
  public:
@@ -145,4 +145,4 @@ class Rng {
   std::vector<uint8_t>* record_ = nullptr;
 };
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -8,7 +8,7 @@
 #include "generators/kernel/memory.h"
 #include "generators/kernel/outputs.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 namespace {
 
@@ -441,4 +441,4 @@ void BuildHelperFunctions(GenContext& ctx) {
   ctx.uniform = true;
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

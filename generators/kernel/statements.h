@@ -12,7 +12,7 @@
 
 #include "generators/kernel/context.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 void GenStatements(GenContext& ctx, uint32_t count);
 
@@ -24,4 +24,4 @@ bool GenCall(GenContext& ctx);
 // Emits the helper functions the case asks for (before the kernel).
 void BuildHelperFunctions(GenContext& ctx);
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

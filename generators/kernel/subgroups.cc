@@ -3,7 +3,7 @@
 #include "generators/kernel/expressions.h"
 #include "spirv/unified1/spirv.hpp11"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 namespace {
 
 using spv::Op;
@@ -116,4 +116,4 @@ bool GenSubgroup(GenContext& ctx) {
   return ctx.rng.Percent(60) ? GenIdentityShuffle(ctx) : GenUniformGroupOp(ctx);
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

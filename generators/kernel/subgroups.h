@@ -17,8 +17,8 @@
 
 #include "generators/kernel/context.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 bool GenSubgroup(GenContext& ctx);
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 namespace {
 
 uint32_t WidthIndex(uint8_t width) {
@@ -77,4 +77,4 @@ uint32_t TypeCatalog::Constant(ValueType type,
   return builder_.CompositeConstant(Id(type), lanes);
 }
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -15,7 +15,7 @@
 
 #include "spirv/builder.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 
 enum class Kind : uint8_t { kBool, kInt, kFloat };
 
@@ -83,4 +83,4 @@ class TypeCatalog {
   std::array<uint32_t, ValueType::kIndexCount> ids_{};
 };
 
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -7,7 +7,7 @@
 #include "spirv/ir_edit.h"
 #include "spirv/unified1/spirv.hpp11"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -365,4 +365,4 @@ uint32_t TransformContext::TypeOf(uint32_t id) {
   return d == nullptr ? 0 : d->type_id;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

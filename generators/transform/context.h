@@ -33,7 +33,7 @@
 #include "spirv/test_case.h"
 #include "spirv/type_table.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 // Where an instruction is now: functions[function].blocks[block]
 // .instructions[index].
@@ -153,4 +153,4 @@ class TransformContext {
   uint32_t* overflow_next_ = nullptr;
 };
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

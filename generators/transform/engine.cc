@@ -12,7 +12,7 @@
 #include "spirv/hash.h"
 #include "spirv/spirv_tools.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 // Ids stay below this (the analyses index by id; logs cannot make a
@@ -318,4 +318,4 @@ absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
   return result;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -24,7 +24,7 @@
 #include "nlohmann/json.hpp"
 #include "spirv/test_case.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 inline constexpr char kLogFormat[] = "l0spv-transform-log/1";
 
@@ -79,4 +79,4 @@ nlohmann::json MakeLog(std::span<const uint32_t> original_words,
 // log was recorded on.
 std::string ModuleHash(std::span<const uint32_t> words);
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 void FactManager::AddSynonym(uint32_t a, uint32_t b) {
   if (a == b) return;
@@ -63,4 +63,4 @@ bool FactManager::IsIrrelevantPointee(uint32_t id) const {
                    id) != irrelevant_pointees_.end();
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -16,7 +16,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 // A kernel buffer argument the kernel never writes: its contents are the
 // test case's input bytes for the whole run.
@@ -94,4 +94,4 @@ class FactManager {
   std::vector<KnownScalar> known_scalars_;
 };
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

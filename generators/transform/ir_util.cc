@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 std::optional<InstPos> PickPosition(const std::vector<InstPos>& positions,
                                     Rng& rng) {
@@ -45,4 +45,4 @@ absl::StatusOr<InstPos> ResolveField(TransformContext& ctx, const Record& r,
   return *pos;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

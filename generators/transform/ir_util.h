@@ -18,7 +18,7 @@
 #include "spirv/opcode_traits.h"
 #include "spirv/unified1/spirv.hpp11"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 inline spv::Op OpOf(const spirv::Instruction& inst) {
   return static_cast<spv::Op>(inst.opcode());
@@ -67,4 +67,4 @@ InstPos InsertBefore(TransformContext& ctx, const InstPos& pos,
 absl::StatusOr<InstPos> ResolveField(TransformContext& ctx, const Record& r,
                                      const char* field);
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

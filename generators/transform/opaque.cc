@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "generators/transform/ir_util.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 const InputBuffer* FindBuffer(TransformContext& ctx, uint32_t param) {
@@ -190,4 +190,4 @@ std::optional<Record> ProposeKnownWord(TransformContext& ctx, Rng& rng,
   return options[rng.Below(static_cast<uint32_t>(options.size()))];
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

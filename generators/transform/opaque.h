@@ -27,7 +27,7 @@
 #include "generators/transform/context.h"
 #include "generators/transform/transformation.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 // A source for an opaque boolean in `function`: a kernel argument when
 // `function` is the kernel and it has one, else the constant fallback.
@@ -50,4 +50,4 @@ std::optional<uint64_t> KnownValueOf(TransformContext& ctx,
 uint32_t EmitKnownValue(TransformContext& ctx, const Record& source,
                         InstPos& pos);
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

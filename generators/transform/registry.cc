@@ -5,7 +5,7 @@
 
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 std::span<const Transformation* const> AllTransformations() {
   static const std::vector<const Transformation*>* all = [] {
@@ -33,4 +33,4 @@ std::vector<std::string> KindAndEnablers(std::string_view kind) {
   return kinds;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -11,7 +11,7 @@
 
 #include "generators/transform/transformation.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 std::span<const Transformation* const> AllTransformations();
 // nullptr for an unknown kind.
@@ -20,4 +20,4 @@ const Transformation* FindTransformation(std::string_view kind);
 // needs to find its opportunities. Empty for an unknown kind.
 std::vector<std::string> KindAndEnablers(std::string_view kind);
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

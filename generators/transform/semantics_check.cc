@@ -6,7 +6,7 @@
 #include "oracles/validity/lint.h"
 #include "spirv/binary.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 oracles::reference::ReferenceOptions StrictOptions() {
@@ -62,4 +62,4 @@ absl::Status CheckTransformed(const spirv::TestCase& original,
   return absl::OkStatus();
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -14,9 +14,9 @@
 #include "absl/status/status.h"
 #include "spirv/test_case.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 absl::Status CheckTransformed(const spirv::TestCase& original,
                               const spirv::TestCase& transformed);
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -32,10 +32,10 @@
 #include "nlohmann/json.hpp"
 #include "oracles/known_bugs/registry.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 using Record = nlohmann::json;
-using Rng = generators::Rng;
+using Rng = generators::kernel::Rng;
 
 // A record field that is missing or of the wrong JSON type.
 class RecordFieldError : public std::runtime_error {
@@ -120,4 +120,4 @@ class Transformation {
   }
 };
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -21,7 +21,7 @@
 #include "oracles/process/subprocess.h"
 #include "tests/campaign/fault_target.h"
 
-namespace l0spv::campaign {
+namespace l0spv::fuzzers::campaign {
 namespace {
 
 namespace fs = std::filesystem;
@@ -363,4 +363,4 @@ TEST(CampaignTest, StatsRejectACounterAboveTheLimit) {
 }
 
 }  // namespace
-}  // namespace l0spv::campaign
+}  // namespace l0spv::fuzzers::campaign

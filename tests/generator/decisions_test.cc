@@ -12,7 +12,7 @@
 #include "spirv/binary.h"
 #include "spirv/hash.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 namespace {
 
 spirv::TestCase MustGenerate(const GeneratorOptions& options) {
@@ -123,4 +123,4 @@ TEST(DecisionBytesTest, ArbitraryBytesGiveValidDefinedKernels) {
 }
 
 }  // namespace
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

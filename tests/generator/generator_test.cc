@@ -15,7 +15,7 @@
 #include "spirv/binary.h"
 #include "spirv/unified1/spirv.hpp11"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 namespace {
 
 using ::testing::HasSubstr;
@@ -267,4 +267,4 @@ TEST(OpcodeStatsTest, CountsModulesAndOccurrences) {
 }
 
 }  // namespace
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -6,7 +6,7 @@
 #include "gtest/gtest.h"
 #include "oracles/reference/interpreter.h"
 
-namespace l0spv::generators {
+namespace l0spv::generators::kernel {
 namespace {
 
 struct GuardCase {
@@ -74,4 +74,4 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 }  // namespace
-}  // namespace l0spv::generators
+}  // namespace l0spv::generators::kernel

@@ -217,9 +217,9 @@ TEST(LevelZeroTargetTest, GivenGeneratedKernelsThenGpuTargetEqualsRef) {
   int ok = 0, work_dim = 0;
   for (int seed = 1; seed <= cases; ++seed) {
     SCOPED_TRACE(seed);
-    generators::GeneratorOptions gen;
+    generators::kernel::GeneratorOptions gen;
     gen.seed = static_cast<uint64_t>(seed);
-    auto tc = generators::GenerateTestCase(gen);
+    auto tc = generators::kernel::GenerateTestCase(gen);
     ASSERT_TRUE(tc.ok()) << tc.status();
     const Execution ref =
         reference::RunReference(*tc, reference::ReferenceOptions());

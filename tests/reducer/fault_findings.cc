@@ -21,10 +21,10 @@ std::vector<std::string> MakeFaultFindings(const FaultFindingOptions& options,
   if (!oracle.ok()) return found;
   for (uint64_t seed = options.first_seed;
        found.size() < options.count && seed < options.last_seed; ++seed) {
-    generators::GeneratorOptions g;
+    generators::kernel::GeneratorOptions g;
     g.seed = seed;
     g.max_statements = options.max_statements;
-    auto tc = generators::GenerateTestCase(g);
+    auto tc = generators::kernel::GenerateTestCase(g);
     if (!tc.ok() ||
         reducers::FunctionBodyInstructionCount(tc->module_words) <
             options.min_instructions ||
@@ -32,7 +32,7 @@ std::vector<std::string> MakeFaultFindings(const FaultFindingOptions& options,
       continue;
     const reducers::CheckOutcome c = (*oracle)->Check(*tc);
     if (!c.interesting) continue;
-    campaign::FindingRecord r;
+    fuzzers::campaign::FindingRecord r;
     for (const auto& v : c.verdicts)
       if (v.target == options.fault && v.IsFinding()) r.verdict = v;
     r.test_case = *tc;
@@ -40,9 +40,9 @@ std::vector<std::string> MakeFaultFindings(const FaultFindingOptions& options,
     r.outputs = c.executions;
     r.reproduce = options.reproduce;
     const std::string dir = out_dir + "/" + std::to_string(found.size());
-    if (!campaign::RecordFinding(dir, r).ok()) continue;
+    if (!fuzzers::campaign::RecordFinding(dir, r).ok()) continue;
     found.push_back(dir + "/findings/" +
-                    campaign::FindingDirName(r.verdict.signature));
+                    fuzzers::campaign::FindingDirName(r.verdict.signature));
   }
   return found;
 }

@@ -174,11 +174,13 @@ absl::StatusOr<GoldenCase> ParseGolden(const std::string& text,
         absl::StrCat(file, ": ", words.status().message()));
   tc.module_words = std::move(*words);
   if (!log.empty())
-    tc.transformation_log = transform::MakeLog(tc.module_words, log);
+    tc.transformation_log =
+        generators::transform::MakeLog(tc.module_words, log);
   if (!replay.empty()) {
     g.original = tc;
-    const nlohmann::json l = transform::MakeLog(tc.module_words, replay);
-    auto r = transform::Replay(tc, l);
+    const nlohmann::json l =
+        generators::transform::MakeLog(tc.module_words, replay);
+    auto r = generators::transform::Replay(tc, l);
     if (!r.ok())
       return absl::InvalidArgumentError(
           absl::StrCat(file, ": replay: ", r.status().message()));
@@ -223,7 +225,7 @@ std::string RenderGolden(const std::string& predicate,
     line("arg", absl::StrCat(kind, " ", absl::StrJoin(words, " ")));
   }
   if (tc.transformation_log) {
-    auto records = transform::LogRecords(*tc.transformation_log);
+    auto records = generators::transform::LogRecords(*tc.transformation_log);
     if (records.ok())
       for (const nlohmann::json& rec : *records) line("log", rec.dump());
   }

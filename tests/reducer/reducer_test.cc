@@ -287,10 +287,10 @@ TEST(ReduceFinding, ShrinksTheTransformationLogOfAMutatedFinding) {
   ASSERT_FALSE(plain.empty());
   auto finding = ReadFinding(plain);
   ASSERT_TRUE(finding.ok());
-  transform::TransformOptions to;
+  generators::transform::TransformOptions to;
   to.seed = 7;
   to.count = 30;
-  auto mutated = transform::Transform(finding->test_case, to);
+  auto mutated = generators::transform::Transform(finding->test_case, to);
   ASSERT_TRUE(mutated.ok()) << mutated.status();
   InterestingnessOptions io;
   io.targets = {"fault-imul16v"};
@@ -299,15 +299,16 @@ TEST(ReduceFinding, ShrinksTheTransformationLogOfAMutatedFinding) {
   ASSERT_TRUE(oracle.ok());
   const CheckOutcome c = (*oracle)->Check(mutated->test_case);
   ASSERT_TRUE(c.interesting);
-  campaign::FindingRecord r;
+  fuzzers::campaign::FindingRecord r;
   for (const auto& v : c.verdicts)
     if (v.target == "fault-imul16v") r.verdict = v;
   r.test_case = mutated->test_case;
   r.original = finding->test_case;
   r.outputs = c.executions;
-  ASSERT_TRUE(campaign::RecordFinding(tmp.path() + "/m", r).ok());
-  const std::string dir = tmp.path() + "/m/findings/" +
-                          campaign::FindingDirName(r.verdict.signature);
+  ASSERT_TRUE(fuzzers::campaign::RecordFinding(tmp.path() + "/m", r).ok());
+  const std::string dir =
+      tmp.path() + "/m/findings/" +
+      fuzzers::campaign::FindingDirName(r.verdict.signature);
   ASSERT_TRUE(fs::exists(dir + "/original/case.json"));
   ReduceOptions o;
   // Generous: under ASan on a loaded 2-core machine a candidate costs

@@ -11,13 +11,13 @@
 #include "generators/transform/semantics_check.h"
 #include "gtest/gtest.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 spirv::TestCase Generated(uint64_t seed) {
-  generators::GeneratorOptions g;
+  generators::kernel::GeneratorOptions g;
   g.seed = seed;
-  auto tc = generators::GenerateTestCase(g);
+  auto tc = generators::kernel::GenerateTestCase(g);
   EXPECT_TRUE(tc.ok()) << tc.status();
   return *tc;
 }
@@ -166,7 +166,7 @@ TEST(TransformEngine, SubsetsOfALogStillPreserveSemantics) {
     const TransformResult r = Transformed(tc, seed, 120);
     auto records = LogRecords(r.log);
     ASSERT_TRUE(records.ok());
-    generators::Rng rng(seed);
+    generators::kernel::Rng rng(seed);
     for (int round = 0; round < 3; ++round) {
       std::vector<nlohmann::json> kept;
       for (const nlohmann::json& rec : *records)
@@ -217,4 +217,4 @@ TEST(TransformRegistry, KindAndEnablers) {
 }
 
 }  // namespace
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -26,7 +26,7 @@
 #include "spirv/launch_spec.h"
 #include "spirv/spirv_tools.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 namespace fs = std::filesystem;
@@ -447,4 +447,4 @@ TEST(GoldenDiff, ShowsChangedLinesWithContextOnly) {
 }
 
 }  // namespace
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -12,14 +12,14 @@
 #include "spirv/binary.h"
 #include "spirv/unified1/spirv.hpp11"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 spirv::TestCase Generate(uint64_t seed) {
-  generators::GeneratorOptions options;
+  generators::kernel::GeneratorOptions options;
   options.seed = seed;
   options.max_statements = 30;
-  auto tc = generators::GenerateTestCase(options);
+  auto tc = generators::kernel::GenerateTestCase(options);
   EXPECT_TRUE(tc.ok()) << tc.status();
   return tc.ok() ? *tc : spirv::TestCase{};
 }
@@ -273,4 +273,4 @@ TEST(CfgKindNegativeTest, DamagedFieldsNeverCrash) {
 }
 
 }  // namespace
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -11,13 +11,13 @@
 #include "generators/transform/semantics_check.h"
 #include "gtest/gtest.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 spirv::TestCase Generated(uint64_t seed) {
-  generators::GeneratorOptions g;
+  generators::kernel::GeneratorOptions g;
   g.seed = seed;
-  auto tc = generators::GenerateTestCase(g);
+  auto tc = generators::kernel::GenerateTestCase(g);
   EXPECT_TRUE(tc.ok()) << tc.status();
   return *tc;
 }
@@ -316,4 +316,4 @@ TEST(DataKindRecords, VectorizeNeedsTwoToFourScalarsOfOneType) {
 }
 
 }  // namespace
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -12,7 +12,7 @@
 #include "gtest/gtest.h"
 #include "spirv/launch_spec.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 // Sanitizer builds run 5x fewer generated cases (CI's second stage).
@@ -33,9 +33,9 @@ void CheckGeneratedShard(uint64_t shard) {
   for (uint64_t i = 0; i < kCasesPerShard; ++i) {
     const uint64_t seed = shard * 1000 + i;
     SCOPED_TRACE(testing::Message() << "generator seed " << seed);
-    generators::GeneratorOptions g;
+    generators::kernel::GeneratorOptions g;
     g.seed = seed;
-    auto original = generators::GenerateTestCase(g);
+    auto original = generators::kernel::GenerateTestCase(g);
     ASSERT_TRUE(original.ok()) << original.status();
     TransformOptions o;
     o.seed = seed;
@@ -109,9 +109,9 @@ TEST(TransformProperty, EveryKindApplies) {
     SCOPED_TRACE(std::string(t->kind()));
     uint64_t applied = 0;
     for (uint64_t seed = 0; seed < 40 && applied < 3; ++seed) {
-      generators::GeneratorOptions g;
+      generators::kernel::GeneratorOptions g;
       g.seed = 5000 + seed;
-      auto original = generators::GenerateTestCase(g);
+      auto original = generators::kernel::GenerateTestCase(g);
       ASSERT_TRUE(original.ok());
       TransformOptions o;
       o.seed = seed;
@@ -128,4 +128,4 @@ TEST(TransformProperty, EveryKindApplies) {
 }
 
 }  // namespace
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

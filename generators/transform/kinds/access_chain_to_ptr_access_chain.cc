@@ -9,7 +9,7 @@
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -81,4 +81,4 @@ const Transformation* AccessChainToPtrAccessChain() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -9,7 +9,7 @@
 #include "generators/transform/kinds/kinds.h"
 #include "generators/transform/opaque.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -98,4 +98,4 @@ const Transformation* AddDeadBlock() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -10,7 +10,7 @@
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -94,4 +94,4 @@ const Transformation* AddFpFastMathNone() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -14,7 +14,7 @@
 #include "generators/transform/kinds/cfg_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -165,4 +165,4 @@ const Transformation* AddFunctionCalledFromDeadCode() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

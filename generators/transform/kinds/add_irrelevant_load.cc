@@ -12,7 +12,7 @@
 #include "generators/transform/kinds/kinds.h"
 #include "generators/transform/opaque.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -101,4 +101,4 @@ const Transformation* AddIrrelevantLoad() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

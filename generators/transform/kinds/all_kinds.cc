@@ -1,6 +1,6 @@
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 std::vector<const Transformation*> AllKinds() {
   std::vector<const Transformation*> all = {
@@ -55,4 +55,4 @@ std::vector<const Transformation*> AllKinds() {
   return all;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "generators/transform/ir_util.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 using spv::Op;
 
@@ -73,9 +73,9 @@ spirv::Instruction Branch(uint32_t target) {
   return spirv::Instruction(U(Op::OpBranch), 0, 0, {spirv::IdOperand(target)});
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 namespace {
 bool IsCollectiveOpcode(uint32_t opcode) {
@@ -189,4 +189,4 @@ absl::StatusOr<Run> RunFromRecord(TransformContext& ctx, const Record& r) {
   return run;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

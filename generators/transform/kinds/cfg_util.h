@@ -14,7 +14,7 @@
 #include "generators/transform/context.h"
 #include "generators/transform/transformation.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 // A block found by label: its function and block indices.
 struct BlockRef {
@@ -52,9 +52,9 @@ void SplitBlockBefore(TransformContext& ctx, BlockRef ref, size_t index,
 spirv::BasicBlock NewBlock(uint32_t label);
 spirv::Instruction Branch(uint32_t target);
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 // Whether function `id` may execute a barrier or another work-group
 // collective (directly or through calls): code that must stay where
@@ -80,4 +80,4 @@ std::optional<Run> ProposeRun(TransformContext& ctx, Rng& rng,
 // The run's record fields {"first": descriptor, "count": n} and back.
 absl::StatusOr<Run> RunFromRecord(TransformContext& ctx, const Record& r);
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

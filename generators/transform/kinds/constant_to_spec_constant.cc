@@ -10,7 +10,7 @@
 #include "generators/transform/kinds/data_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -93,4 +93,4 @@ const Transformation* ConstantToSpecConstant() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -10,7 +10,7 @@
 #include "generators/transform/kinds/cfg_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -158,4 +158,4 @@ std::vector<const Transformation*> ControlHintKinds() {
   return {selection, loop, function};
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

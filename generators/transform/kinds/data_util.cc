@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 using spv::Op;
 
@@ -211,4 +211,4 @@ absl::Status CheckValueSite(TransformContext& ctx, const Record& r,
   return absl::OkStatus();
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

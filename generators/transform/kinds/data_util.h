@@ -16,7 +16,7 @@
 #include "generators/transform/ir_util.h"
 #include "generators/transform/transformation.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 // Whether operand `i` of `inst` is an id a computed (non-constant) value of
 // the same type may replace: not a phi input (availability is decided at the
@@ -96,4 +96,4 @@ inline uint64_t Truncate(uint64_t v, uint32_t width) {
   return width >= 64 ? v : v & ((uint64_t{1} << width) - 1);
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -16,7 +16,7 @@
 #include "generators/transform/kinds/kinds.h"
 #include "generators/transform/opaque.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -146,4 +146,4 @@ const Transformation* DuplicateRegionUnderOpaqueTrue() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -10,7 +10,7 @@
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -292,4 +292,4 @@ std::vector<const Transformation*> IdentitySynonymKinds() {
   return *kinds;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -11,7 +11,7 @@
 #include "generators/transform/kinds/kinds.h"
 #include "generators/transform/kinds/single_instruction_kind.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -77,4 +77,4 @@ const Transformation* InvertComparison() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -15,7 +15,7 @@
 
 #include "generators/transform/transformation.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 // Every kind below.
 std::vector<const Transformation*> AllKinds();
@@ -75,4 +75,4 @@ const Transformation* AddAlignmentDecoration();
 // change_function_control.
 std::vector<const Transformation*> ControlHintKinds();
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -16,7 +16,7 @@
 #include "generators/transform/kinds/data_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -97,4 +97,4 @@ const Transformation* LoadViaCopyMemory() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -9,7 +9,7 @@
 #include "generators/transform/kinds/kinds.h"
 #include "generators/transform/kinds/single_instruction_kind.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -55,4 +55,4 @@ const Transformation* MirrorComparison() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

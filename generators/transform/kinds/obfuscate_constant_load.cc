@@ -11,7 +11,7 @@
 #include "generators/transform/kinds/kinds.h"
 #include "generators/transform/opaque.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -132,4 +132,4 @@ const Transformation* ObfuscateConstantLoad() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

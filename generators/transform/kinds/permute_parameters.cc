@@ -9,7 +9,7 @@
 #include "generators/transform/kinds/cfg_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -96,4 +96,4 @@ const Transformation* PermuteParameters() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

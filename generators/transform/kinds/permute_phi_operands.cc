@@ -6,7 +6,7 @@
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 class PermutePhiOperandsKind : public Transformation {
@@ -70,4 +70,4 @@ const Transformation* PermutePhiOperands() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

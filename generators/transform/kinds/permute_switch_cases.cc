@@ -8,7 +8,7 @@
 #include "generators/transform/kinds/cfg_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -78,4 +78,4 @@ const Transformation* PermuteSwitchCases() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

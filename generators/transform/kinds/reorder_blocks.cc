@@ -7,7 +7,7 @@
 #include "generators/transform/kinds/cfg_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 // Whether moving block `from` of `fn` to just after block `after` (an index
@@ -90,4 +90,4 @@ const Transformation* ReorderBlocks() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -7,7 +7,7 @@
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -116,4 +116,4 @@ const Transformation* ReplaceIdWithSynonym() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -12,7 +12,7 @@
 #include "generators/transform/kinds/data_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -70,4 +70,4 @@ const Transformation* RoutePointerThroughGeneric() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

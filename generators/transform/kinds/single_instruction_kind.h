@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "generators/transform/ir_util.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 
 class SingleInstructionKind : public Transformation {
  public:
@@ -44,4 +44,4 @@ class SingleInstructionKind : public Transformation {
   virtual void Rewrite(TransformContext& ctx, const InstPos& pos) const = 0;
 };
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -7,7 +7,7 @@
 #include "generators/transform/kinds/cfg_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 class SplitBlockKind : public Transformation {
@@ -59,4 +59,4 @@ const Transformation* SplitBlock() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -7,7 +7,7 @@
 #include "generators/transform/kinds/kinds.h"
 #include "generators/transform/kinds/single_instruction_kind.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 class SwapCommutativeOperandsKind : public SingleInstructionKind {
@@ -34,4 +34,4 @@ const Transformation* SwapCommutativeOperands() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -22,7 +22,7 @@
 #include "generators/transform/kinds/data_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -202,4 +202,4 @@ const Transformation* VariableToPhi() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -11,7 +11,7 @@
 #include "generators/transform/kinds/data_util.h"
 #include "generators/transform/kinds/kinds.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -111,4 +111,4 @@ const Transformation* VectorizeScalars() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform

@@ -14,7 +14,7 @@
 #include "generators/transform/kinds/kinds.h"
 #include "generators/transform/opaque.h"
 
-namespace l0spv::transform {
+namespace l0spv::generators::transform {
 namespace {
 
 using spv::Op;
@@ -73,4 +73,4 @@ const Transformation* WrapRegionInLoop() {
   return t;
 }
 
-}  // namespace l0spv::transform
+}  // namespace l0spv::generators::transform
