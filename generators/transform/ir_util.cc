@@ -45,4 +45,20 @@ absl::StatusOr<InstPos> ResolveField(TransformContext& ctx, const Record& r,
   return *pos;
 }
 
+absl::StatusOr<InstPos> ResolveInsertionField(TransformContext& ctx,
+                                              const Record& r,
+                                              const char* field,
+                                              const char* why) {
+  auto pos = ResolveField(ctx, r, field);
+  if (!pos.ok()) return pos.status();
+  const spirv::BasicBlock& bb = ctx.BlockAt(*pos);
+  if (pos->index < TransformContext::FirstInsertionIndex(bb) ||
+      pos->index > TransformContext::LastInsertionIndex(bb))
+    return absl::FailedPreconditionError(
+        why != nullptr ? why
+                       : "cannot insert among phis, variables or the block's "
+                         "merge and terminator");
+  return pos;
+}
+
 }  // namespace l0spv::generators::transform

@@ -67,4 +67,13 @@ InstPos InsertBefore(TransformContext& ctx, const InstPos& pos,
 absl::StatusOr<InstPos> ResolveField(TransformContext& ctx, const Record& r,
                                      const char* field);
 
+// ResolveField for a position where new instructions go before: also
+// FailedPrecondition (with `why`, or a default saying where inserting is
+// not allowed) when it lies among the block's phis and variables or after
+// its last insertion point (merge instruction and terminator).
+absl::StatusOr<InstPos> ResolveInsertionField(TransformContext& ctx,
+                                              const Record& r,
+                                              const char* field,
+                                              const char* why = nullptr);
+
 }  // namespace l0spv::generators::transform

@@ -56,14 +56,8 @@ class AddIrrelevantLoadKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto pos = ResolveField(ctx, r, "before");
+    auto pos = ResolveInsertionField(ctx, r, "before");
     if (!pos.ok()) return pos.status();
-    const spirv::BasicBlock& bb = ctx.BlockAt(*pos);
-    if (pos->index < TransformContext::FirstInsertionIndex(bb) ||
-        pos->index > TransformContext::LastInsertionIndex(bb))
-      return absl::FailedPreconditionError(
-          "cannot insert among phis, variables or the block's merge and "
-          "terminator");
     if (r.contains("pointer")) {
       const uint32_t pointer = Field<uint32_t>(r, "pointer");
       if (!IsIrrelevantLocal(ctx, pointer, *pos))

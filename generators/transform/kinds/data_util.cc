@@ -192,14 +192,8 @@ std::optional<Record> ProposeValueSite(
 
 absl::Status CheckValueSite(TransformContext& ctx, const Record& r,
                             const std::function<bool(uint32_t type)>& fits) {
-  auto pos = ResolveField(ctx, r, "before");
+  auto pos = ResolveInsertionField(ctx, r, "before");
   if (!pos.ok()) return pos.status();
-  const spirv::BasicBlock& bb = ctx.BlockAt(*pos);
-  if (pos->index < TransformContext::FirstInsertionIndex(bb) ||
-      pos->index > TransformContext::LastInsertionIndex(bb))
-    return absl::FailedPreconditionError(
-        "cannot insert among phis, variables or the block's merge and "
-        "terminator");
   const uint32_t id = Field<uint32_t>(r, "id");
   const DefSite* d = ctx.Def(id);
   if (d == nullptr || d->function < 0 || IsUndef(ctx, id) ||

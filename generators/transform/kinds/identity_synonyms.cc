@@ -150,15 +150,9 @@ class IdentitySynonymKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto pos = ResolveField(ctx, r, "before");
+    auto pos = ResolveInsertionField(ctx, r, "before");
     if (!pos.ok()) return pos.status();
     const uint32_t id = Field<uint32_t>(r, "id");
-    const spirv::BasicBlock& bb = ctx.BlockAt(*pos);
-    if (pos->index < TransformContext::FirstInsertionIndex(bb) ||
-        pos->index > TransformContext::LastInsertionIndex(bb))
-      return absl::FailedPreconditionError(
-          "cannot insert among phis, variables or the block's merge and "
-          "terminator");
     if (!ctx.IsAvailableAt(id, *pos))
       return absl::FailedPreconditionError(
           absl::StrCat("%", id, " is not available there"));

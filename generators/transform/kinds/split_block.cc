@@ -31,15 +31,12 @@ class SplitBlockKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto pos = ResolveField(ctx, r, "before");
+    auto pos = ResolveInsertionField(
+        ctx, r, "before",
+        "a block splits after its phis and variables and before its merge "
+        "instruction");
     if (!pos.ok()) return pos.status();
-    const spirv::BasicBlock& bb = ctx.BlockAt(*pos);
-    if (pos->index < TransformContext::FirstInsertionIndex(bb) ||
-        pos->index > TransformContext::LastInsertionIndex(bb))
-      return absl::FailedPreconditionError(
-          "a block splits after its phis and variables and before its merge "
-          "instruction");
-    if (HasLoopMerge(bb))
+    if (HasLoopMerge(ctx.BlockAt(*pos)))
       return absl::FailedPreconditionError("loop headers are not split");
     return absl::OkStatus();
   }

@@ -61,14 +61,8 @@ class VectorizeScalarsKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
-    auto pos = ResolveField(ctx, r, "before");
+    auto pos = ResolveInsertionField(ctx, r, "before");
     if (!pos.ok()) return pos.status();
-    const spirv::BasicBlock& bb = ctx.BlockAt(*pos);
-    if (pos->index < TransformContext::FirstInsertionIndex(bb) ||
-        pos->index > TransformContext::LastInsertionIndex(bb))
-      return absl::FailedPreconditionError(
-          "cannot insert among phis, variables or the block's merge and "
-          "terminator");
     const auto ids = Field<std::vector<uint32_t>>(r, "ids");
     if (ids.size() < 2 || ids.size() > 4)
       return absl::InvalidArgumentError("\"ids\" must list 2 to 4 scalars");
