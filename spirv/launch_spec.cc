@@ -6,10 +6,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "spirv/binary.h"
+#include "spirv/image_json.h"
 #include "spirv/json_reader.h"
 #include "spirv/numeric_bits.h"
 
@@ -64,6 +66,109 @@ absl::StatusOr<uint64_t> ParseSize(absl::string_view text,
         kMaxBufferBytes));
   }
   return n;
+}
+
+// image:DIM:ORDER:TYPE:SIZE[:ACCESS][:seed=N|:@FILE]
+absl::StatusOr<KernelArg> ParseImageSpec(absl::string_view spec,
+                                         absl::string_view rest) {
+  auto bad = [spec](absl::string_view problem) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--arg=", spec, ": ", problem,
+        " (expected image:DIM:ORDER:TYPE:WIDTH[xHEIGHT[xDEPTH|xLAYERS]]"
+        "[:ACCESS][:seed=N|:@FILE], e.g. image:2d:RGBA:UnormInt8:16x8:"
+        "read_only:seed=1)"));
+  };
+  std::vector<absl::string_view> parts = absl::StrSplit(rest, ':');
+  if (parts.size() < 4 || parts.size() > 6) return bad("wrong field count");
+  KernelArg arg;
+  arg.kind = KernelArg::Kind::kImage;
+  ImageDesc& d = arg.image;
+  auto dim = ParseImageDim(parts[0]);
+  if (!dim.ok()) return bad(dim.status().message());
+  d.dim = *dim;
+  auto order = ParseChannelOrder(parts[1]);
+  if (!order.ok()) return bad(order.status().message());
+  d.order = *order;
+  auto type = ParseChannelType(parts[2]);
+  if (!type.ok()) return bad(type.status().message());
+  d.type = *type;
+  std::vector<uint64_t> size;
+  for (absl::string_view n : absl::StrSplit(parts[3], 'x')) {
+    uint64_t v = 0;
+    if (!absl::SimpleAtoi(n, &v) || v == 0 || v > (1u << 30))
+      return bad(absl::StrCat("'", parts[3], "' is not a size"));
+    size.push_back(v);
+  }
+  if (size.size() != CoordinateCount(d.dim))
+    return bad(absl::StrCat("a ", ImageDimName(d.dim), " image takes ",
+                            CoordinateCount(d.dim), " size(s)"));
+  d.width = size[0];
+  if (d.dim == ImageDim::k1DArray) d.array_size = size[1];
+  if (d.dim == ImageDim::k2D || d.dim == ImageDim::k2DArray ||
+      d.dim == ImageDim::k3D)
+    d.height = size[1];
+  if (d.dim == ImageDim::k2DArray) d.array_size = size[2];
+  if (d.dim == ImageDim::k3D) d.depth = size[2];
+  uint64_t seed = 0;
+  bool seeded = false;
+  std::string file;
+  for (size_t i = 4; i < parts.size(); ++i) {
+    if (absl::StartsWith(parts[i], "seed=")) {
+      if (!absl::SimpleAtoi(parts[i].substr(5), &seed))
+        return bad(absl::StrCat("'", parts[i], "' is not seed=NUMBER"));
+      seeded = true;
+    } else if (absl::StartsWith(parts[i], "@")) {
+      file = std::string(parts[i].substr(1));
+    } else {
+      auto access = ParseImageAccess(parts[i]);
+      if (!access.ok()) return bad(access.status().message());
+      d.access = *access;
+    }
+  }
+  if (auto s = ValidateImageDesc(d, kMaxBufferBytes); !s.ok())
+    return bad(s.message());
+  arg.is_result = d.access != ImageAccess::kReadOnly;
+  if (!file.empty()) {
+    auto bytes = ReadFileBytes(file, kMaxBufferBytes);
+    if (!bytes.ok()) return bytes.status();
+    if (bytes->size() != ImageBytes(d))
+      return bad(absl::StrCat(file, " holds ", bytes->size(),
+                              " bytes; the image needs ", ImageBytes(d)));
+    arg.bytes = std::move(*bytes);
+  } else if (seeded) {
+    arg.bytes = ImageTexelsFromSeed(d, seed);
+  } else {
+    arg.bytes.assign(ImageBytes(d), 0);
+  }
+  return arg;
+}
+
+// sampler:normalized|unnormalized:ADDRESSING:FILTER
+absl::StatusOr<KernelArg> ParseSamplerSpec(absl::string_view spec,
+                                           absl::string_view rest) {
+  auto bad = [spec](absl::string_view problem) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--arg=", spec, ": ", problem,
+        " (expected sampler:normalized|unnormalized:ADDRESSING:FILTER, e.g. "
+        "sampler:normalized:ClampToEdge:Linear)"));
+  };
+  std::vector<absl::string_view> parts = absl::StrSplit(rest, ':');
+  if (parts.size() != 3) return bad("wrong field count");
+  KernelArg arg;
+  arg.kind = KernelArg::Kind::kSampler;
+  if (parts[0] != "normalized" && parts[0] != "unnormalized")
+    return bad(absl::StrCat("'", parts[0],
+                            "' is neither normalized nor unnormalized"));
+  arg.sampler.normalized = parts[0] == "normalized";
+  auto addressing = ParseAddressingMode(parts[1]);
+  if (!addressing.ok()) return bad(addressing.status().message());
+  arg.sampler.addressing = *addressing;
+  auto filter = ParseFilterMode(parts[2]);
+  if (!filter.ok()) return bad(filter.status().message());
+  arg.sampler.filter = *filter;
+  if (auto s = ValidateSamplerDesc(arg.sampler); !s.ok())
+    return bad(s.message());
+  return arg;
 }
 
 }  // namespace
@@ -124,6 +229,8 @@ absl::StatusOr<KernelArg> ParseArgSpec(absl::string_view spec) {
   }
   const absl::string_view kind = spec.substr(0, colon);
   const absl::string_view rest = spec.substr(colon + 1);
+  if (kind == "image") return ParseImageSpec(spec, rest);
+  if (kind == "sampler") return ParseSamplerSpec(spec, rest);
   KernelArg arg;
   if (kind == "buf") {
     arg.kind = KernelArg::Kind::kBuffer;
@@ -201,10 +308,24 @@ absl::StatusOr<TestCase> TestCaseFromSidecar(const json& sidecar,
     JsonField a = args[i];
     if (!a.ExpectObject()) break;
     const std::string at = absl::StrCat(where, ": args[", i, "]");
-    const std::string kind =
-        a["kind"].Enum({"buffer", "scalar", "struct", "local"});
+    const std::string kind = a["kind"].Enum(
+        {"buffer", "scalar", "struct", "local", "image", "sampler"});
     KernelArg arg;
-    if (kind == "buffer") {
+    if (kind == "image") {
+      arg.kind = KernelArg::Kind::kImage;
+      arg.image = ReadImageDesc(a["image"], kMaxBufferBytes);
+      const std::string init = a["init"].Enum("zero", {"zero", "random"});
+      const uint64_t seed = a["seed"].Uint(0, 0, ~uint64_t{0});
+      arg.is_result =
+          a["result"].Bool(arg.image.access != ImageAccess::kReadOnly);
+      if (!reader.ok()) break;
+      arg.bytes = init == "random"
+                      ? ImageTexelsFromSeed(arg.image, seed)
+                      : std::vector<uint8_t>(ImageBytes(arg.image), 0);
+    } else if (kind == "sampler") {
+      arg.kind = KernelArg::Kind::kSampler;
+      arg.sampler = ReadSamplerDesc(a["sampler"]);
+    } else if (kind == "buffer") {
       const uint64_t bytes = a["bytes"].Uint(1, kMaxBufferBytes);
       const std::string init = a["init"].Enum(
           "zero", {"zero", "iota-u8", "iota-u32", "iota-f32", "random"});
@@ -246,6 +367,8 @@ absl::StatusOr<TestCase> TestCaseFromSidecar(const json& sidecar,
     }
     tc.args.push_back(std::move(arg));
   }
+  if (!reader.ok()) return reader.status();
+  ReadResultTolerances(reader, j["tolerances"], tc);
   if (!reader.ok()) return reader.status();
   return tc;
 }

@@ -5,6 +5,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "spirv/binary.h"
+#include "spirv/image_json.h"
 #include "spirv/json_reader.h"
 
 namespace l0spv::spirv {
@@ -88,6 +89,16 @@ json TestCaseToJson(const TestCase& tc) {
       case KernelArg::Kind::kLocal:
         aj = {{"kind", "local"}, {"bytes", a.local_bytes}};
         break;
+      case KernelArg::Kind::kImage:
+        aj = {{"kind", "image"},
+              {"file", ArgFile(i)},
+              {"bytes", a.bytes.size()},
+              {"result", a.is_result},
+              {"image", ImageDescToJson(a.image)}};
+        break;
+      case KernelArg::Kind::kSampler:
+        aj = {{"kind", "sampler"}, {"sampler", SamplerDescToJson(a.sampler)}};
+        break;
     }
     if (!a.type.empty()) aj["type"] = a.type;
     j["args"].push_back(std::move(aj));
@@ -122,7 +133,9 @@ absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
       !s.ok())
     return s;
   for (size_t i = 0; i < tc.args.size(); ++i) {
-    if (tc.args[i].kind != KernelArg::Kind::kBuffer) continue;
+    if (tc.args[i].kind != KernelArg::Kind::kBuffer &&
+        tc.args[i].kind != KernelArg::Kind::kImage)
+      continue;
     if (auto s = WriteFileBytes(dir + "/" + ArgFile(i), tc.args[i].bytes);
         !s.ok())
       return s;
@@ -140,8 +153,9 @@ constexpr char kCaseHint[] =
 constexpr size_t kMaxTolerances = 4096;
 constexpr size_t kMaxToleranceFields = 1 << 16;
 
-// The optional "tolerances" array of case.json.
-void ReadTolerances(JsonReader& reader, JsonField list, TestCase& tc) {
+}  // namespace
+
+void ReadResultTolerances(JsonReader& reader, JsonField list, TestCase& tc) {
   for (JsonField tj : list.Array(kMaxTolerances, /*required=*/false)) {
     if (!tj.ExpectObject()) return;
     ResultTolerance t;
@@ -170,6 +184,8 @@ void ReadTolerances(JsonReader& reader, JsonField list, TestCase& tc) {
     tc.tolerances.push_back(std::move(t));
   }
 }
+
+namespace {
 
 absl::StatusOr<std::array<uint64_t, 3>> ReadDimsField(JsonField field,
                                                       uint32_t dims,
@@ -246,9 +262,13 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
     if (!aj.ExpectObject()) break;
     KernelArg a;
     a.type = aj["type"].String("");
-    const std::string kind = aj["kind"].Enum({"buffer", "scalar", "local"});
-    if (kind == "buffer") {
-      a.kind = KernelArg::Kind::kBuffer;
+    const std::string kind =
+        aj["kind"].Enum({"buffer", "scalar", "local", "image", "sampler"});
+    if (kind == "image")
+      a.image = ReadImageDesc(aj["image"], kMaxInputFileBytes);
+    if (kind == "buffer" || kind == "image") {
+      a.kind =
+          kind == "image" ? KernelArg::Kind::kImage : KernelArg::Kind::kBuffer;
       a.is_result = aj["result"].Bool(false);
       const std::string file = aj["file"].String(ArgFile(i));
       if (!reader.ok()) break;
@@ -269,6 +289,12 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
         aj["bytes"].Fail(absl::StrCat(file, " holds ", a.bytes.size(),
                                       " bytes but case.json says ", declared));
       }
+      if (reader.ok() && a.kind == KernelArg::Kind::kImage &&
+          a.bytes.size() != ImageBytes(a.image)) {
+        aj["file"].Fail(absl::StrCat(
+            file, " holds ", a.bytes.size(), " bytes but the image (",
+            DescribeImage(a.image), ") needs ", ImageBytes(a.image)));
+      }
     } else if (kind == "scalar") {
       a.kind = KernelArg::Kind::kScalar;
       const std::string hex = aj["bytes_hex"].String();
@@ -285,11 +311,14 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
     } else if (kind == "local") {
       a.kind = KernelArg::Kind::kLocal;
       a.local_bytes = aj["bytes"].Uint(1, kMaxLocalBytes);
+    } else if (kind == "sampler") {
+      a.kind = KernelArg::Kind::kSampler;
+      a.sampler = ReadSamplerDesc(aj["sampler"]);
     }
     tc.args.push_back(std::move(a));
   }
   if (!reader.ok()) return reader.status();
-  ReadTolerances(reader, j["tolerances"], tc);
+  ReadResultTolerances(reader, j["tolerances"], tc);
   if (!reader.ok()) return reader.status();
 
   auto module = ReadFileBytes(dir + "/module.spv", kMaxModuleFileBytes);

@@ -2,9 +2,10 @@
 // a module, its entry point, an ND-range and the kernel arguments.
 //
 // Contract: a TestCase is a plain value. On disk it is a directory holding
-// `case.json`, `module.spv` and one `argN.bin` per buffer argument (N = the
-// argument's position). `ReadTestCase` validates everything it reads and
-// reports the file and field at fault; `WriteTestCase` writes every file
+// `case.json`, `module.spv` and one `argN.bin` per buffer or image argument
+// (N = the argument's position; an image's file holds its texels in the
+// layout of spirv/image_format.h). `ReadTestCase` validates everything it reads
+// and reports the file and field at fault; `WriteTestCase` writes every file
 // atomically (temp + rename), case.json last, so a reader never sees a
 // case.json whose files are missing.
 #pragma once
@@ -18,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
+#include "spirv/image_format.h"
 
 namespace l0spv::spirv {
 
@@ -30,13 +32,16 @@ struct NdRange {
 };
 
 struct KernelArg {
-  enum class Kind { kBuffer, kScalar, kLocal };
+  enum class Kind { kBuffer, kScalar, kLocal, kImage, kSampler };
   Kind kind = Kind::kBuffer;
   // kBuffer: initial contents; kScalar: the value's bytes (little-endian; a
-  // by-value struct is a scalar of its OpenCL-layout bytes).
+  // by-value struct is a scalar of its OpenCL-layout bytes); kImage: the
+  // initial texels (ImageBytes(image) bytes).
   std::vector<uint8_t> bytes;
   uint64_t local_bytes = 0;  // kLocal: size of the __local allocation
-  bool is_result = false;    // kBuffer: compared between targets
+  bool is_result = false;    // kBuffer/kImage: compared between targets
+  ImageDesc image;           // kImage
+  SamplerDesc sampler;       // kSampler
   std::string type;          // optional, informational ("u32", "struct")
 };
 
@@ -73,6 +78,12 @@ inline constexpr char kTestCaseFormat[] = "l0spv-case/1";
 
 absl::StatusOr<TestCase> ReadTestCase(const std::string& dir);
 absl::Status WriteTestCase(const TestCase& test_case, const std::string& dir);
+
+class JsonReader;
+class JsonField;
+// The optional "tolerances" array (case.json and corpus sidecars), read into
+// tc.tolerances once tc.args is known; problems go to `reader`.
+void ReadResultTolerances(JsonReader& reader, JsonField list, TestCase& tc);
 
 // case.json alone (the module and buffers are separate files).
 nlohmann::json TestCaseToJson(const TestCase& test_case);

@@ -75,6 +75,15 @@ std::string LaunchText(const spirv::TestCase& tc) {
         absl::StrAppend(&text, "- arg ", i, ": __local, ", a.local_bytes,
                         " bytes\n");
         break;
+      case spirv::KernelArg::Kind::kImage:
+        absl::StrAppend(&text, "- arg ", i, ": image ",
+                        spirv::DescribeImage(a.image), " (initial texels: `arg",
+                        i, ".bin`)", a.is_result ? ", result" : "", "\n");
+        break;
+      case spirv::KernelArg::Kind::kSampler:
+        absl::StrAppend(&text, "- arg ", i, ": sampler ",
+                        spirv::DescribeSampler(a.sampler), "\n");
+        break;
     }
   }
   return text;
@@ -102,6 +111,11 @@ std::string OclgrindSim(const spirv::TestCase& tc) {
       case spirv::KernelArg::Kind::kLocal:
         absl::StrAppend(&sim, "\n<local size=", a.local_bytes, ">\n");
         break;
+      case spirv::KernelArg::Kind::kImage:
+      case spirv::KernelArg::Kind::kSampler:
+        // oclgrind-kernel's .sim format has no image or sampler arguments;
+        // the caller leaves the oclgrind-kernel command out for such cases.
+        break;
     }
   }
   return sim;
@@ -127,6 +141,20 @@ std::string OpenClRunArgs(const std::string& platform,
         break;
       case spirv::KernelArg::Kind::kLocal:
         absl::StrAppend(&args, " local:", a.local_bytes);
+        break;
+      case spirv::KernelArg::Kind::kImage:
+        absl::StrAppend(&args, " image:arg", i,
+                        ".bin:", spirv::ImageDimName(a.image.dim), ":",
+                        spirv::ChannelOrderName(a.image.order), ":",
+                        spirv::ChannelTypeName(a.image.type), ":",
+                        a.image.width, "x", a.image.height, "x", a.image.depth,
+                        "x", a.image.array_size, a.is_result ? ":out" : "");
+        break;
+      case spirv::KernelArg::Kind::kSampler:
+        absl::StrAppend(&args, " sampler:",
+                        a.sampler.normalized ? "normalized" : "unnormalized",
+                        ":", spirv::AddressingModeName(a.sampler.addressing),
+                        ":", spirv::FilterModeName(a.sampler.filter));
         break;
     }
   }

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "oracles/compare/compare_image.h"
 #include "oracles/compare/float_bits.h"
 
 namespace l0spv::oracles {
@@ -169,13 +170,16 @@ CompareResult CompareExecutions(const spirv::TestCase& test_case,
   }
   for (size_t arg = 0; arg < test_case.args.size(); ++arg) {
     const spirv::KernelArg& a = test_case.args[arg];
-    if (a.kind != spirv::KernelArg::Kind::kBuffer || !a.is_result) continue;
+    const bool image = a.kind == spirv::KernelArg::Kind::kImage;
+    if ((a.kind != spirv::KernelArg::Kind::kBuffer && !image) || !a.is_result)
+      continue;
     static const std::vector<uint8_t> kNone;
     const auto& expected =
         arg < reference.buffers.size() ? reference.buffers[arg] : kNone;
     const auto& actual =
         arg < other.buffers.size() ? other.buffers[arg] : kNone;
-    CompareResult r = CompareBuffer(arg, expected, actual, options);
+    CompareResult r = image ? CompareImage(arg, a.image, expected, actual)
+                            : CompareBuffer(arg, expected, actual, options);
     if (!r.equal) return r;
   }
   if (reference.printf_output != other.printf_output) {

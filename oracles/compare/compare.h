@@ -10,14 +10,16 @@
 //    `absolute` of each other; NaN equals NaN whatever the payload (unless
 //    compare_nan_payloads); a NaN never equals a number. Elements a skip
 //    entry covers are not compared. printf output is compared byte for byte.
+//  - Result images (kImage arguments marked `is_result`) are compared texel
+//    by texel with the conversion tolerances of compare_image.h.
 //  - Executions whose statuses differ, or that are not both kOk, are equal
 //    only when both have the same non-ok status (the messages may differ).
 //  - `explanation` names the argument, the element index and byte range, the
 //    expected (reference) and actual values in decimal and hex, the
 //    tolerance applied and how many elements differ in total.
 //  - `signature_kind` is a short stable word for dedup: "status", "size",
-//    "bytes", "float-f16"/"float-f32"/"float-f64", "nan", "printf" (empty
-//    when equal).
+//    "bytes", "float-f16"/"float-f32"/"float-f64", "nan", "printf", "image"
+//    (empty when equal).
 #pragma once
 
 #include <cstdint>

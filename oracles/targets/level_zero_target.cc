@@ -435,6 +435,14 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
       case spirv::KernelArg::Kind::kLocal:
         r = zeKernelSetArgumentValue(ze.kernel, index, a.local_bytes, nullptr);
         break;
+      case spirv::KernelArg::Kind::kImage:
+      case spirv::KernelArg::Kind::kSampler:
+        return FailedExecution(
+            ExecutionStatus::kUnsupported,
+            absl::StrCat("argument ", i,
+                         ": image and sampler arguments are not passed by "
+                         "this target yet"),
+            log);
     }
     if (r != ZE_RESULT_SUCCESS) {
       return FailedExecution(

@@ -359,6 +359,14 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
       case spirv::KernelArg::Kind::kLocal:
         err = clSetKernelArg(cl.kernel, index, a.local_bytes, nullptr);
         break;
+      case spirv::KernelArg::Kind::kImage:
+      case spirv::KernelArg::Kind::kSampler:
+        return FailedExecution(
+            ExecutionStatus::kUnsupported,
+            absl::StrCat("argument ", i,
+                         ": image and sampler arguments are not passed by "
+                         "this target yet"),
+            log);
     }
     if (err != CL_SUCCESS) {
       return FailedExecution(
