@@ -81,13 +81,16 @@ uint32_t ImageOperandsMask(const Instruction& inst) {
 }
 
 void CheckImageWrite(RuleContext& ctx, const Instruction& inst) {
-  // A mask of 0 ("None") carries no operands, so only set bits count.
-  const uint32_t mask = ImageOperandsMask(inst);
-  if (mask == 0) return;
+  // The Image Operands mask is itself the optional operand, so a mask of 0
+  // ("None") counts too: the environment says "must not include any", and
+  // spirv-val's OpenCL environment rejects the None mask as well.
+  auto index = FindOperandOfKind(inst, OperandKind::kImageOperands);
+  if (!index) return;
   ctx.Report(kRuleImageWriteOperands, &inst,
              absl::StrFormat("%s has Image Operands 0x%x; Level Zero forbids "
                              "optional Image Operands on OpImageWrite",
-                             ctx.Describe(inst), mask));
+                             ctx.Describe(inst),
+                             OperandWord(inst, *index).value_or(0)));
 }
 
 void CheckImageReadConstOffset(RuleContext& ctx, const Instruction& inst) {
