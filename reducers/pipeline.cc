@@ -12,6 +12,7 @@
 #include "reducers/kernel_passes.h"
 #include "reducers/log_stage.h"
 #include "reducers/module_edit.h"
+#include "reducers/shrink_images.h"
 
 namespace l0spv::reducers {
 namespace {
@@ -61,6 +62,7 @@ std::vector<std::unique_ptr<Stage>> DefaultStages(
   stages.push_back(MakeLogShrinkStage(std::move(original)));
   stages.push_back(MakeNdRangeStage());
   stages.push_back(MakeBufferStage());
+  stages.push_back(MakeShrinkImagesStage());
   stages.push_back(MakeExtInstToConstantStage());
   stages.push_back(MakeRemoveStatementsStage());
   stages.push_back(MakeValueToConstantStage());

@@ -8,7 +8,9 @@
 namespace l0spv::reducers {
 
 bool ReductionContext::Try(const spirv::TestCase& candidate) {
-  if (!oracle_->IsInteresting(candidate)) return false;
+  const bool interesting =
+      predicate_ ? predicate_(candidate) : oracle_->IsInteresting(candidate);
+  if (!interesting) return false;
   current_ = candidate;
   return true;
 }
