@@ -227,7 +227,11 @@ bool ShrinkImageArguments(TestCase& current,
       while (!expired()) {
         const KernelArg& a = current.args[i];
         const uint64_t extent = spirv::StorageExtent(a.image)[k];
-        if (extent <= 1) break;
+        // OpenCL's clCreateImage wants a 3D image at least 2 deep (a 2D
+        // image is the 1-deep case): below that, consumers refuse the case.
+        const uint64_t floor =
+            k == 2 && a.image.dim == spirv::ImageDim::k3D ? 2 : 1;
+        if (extent <= floor) break;
         TestCase c = current;
         SetStorageExtent(c.args[i].image, k, extent / 2);
         if (!Valid(c.args[i].image)) break;

@@ -6,8 +6,9 @@
 // says the candidate still reproduces:
 //  - extents: each storage extent (spirv::StorageExtent: x, then y or the
 //    1D-array layers, then z or the 2D-array layers) is halved while the
-//    case stays interesting; the texels kept are those whose coordinates
-//    survive, so every remaining texel keeps its value;
+//    case stays interesting (a 3D image stays at least 2 deep, as OpenCL
+//    requires); the texels kept are those whose coordinates survive, so
+//    every remaining texel keeps its value;
 //  - texels: all zero, once;
 //  - format: towards R, then RGBA, with the plainest channel type of the
 //    same read function (normalised: UnormInt8; half/float: Float; signed:

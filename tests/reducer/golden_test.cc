@@ -608,6 +608,29 @@ TEST(GoldenStages, MalformedFilesAreErrorsNamingTheLine) {
               HasSubstr("f.spvasm:4: unknown key 'colour'"));
   EXPECT_THAT(error(ok + "; golden: arg buffer 0g\n" + module),
               HasSubstr("f.spvasm:4: bad hex bytes"));
+  EXPECT_THAT(error(ok +
+                    "; golden: arg image 2d RGBA UnormInt8 4,1 read_only"
+                    " seed 1\n" +
+                    module),
+              HasSubstr("f.spvasm:4: image: bad size '4,1'"));
+  EXPECT_THAT(error(ok +
+                    "; golden: arg image 2d BGRA UnormInt16 1,1,1,1 "
+                    "read_only seed 1\n" +
+                    module),
+              HasSubstr("BGRA"));
+  EXPECT_THAT(error(ok +
+                    "; golden: arg image 2d R UnormInt8 2,1,1,1 "
+                    "read_only 00\n" +
+                    module),
+              HasSubstr("image: 1 texel bytes, want 2"));
+  EXPECT_THAT(error(ok + "; golden: arg image 2d R\n" + module),
+              HasSubstr("image: want DIM ORDER TYPE"));
+  EXPECT_THAT(
+      error(ok + "; golden: arg sampler sometimes Clamp Nearest\n" + module),
+      HasSubstr("sampler: want normalized|unnormalized"));
+  EXPECT_THAT(
+      error(ok + "; golden: arg sampler normalized Wrap Nearest\n" + module),
+      HasSubstr("f.spvasm:4: "));
   EXPECT_THAT(error(ok + "; golden: arg pipe 00\n" + module),
               HasSubstr("unknown argument kind 'pipe'"));
   EXPECT_THAT(error(ok + "; golden: local 1,2,3,4\n" + module),

@@ -176,6 +176,24 @@ TEST(ShrinkImageArguments, HalvesEachAxisWhileInterestingAndKeepsTexels) {
   EXPECT_FALSE(ShrinkImageArguments(tc, keep, [] { return false; }));
 }
 
+TEST(ShrinkImageArguments, ThreeDImagesStayAtLeastTwoDeep) {
+  const ImageDesc d =
+      Desc(ImageDim::k3D, order::kR, type::kUnsignedInt8, 2, 2, 4, 1);
+  TestCase tc = CaseWith({ImageArg(d, Iota(d))});
+  EXPECT_TRUE(ShrinkImageArguments(
+      tc, [](const TestCase&) { return true; }, [] { return false; }));
+  EXPECT_EQ(tc.args[0].image.depth, 2u);
+  EXPECT_EQ(tc.args[0].image.width, 1u);
+  EXPECT_EQ(tc.args[0].image.height, 1u);
+  // 2D arrays may go down to one layer.
+  const ImageDesc a =
+      Desc(ImageDim::k2DArray, order::kR, type::kUnsignedInt8, 1, 1, 1, 4);
+  TestCase ta = CaseWith({ImageArg(a, Iota(a))});
+  EXPECT_TRUE(ShrinkImageArguments(
+      ta, [](const TestCase&) { return true; }, [] { return false; }));
+  EXPECT_EQ(ta.args[0].image.array_size, 1u);
+}
+
 TEST(ShrinkImageArguments, FormatsMoveTowardsRThenRgba) {
   const ImageDesc d =
       Desc(ImageDim::k2D, order::kBGRA, type::kSignedInt8, 1, 1, 1, 1);
