@@ -4,14 +4,20 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <vector>
 
+#include "reducers/module_edit.h"
+#include "spirv/binary.h"
+#include "spirv/grammar.h"
 #include "spirv/image_format.h"
 #include "spirv/numeric_bits.h"
+#include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::reducers {
 namespace {
 
+using spirv::AddressingMode;
 using spirv::ChannelClass;
 using spirv::ImageDesc;
 using spirv::KernelArg;
@@ -156,6 +162,57 @@ bool AnyNonZero(const std::vector<uint8_t>& bytes) {
                      [](uint8_t b) { return b != 0; });
 }
 
+// The module with OpConstantSampler `index` (in types_values order) moved
+// one step towards Nearest / ClampToEdge, or nullopt when it is plain.
+std::optional<TestCase> PlainerLiteralSampler(const TestCase& tc,
+                                              spirv::Module module,
+                                              size_t index) {
+  spirv::Instruction& inst = module.types_values[index];
+  for (spirv::Operand& op : inst.mutable_operands()) {
+    if (op.words.size() != 1) continue;
+    if (op.kind == spirv::OperandKind::kSamplerFilterMode &&
+        op.words[0] == static_cast<uint32_t>(spirv::FilterMode::kLinear)) {
+      op.words[0] = static_cast<uint32_t>(spirv::FilterMode::kNearest);
+      return WithModule(tc, module);
+    }
+  }
+  for (spirv::Operand& op : inst.mutable_operands()) {
+    if (op.words.size() != 1 ||
+        op.kind != spirv::OperandKind::kSamplerAddressingMode)
+      continue;
+    const auto mode = static_cast<AddressingMode>(op.words[0]);
+    if (mode == AddressingMode::kClampToEdge || mode == AddressingMode::kNone)
+      return std::nullopt;
+    op.words[0] = static_cast<uint32_t>(AddressingMode::kClampToEdge);
+    return WithModule(tc, module);
+  }
+  return std::nullopt;
+}
+
+bool ShrinkLiteralSamplers(TestCase& current,
+                           absl::FunctionRef<bool(const TestCase&)> keep,
+                           absl::FunctionRef<bool()> expired) {
+  auto module = spirv::ReadModuleWords(current.module_words);
+  if (!module.ok()) return false;
+  bool progress = false;
+  for (size_t i = 0; i < module->types_values.size() && !expired(); ++i) {
+    if (module->types_values[i].opcode() !=
+        static_cast<uint32_t>(spv::Op::OpConstantSampler))
+      continue;
+    // Up to two steps per sampler (filter, then addressing).
+    for (int step = 0; step < 2 && !expired(); ++step) {
+      std::optional<TestCase> c = PlainerLiteralSampler(current, *module, i);
+      if (!c || !keep(*c)) break;
+      current = *std::move(c);
+      progress = true;
+      auto again = spirv::ReadModuleWords(current.module_words);
+      if (!again.ok()) return progress;
+      *module = std::move(*again);
+    }
+  }
+  return progress;
+}
+
 }  // namespace
 
 std::vector<uint8_t> ResizeTexels(const ImageDesc& from,
@@ -261,6 +318,8 @@ bool ShrinkImageArguments(TestCase& current,
       if (attempt(c)) break;
     }
   }
+  if (!expired() && ShrinkLiteralSamplers(current, keep, expired))
+    progress = true;
   return progress;
 }
 

@@ -19,8 +19,10 @@
 //    reaches a fixed point.
 // and for each sampler argument: Linear filtering -> Nearest; Clamp, Repeat
 // and RepeatMirrored addressing -> ClampToEdge (normalised coordinates stay:
-// changing them changes every coordinate the kernel computes).
-// A case without image or sampler arguments is left alone (no test run).
+// changing them changes every coordinate the kernel computes); and the
+// same for each literal sampler (OpConstantSampler) in the module.
+// A case without image or sampler arguments or literal samplers is left
+// alone (no test run).
 // Returns whether anything was kept; stops early once `expired()`.
 #pragma once
 
