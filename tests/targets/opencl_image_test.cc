@@ -465,5 +465,26 @@ TEST(OpenClImages, OclocCompilesAnImageModule) {
   EXPECT_EQ(e.status, ExecutionStatus::kOk) << e.message << "\n" << e.log;
 }
 
+// A profile with `images: false` (baseline; every ocloc device's profile
+// has images) makes ocloc:DEVICE refuse image cases before compiling; a
+// stand-in compiler (/bin/true) shows it is never called.
+TEST(OpenClImages, OclocRefusesImagesForAProfileWithoutThem) {
+  namespace co = spirv::channel_order;
+  namespace ct = spirv::channel_type;
+  TargetOptions o;
+  o.program = "/bin/true";
+  auto target = MakeTarget("ocloc:baseline", o);
+  ASSERT_TRUE(target.ok()) << target.status();
+  const Execution e = (*target)->Run(SampleCase(co::kR, ct::kFloat), Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << e.message;
+  EXPECT_EQ(e.message,
+            "device profile baseline has no image support (images: false in "
+            "oracles/validity/profiles.json)");
+  auto tgllp = MakeTarget("ocloc:tgllp", o);
+  ASSERT_TRUE(tgllp.ok()) << tgllp.status();
+  EXPECT_EQ((*tgllp)->Run(SampleCase(co::kR, ct::kFloat), Limits()).status,
+            ExecutionStatus::kOk);
+}
+
 }  // namespace
 }  // namespace l0spv::oracles
