@@ -8,9 +8,7 @@
 namespace l0spv::reducers {
 
 bool ReductionContext::Try(const spirv::TestCase& candidate) {
-  const bool interesting =
-      predicate_ ? predicate_(candidate) : oracle_->IsInteresting(candidate);
-  if (!interesting) return false;
+  if (!oracle_->IsInteresting(candidate)) return false;
   current_ = candidate;
   return true;
 }

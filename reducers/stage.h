@@ -15,7 +15,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <string>
 
 #include "reducers/interestingness.h"
@@ -29,18 +28,6 @@ class ReductionContext {
   ReductionContext(spirv::TestCase start, Interestingness* oracle,
                    Clock::time_point deadline)
       : current_(std::move(start)), oracle_(oracle), deadline_(deadline) {}
-
-  using Predicate = std::function<bool(const spirv::TestCase&)>;
-  // A context whose interestingness test is `predicate` rather than the
-  // reducer's oracle: stand-ins in tests, for findings whose reproduction
-  // needs what no consumer runs yet (image execution, before the reference
-  // interpreter has it). oracle() must not be called on such a context.
-  ReductionContext(spirv::TestCase start, Predicate predicate,
-                   Clock::time_point deadline)
-      : current_(std::move(start)),
-        oracle_(nullptr),
-        predicate_(std::move(predicate)),
-        deadline_(deadline) {}
 
   const spirv::TestCase& current() const { return current_; }
   // Keeps `candidate` when it is interesting; returns whether it was.
@@ -59,7 +46,6 @@ class ReductionContext {
  private:
   spirv::TestCase current_;
   Interestingness* oracle_;
-  Predicate predicate_;  // set instead of oracle_ by the stand-in constructor
   Clock::time_point deadline_;
 };
 

@@ -8,8 +8,7 @@
 // pipeline gets a test instance here, which fails until its golden directory
 // exists. The interestingness predicates are the injected faults of
 // reduce_fault_target.h, judged by the real oracle (Interestingness) with the
-// reference interpreter in process, or stand-ins (StandIn below) where no
-// consumer can run the case yet.
+// reference interpreter in process.
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -31,12 +30,10 @@
 #include "generators/transform/engine.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "oracles/validity/lint.h"
 #include "reducers/interestingness.h"
 #include "reducers/module_edit.h"
 #include "reducers/pipeline.h"
 #include "reducers/spirv_reduce_stage.h"
-#include "spirv/binary.h"
 #include "spirv/file_io.h"
 #include "spirv/image_format.h"
 #include "spirv/spirv_tools.h"
@@ -382,39 +379,6 @@ std::vector<std::string> PipelineStageNames() {
   return names;
 }
 
-// Stand-in predicates (`predicate stand-in:NAME`): simulated findings judged
-// without running the kernel, for a stage whose cases no consumer here can
-// execute yet (image arguments, until the reference interpreter runs them).
-// Like the real oracle, each first requires the candidate to lint clean.
-bool LintsClean(const spirv::TestCase& tc) {
-  auto module = spirv::ReadModuleWords(tc.module_words);
-  auto profile = oracles::FindDeviceProfile(tc.profile);
-  return module.ok() && profile.ok() &&
-         oracles::LintModule(*module, *profile).ok();
-}
-
-std::optional<ReductionContext::Predicate> StandIn(absl::string_view name) {
-  if (name == "stand-in:wide-rgba-imagef") {
-    // A consumer that mis-converts non-zero texels of 4-channel images read
-    // with read_imagef (normalised, half, float) at least 4 texels wide.
-    return [](const spirv::TestCase& tc) {
-      if (!LintsClean(tc)) return false;
-      for (const spirv::KernelArg& a : tc.args) {
-        if (a.kind != spirv::KernelArg::Kind::kImage) continue;
-        const spirv::ChannelClass c = spirv::ClassOfChannelType(a.image.type);
-        if (a.image.width >= 4 && spirv::ChannelCount(a.image.order) == 4 &&
-            c != spirv::ChannelClass::kSigned &&
-            c != spirv::ChannelClass::kUnsigned &&
-            std::any_of(a.bytes.begin(), a.bytes.end(),
-                        [](uint8_t b) { return b != 0; }))
-          return true;
-      }
-      return false;
-    };
-  }
-  return std::nullopt;
-}
-
 // A golden file's case with its oracle and the stage, as ReduceFinding
 // builds them: the signature is the one the case shows at the start.
 class GoldenRun {
@@ -426,18 +390,6 @@ class GoldenRun {
     auto g = ParseGolden(*text, path);
     ASSERT_TRUE(g.ok()) << g.status();
     golden_ = std::move(*g);
-    if (absl::StartsWith(golden_.predicate, "stand-in:")) {
-      auto predicate = StandIn(golden_.predicate);
-      ASSERT_TRUE(predicate.has_value())
-          << path << ": no stand-in " << golden_.predicate;
-      stand_in_ = *predicate;
-      ASSERT_TRUE(stand_in_(golden_.test_case))
-          << path << ": the case must satisfy its stand-in predicate";
-      for (auto& s : DefaultStages(SpirvReduceOptions{}, golden_.original))
-        if (s->name() == stage && stage_ == nullptr) stage_ = std::move(s);
-      ASSERT_NE(stage_, nullptr) << "no stage " << stage << " in DefaultStages";
-      return;
-    }
     InterestingnessOptions io;
     io.targets = {golden_.predicate};
     io.make_target = testing::MakeReduceFaultTarget;
@@ -470,17 +422,13 @@ class GoldenRun {
 
   // Runs the stage until a run keeps nothing; returns the runs that kept.
   int RunToFixedPoint(int max_runs) {
-    const auto deadline =
-        ReductionContext::Clock::now() + std::chrono::seconds(120);
-    ReductionContext ctx =
-        stand_in_
-            ? ReductionContext(golden_.test_case, stand_in_, deadline)
-            : ReductionContext(golden_.test_case, oracle_.get(), deadline);
+    ReductionContext ctx(
+        golden_.test_case, oracle_.get(),
+        ReductionContext::Clock::now() + std::chrono::seconds(120));
     int kept = 0;
     for (int r = 0; r < max_runs && stage_->Run(ctx); ++r) ++kept;
     EXPECT_LT(kept, max_runs) << path_ << ": no fixed point";
-    EXPECT_TRUE(stand_in_ ? stand_in_(ctx.current())
-                          : oracle_->IsInteresting(ctx.current()));
+    EXPECT_TRUE(oracle_->IsInteresting(ctx.current()));
     result_ = ctx.current();
     return kept;
   }
@@ -496,7 +444,6 @@ class GoldenRun {
   std::string path_;
   GoldenCase golden_;
   std::unique_ptr<Interestingness> oracle_;
-  ReductionContext::Predicate stand_in_;  // a stand-in instead of oracle_
   std::unique_ptr<Stage> stage_;
   std::string unsupported_;
   spirv::TestCase result_;

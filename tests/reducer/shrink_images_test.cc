@@ -1,7 +1,7 @@
 // Unit tests of the shrink-images stage (reducers/shrink_images.h): texel
 // layout kept through resizing, re-encoding by channel meaning, and the
 // stage's steps under simple predicates (no kernel runs: the predicates read
-// the case, as the golden's stand-in does).
+// the case; the golden runs the real oracle).
 #include "reducers/shrink_images.h"
 
 #include <cstring>
