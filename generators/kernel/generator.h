@@ -42,6 +42,11 @@ enum Guard : uint32_t {
   kGuardBarrier = 1u << 4,     // barrier between exchange write and read
 };
 
+// Image kernels (images.h): never (the default, so existing seeds keep their
+// bytes), as a swarm feature (a quarter of the cases), or in every case.
+// Only device profiles with images ever get them.
+enum class ImageMode : uint8_t { kOff, kSwarm, kOn };
+
 struct GeneratorOptions {
   uint64_t seed = 0;
   std::string profile = "full";
@@ -60,6 +65,7 @@ struct GeneratorOptions {
   // Allow ND-ranges whose global size is not a multiple of the local size
   // (OpenCL 2.0 non-uniform work-groups; Level Zero cannot launch them).
   bool allow_non_uniform = false;
+  ImageMode images = ImageMode::kOff;
   // libFuzzer: the generator's decisions are read from these bytes first
   // and from the seeded stream once they run out (random.h describes the
   // encoding). Empty = seed only. The bytes must outlive the call.
