@@ -133,7 +133,9 @@ ImageDesc ReadImageDesc(GenContext& ctx, bool sampled) {
   if (d.dim == ImageDim::k2D || d.dim == ImageDim::k2DArray ||
       d.dim == ImageDim::k3D)
     d.height = PowerOfTwo(ctx, min_log, max_log);
-  if (d.dim == ImageDim::k3D) d.depth = PowerOfTwo(ctx, min_log, max_log);
+  // OpenCL requires a 3D image's depth to exceed 1.
+  if (d.dim == ImageDim::k3D)
+    d.depth = PowerOfTwo(ctx, std::max<uint32_t>(min_log, 1), max_log);
   if (spirv::IsArrayed(d.dim)) d.array_size = ctx.rng.Range(1, 4);
   return d;
 }
@@ -163,6 +165,8 @@ ImageDesc OwnedImageDesc(GenContext& ctx, const KernelResources& k,
                                        ImageDim::k2DArray, ImageDim::k3D};
   d.access = ImageAccess::kWriteOnly;
   d.dim = ctx.rng.Pick<ImageDim>(kDims);
+  // OpenCL requires a 3D image's depth to exceed 1.
+  if (d.dim == ImageDim::k3D && range.global[2] < 2) d.dim = ImageDim::k2D;
   const uint64_t gx = range.global[0], gy = range.global[1],
                  gz = range.global[2];
   switch (spirv::CoordinateCount(d.dim)) {

@@ -172,6 +172,10 @@ TEST(GeneratorImageTest, WrittenImagesAndLinearTolerances) {
     for (uint64_t g : tc.nd_range.global) work_items *= g;
     for (const spirv::KernelArg& a : tc.args) {
       if (a.kind != spirv::KernelArg::Kind::kImage) continue;
+      // OpenCL: a 3D image's depth is more than 1.
+      if (a.image.dim == spirv::ImageDim::k3D) {
+        EXPECT_GE(a.image.depth, 2u) << "seed " << seed;
+      }
       EXPECT_EQ(a.is_result, a.image.access != spirv::ImageAccess::kReadOnly);
       if (a.is_result) {
         EXPECT_EQ(spirv::TexelCount(a.image), work_items) << "seed " << seed;
