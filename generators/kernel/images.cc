@@ -234,12 +234,22 @@ uint32_t Varying(GenContext& ctx) {
   return AnyIntAs(ctx, 32);
 }
 
+// A vector of run-time lanes. OpCompositeConstruct of run-time values
+// crashes llvm-spirv 14 -r (known-consumer-bugs/composite_construct_runtime):
+// unless that bug is allowed, the lanes are inserted into an OpUndef.
 uint32_t Vector(GenContext& ctx, ValueType element,
                 const std::vector<uint32_t>& lanes) {
   if (lanes.size() == 1) return lanes[0];
   const ValueType t{element.kind, element.width,
                     static_cast<uint8_t>(lanes.size())};
-  return ctx.fn->Op(Op::OpCompositeConstruct, ctx.types.Id(t), lanes);
+  const uint32_t type = ctx.types.Id(t);
+  if (ctx.BugsAllowed(KnownBugId::kCompositeConstructRuntime))
+    return ctx.fn->Op(Op::OpCompositeConstruct, type, lanes);
+  uint32_t acc = ctx.fn->Op(Op::OpUndef, type, {});
+  for (uint32_t i = 0; i < lanes.size(); ++i)
+    acc = ctx.fn->OpWith(Op::OpCompositeInsert, type,
+                         {Id(lanes[i]), Id(acc), Lit(i)});
+  return acc;
 }
 
 uint32_t FloatConst(GenContext& ctx, double v) {
@@ -458,8 +468,7 @@ uint32_t WriteValue(GenContext& ctx, const ImageDesc& d) {
   std::vector<uint32_t> lanes;
   for (int i = 0; i < 4; ++i) lanes.push_back(AnyIntAs(ctx, 32));
   const ValueType v4 = IntT(32, 4);
-  const uint32_t ints =
-      fn.Op(Op::OpCompositeConstruct, ctx.types.Id(v4), lanes);
+  const uint32_t ints = Vector(ctx, IntT(32), lanes);
   namespace ct = spirv::channel_type;
   if (IsIntegerImage(d)) {
     uint32_t mask = 0xffffffffu;
