@@ -40,6 +40,8 @@ enum Guard : uint32_t {
   kGuardIndex = 1u << 2,       // array and buffer indices in bounds
   kGuardFloatToInt = 1u << 3,  // SaturatedConversion on float→int
   kGuardBarrier = 1u << 4,     // barrier between exchange write and read
+  // Image barrier between a read-write image's write and read phases.
+  kGuardImageBarrier = 1u << 5,
 };
 
 // Image kernels (images.h): never (the default, so existing seeds keep their

@@ -692,6 +692,11 @@ void GenImageOps(GenContext& ctx) {
   const uint32_t semantics =
       kImageBarrierSemantics |
       (Avoiding(ctx, oracles::kConsumerOclgrind) ? kCrossWorkgroupMemory : 0);
+  if (!ctx.GuardOn(kGuardImageBarrier)) {
+    for (const auto& [img, coordinate] : neighbours)
+      PlainRead(ctx, *img, coordinate);
+    return;
+  }
   ctx.fn->Void(Op::OpControlBarrier, {Id(ctx.types.U32(kScopeWorkgroup)),
                                       Id(ctx.types.U32(kScopeWorkgroup)),
                                       Id(ctx.types.U32(semantics))});
