@@ -249,6 +249,75 @@ OpImageWrite %i8o %c %iv2
   EXPECT_EQ(As<int8_t>(e.buffers[5]), (std::vector<int8_t>{127, 127, 127, 72}));
 }
 
+TEST(ReferenceImage, EveryDimensionality) {
+  // 1D buffer: sampler-less read of texel 2 written to a 1D image; 1D array
+  // sampled at (x, layer 1); 2D array written at (0, 1, layer 2); 3D
+  // sampled at its last texel.
+  spirv::ImageDesc b;
+  b.dim = spirv::ImageDim::k1DBuffer;
+  b.order = co::kR;
+  b.type = ct::kFloat;
+  b.width = 4;
+  std::vector<uint8_t> bb(16);
+  const float bv[4] = {1, 2, 3, 4};
+  std::memcpy(bb.data(), bv, 16);
+  spirv::ImageDesc d1 = b;
+  d1.dim = spirv::ImageDim::k1D;
+  d1.access = ImageAccess::kWriteOnly;
+  spirv::ImageDesc a1 = b;
+  a1.dim = spirv::ImageDim::k1DArray;
+  a1.width = 2;
+  a1.array_size = 2;  // texels 1 2 | 3 4
+  spirv::ImageDesc a2 = b;
+  a2.dim = spirv::ImageDim::k2DArray;
+  a2.width = 1;
+  a2.height = 2;
+  a2.array_size = 3;
+  a2.access = ImageAccess::kWriteOnly;
+  spirv::ImageDesc v3 = b;
+  v3.dim = spirv::ImageDim::k3D;
+  v3.width = 1;
+  v3.height = 2;
+  v3.depth = 2;
+  Execution e =
+      Run2D(std::string(kOutF) + R"(
+%lit = OpConstantSampler %smp ClampToEdge 0 Nearest
+%float_7 = OpConstant %float 7
+%c1a = OpConstantComposite %v2float %float_1 %float_1
+%c3 = OpConstantComposite %v4float %float_7 %float_7 %float_7 %float_0
+%c2a = OpConstantComposite %v4uint %uint_0 %uint_1 %uint_2 %uint_0
+)",
+            R"(
+%t = OpImageRead %v4float %buf %uint_2
+OpImageWrite %one %uint_0 %t
+%s1 = OpSampledImage %s1da %arr %lit
+%u = OpImageSampleExplicitLod %v4float %s1 %c1a Lod %float_0
+OpStore %out %u Aligned 16
+OpImageWrite %arr2 %c2a %u
+%s3 = OpSampledImage %s3d %vol %lit
+%w = OpImageSampleExplicitLod %v4float %s3 %c3 Lod %float_0
+%o1 = OpInBoundsPtrAccessChain %ptr_g_v4float %out %uint_1
+OpStore %o1 %w Aligned 16
+)",
+            {{"%buf", "%i1db_ro"},
+             {"%one", "%i1d_wo"},
+             {"%arr", "%i1da_ro"},
+             {"%arr2", "%i2da_wo"},
+             {"%vol", "%i3d_ro"},
+             {"%out", "%ptr_g_v4float"}},
+            {ImageArg(b, bb, false), ImageArg(d1, {}), ImageArg(a1, bb, false),
+             ImageArg(a2, {}), ImageArg(v3, bb, false), Buffer(32)},
+            1, 1);
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  EXPECT_EQ(As<float>(e.buffers[1]), (std::vector<float>{3, 0, 0, 0}));
+  const auto out = As<float>(e.buffers[5]);
+  EXPECT_EQ(out[0], 4.0f);  // 1D array (1, layer 1)
+  EXPECT_EQ(out[4], 4.0f);  // 3D clamped to (0, 1, 1)
+  const auto arr2 = As<float>(e.buffers[3]);
+  EXPECT_EQ(arr2[5], 4.0f);  // (0, 1, layer 2) = index 2*2 + 1
+  EXPECT_EQ(arr2[0], 0.0f);
+}
+
 // ---- undefined behaviour ------------------------------------------------
 
 Execution RunUb(const std::string& decls, const std::string& body,
