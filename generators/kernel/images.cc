@@ -126,14 +126,10 @@ Format RandomFormat(GenContext& ctx, bool exact_rw) {
     order = co::kRGBA;
   // PoCL 3.1 reads single-channel HalfFloat images wrongly (every texel
   // 234.0; oracles/targets/README.md): RGBA HalfFloat instead.
-  // PoCL 3.1 returns alpha 0 instead of 1 for single-channel integer
-  // images (read_imagei of R SignedInt8/16/32: (r, 0, 0, 0); the reference
-  // and Oclgrind give (r, 0, 0, 1)).
-  const ChannelClass cls = spirv::ClassOfChannelType(type);
-  const bool pocl_r_bug = type == ct::kHalfFloat ||
-                          cls == ChannelClass::kSigned ||
-                          cls == ChannelClass::kUnsigned;
-  if (order == co::kR && pocl_r_bug && Avoiding(ctx, oracles::kConsumerPocl))
+  // PoCL 3.1 reads single-channel images wrongly: alpha 0 instead of 1
+  // (R SignedInt8/16/32, R UnormInt16: (r, 0, 0, 0); the reference and
+  // Oclgrind give (r, 0, 0, 1)) and HalfFloat texels as 234.0: RGBA.
+  if (order == co::kR && Avoiding(ctx, oracles::kConsumerPocl))
     order = co::kRGBA;
   return {order, type};
 }

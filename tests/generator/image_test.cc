@@ -144,6 +144,7 @@ TEST(GeneratorImageTest, AvoidedConsumersGetNoImageFormsTheyFail) {
       const spirv::ChannelClass c = spirv::ClassOfChannelType(a.image.type);
       EXPECT_NE(c, spirv::ChannelClass::kUnsigned) << "seed " << seed;
       EXPECT_NE(a.image.order, spirv::channel_order::kRG) << "seed " << seed;
+      EXPECT_NE(a.image.order, spirv::channel_order::kR) << "seed " << seed;
       rw |= a.image.access == spirv::ImageAccess::kReadWrite;
     }
     for (uint32_t semantics : BarrierSemantics(Read(tc))) {
