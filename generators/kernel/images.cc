@@ -124,8 +124,6 @@ Format RandomFormat(GenContext& ctx, bool exact_rw) {
   // answers unsupported): RGBA instead.
   if (order == co::kRG && Avoiding(ctx, oracles::kConsumerPocl))
     order = co::kRGBA;
-  // PoCL 3.1 reads single-channel HalfFloat images wrongly (every texel
-  // 234.0; oracles/targets/README.md): RGBA HalfFloat instead.
   // PoCL 3.1 reads single-channel images wrongly: alpha 0 instead of 1
   // (R SignedInt8/16/32, R UnormInt16: (r, 0, 0, 0); the reference and
   // Oclgrind give (r, 0, 0, 1)) and HalfFloat texels as 234.0: RGBA.
