@@ -242,6 +242,10 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
       o.generator.avoid_known_bugs |= oracles::ConsumersOfTarget(t);
   }
   o.generator.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
+  auto images = ImageModeFromFlag();
+  if (!images.ok())
+    return UsageError("campaign", std::string(images.status().message()));
+  o.generator.images = *images;
   o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
   // The reduction after the campaign must not find a bad flag only then.
   if (!absl::GetFlag(FLAGS_no_reduce)) {
@@ -282,6 +286,7 @@ Command CampaignCommand() {
       "[campaign] [--target=LIST] [--time=60s|--iterations=N] [--seed=N]\n"
       "           [--jobs=N] [--out=DIR] [--profile=NAME] [--shard=K/N]\n"
       "           [--timeout=SECONDS] [--allow_known_bugs] [--non_uniform]\n"
+      "           [--images=off|swarm|on]\n"
       "           [--no_reduce] [--reduce_time=5m] [--spirv_reduce=PATH]\n\n"
       "Generates test cases, runs each on the reference interpreter and on "
       "every target, and judges every target against the reference "
@@ -292,13 +297,14 @@ Command CampaignCommand() {
       "with the same --out, a campaign resumes. --shard=K/N splits the "
       "seed space for batch schedulers; `l0spv-fuzz merge` combines the "
       "shards. Without --target: every available target (`l0spv-fuzz "
-      "targets`). After the campaign every new finding is reduced "
+      "targets`). --images=on|swarm adds image and sampler kernels (as in "
+      "`generate`). After the campaign every new finding is reduced "
       "(`reduce`, --reduce_time each; --no_reduce skips it) and findings "
       "whose reduced cases share a signature are re-bucketed. Exit 1 when "
       "DIR holds findings.",
       {"target", "time", "iterations", "seed", "jobs", "out", "profile",
        "shard", "timeout", "max_statements", "allow_known_bugs", "non_uniform",
-       "mutate", "no_reduce", "reduce_time", "spirv_reduce"},
+       "images", "mutate", "no_reduce", "reduce_time", "spirv_reduce"},
       RunCampaignCommand};
 }
 

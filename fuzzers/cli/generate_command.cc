@@ -34,8 +34,21 @@ ABSL_FLAG(bool, allow_known_bugs, false,
 ABSL_FLAG(bool, non_uniform, false,
           "allow ND-ranges with partial work-groups (OpenCL 2.0; Level Zero "
           "cannot launch them)");
+ABSL_FLAG(std::string, images, "off",
+          "image and sampler kernels: off (default), swarm (a quarter of the "
+          "cases) or on (every case); only profiles with images get them");
 
 namespace l0spv::fuzzers::cli {
+
+absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag() {
+  const std::string v = absl::GetFlag(FLAGS_images);
+  if (v == "off") return generators::kernel::ImageMode::kOff;
+  if (v == "swarm") return generators::kernel::ImageMode::kSwarm;
+  if (v == "on") return generators::kernel::ImageMode::kOn;
+  return absl::InvalidArgumentError("--images expects off, swarm or on, not '" +
+                                    v + "'");
+}
+
 namespace {
 
 int RunGenerate(const std::vector<std::string>& positional) {
@@ -67,6 +80,15 @@ int RunGenerate(const std::vector<std::string>& positional) {
           ? 0u
           : static_cast<uint32_t>(oracles::kAllConsumers);
   options.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
+  auto images = ImageModeFromFlag();
+  if (!images.ok())
+    return UsageError("generate", std::string(images.status().message()));
+  options.images = *images;
+  if (options.images == generators::kernel::ImageMode::kOn &&
+      !profile->images) {
+    return UsageError(
+        "generate", "--images=on: profile " + profile_name + " has no images");
+  }
 
   generators::kernel::OpcodeStats table;
   uint64_t rejected = 0, ub = 0, other = 0;
@@ -143,16 +165,21 @@ Command GenerateCommand() {
           "random, valid, UB-free Level Zero kernels (test cases) from seeds",
           "generate [--seed=N] [--count=K] [--out=DIR] [--profile=NAME]\n"
           "         [--stats] [--check] [--max_statements=N]\n"
-          "         [--allow_known_bugs] [--non_uniform]\n\n"
+          "         [--allow_known_bugs] [--non_uniform] "
+          "[--images=off|swarm|on]\n\n"
           "Generates test cases (module, ND-range, argument buffers, float "
           "tolerances) from consecutive seeds; the same seed, flags and "
           "profile always give the same bytes. --out writes case "
           "directories (`l0spv-fuzz run DIR --target=...` runs one). "
           "--check lints each case and runs it on the reference interpreter; "
           "a rejection or undefined behaviour is a generator bug (exit 1). "
-          "--stats prints the opcode / OpenCL.std coverage table.",
+          "--stats prints the opcode / OpenCL.std coverage table. "
+          "--images=on gives every case image and sampler arguments "
+          "(sampled, sampler-less, written and read-write images, queries, "
+          "literal samplers); swarm gives a quarter of them; off (default) "
+          "none. Profiles without images never get them.",
           {"seed", "count", "out", "profile", "stats", "check", "json",
-           "max_statements", "allow_known_bugs", "non_uniform"},
+           "max_statements", "allow_known_bugs", "non_uniform", "images"},
           RunGenerate};
 }
 

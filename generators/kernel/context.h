@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -69,10 +70,26 @@ struct FloatOutput {
   uint32_t used = 0;
   struct Slot {
     double ulp = 0;
+    double absolute = 0;  // beyond the smallest normal (linear filtering)
     bool skip = false;
     std::string reason;
   };
   std::vector<Slot> slot_info;
+};
+
+// An image kernel argument and what the kernel does with it (images.h).
+struct ImageResource {
+  enum class Role { kSampled, kRead, kWrite, kReadWrite };
+  Role role = Role::kRead;
+  spirv::ImageDesc desc;
+  uint32_t arg = 0;   // argument index
+  uint32_t type = 0;  // OpTypeImage
+  uint32_t param = 0;
+  // kSampled: the sampler argument (sampler_arg >= 0), else only literal
+  // samplers.
+  int32_t sampler_arg = -1;
+  spirv::SamplerDesc sampler;
+  uint32_t sampler_param = 0;
 };
 
 // What the kernel function provides to its statements.
@@ -112,6 +129,12 @@ struct KernelResources {
   uint32_t subgroup_local_id = 0;
 
   uint64_t work_items = 0;
+  uint64_t group_size = 1;  // work-items per (full) work-group
+
+  std::vector<ImageResource> images;
+  // Loads a built-in variable (one variable per built-in, listed in the
+  // entry point's interface).
+  std::function<uint32_t(spv::BuiltIn, ValueType)> load_builtin;
 };
 
 // A private array the current function can index: either its own

@@ -53,6 +53,12 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   f.constant_input = rng.Percent(30);
   f.struct_arg = rng.Percent(30);
   f.unstructured = rng.Percent(30);
+  // Images draw nothing when off, so cases without them keep their bytes.
+  if (profile.images && options.images != ImageMode::kOff) {
+    f.images = options.images == ImageMode::kOn || rng.Percent(25);
+  }
+  // Image reads that return floats store into the f32 result buffer.
+  if (f.images) f.fp32 = true;
   return f;
 }
 

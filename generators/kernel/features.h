@@ -61,6 +61,8 @@ struct Features {
   bool unstructured = false;        // ifs and loops may drop their merge
                                     // instruction; loops may exit to two
                                     // different blocks
+  bool images = false;              // image and sampler arguments (images.h);
+                                    // only for profiles with images
   uint32_t avoid_bugs =
       oracles::kAllConsumers;  // GeneratorOptions::avoid_known_bugs
   uint32_t statements = 20;

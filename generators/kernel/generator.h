@@ -40,7 +40,14 @@ enum Guard : uint32_t {
   kGuardIndex = 1u << 2,       // array and buffer indices in bounds
   kGuardFloatToInt = 1u << 3,  // SaturatedConversion on float→int
   kGuardBarrier = 1u << 4,     // barrier between exchange write and read
+  // Image barrier between a read-write image's write and read phases.
+  kGuardImageBarrier = 1u << 5,
 };
+
+// Image kernels (images.h): never (the default, so existing seeds keep their
+// bytes), as a swarm feature (a quarter of the cases), or in every case.
+// Only device profiles with images ever get them.
+enum class ImageMode : uint8_t { kOff, kSwarm, kOn };
 
 struct GeneratorOptions {
   uint64_t seed = 0;
@@ -60,6 +67,7 @@ struct GeneratorOptions {
   // Allow ND-ranges whose global size is not a multiple of the local size
   // (OpenCL 2.0 non-uniform work-groups; Level Zero cannot launch them).
   bool allow_non_uniform = false;
+  ImageMode images = ImageMode::kOff;
   // libFuzzer: the generator's decisions are read from these bytes first
   // and from the seeded stream once they run out (random.h describes the
   // encoding). Empty = seed only. The bytes must outlive the call.

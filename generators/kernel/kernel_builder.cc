@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "generators/kernel/expressions.h"
+#include "generators/kernel/images.h"
 #include "generators/kernel/outputs.h"
 #include "generators/kernel/statements.h"
 #include "spirv/numeric_bits.h"
@@ -399,6 +400,7 @@ void KernelBuilder::Build() {
     if (!widths[w]) continue;
     FloatOutput& out = k_.float_out[w];
     out.slots = ctx_.rng.Range(4, 16);
+    if (w == 1 && f.images) out.slots += kImageFloatSlots;
     out.slot_info.resize(out.slots);
     const uint8_t width = static_cast<uint8_t>(16u << w);
     out.arg_index = AddBufferArg(FloatT(width), k_.work_items * out.slots, true,
@@ -459,6 +461,10 @@ void KernelBuilder::Build() {
   }
   AddScalarArgs();
   if (f.struct_arg) AddStructArg();
+  // Image and sampler arguments come last, so that cases without them keep
+  // their argument order.
+  k_.group_size = local_total_;
+  if (f.images) PlanImages(ctx_, k_, tc_, param_types_);
 
   // The kernel function.
   const uint32_t void_type = ctx_.types.Void();
@@ -471,6 +477,13 @@ void KernelBuilder::Build() {
     *param_slots_[i] = fn_->parameter_ids()[i];
   param_ids_ = fn_->parameter_ids();
   if (local_param != 0) k_.local_base = local_param;
+  for (ImageResource& img : k_.images) {
+    img.param = param_ids_[img.arg];
+    if (img.sampler_arg >= 0) img.sampler_param = param_ids_[img.sampler_arg];
+  }
+  k_.load_builtin = [this](spv::BuiltIn builtin, ValueType type) {
+    return LoadBuiltin(builtin, type);
+  };
   for (FloatOutput& out : k_.float_out) (void)out;
   fn_->StartBlock(fn_->NewId());
 
@@ -482,6 +495,7 @@ void KernelBuilder::Build() {
   ctx_.uniform = true;
   ctx_.depth = 0;
   Prologue();
+  if (!k_.images.empty()) GenImageOps(ctx_);
   GenStatements(ctx_, f.statements);
   for (uint32_t i = ctx_.rng.Range(1, 4); i > 0; --i) GenSink(ctx_);
   fn_->Void(Op::OpReturn, {});
@@ -582,23 +596,24 @@ void KernelBuilder::RecordTolerances() {
     const FloatOutput& out = k_.float_out[w];
     if (out.param == 0) continue;
     // One entry per distinct (ulp, skip, reason), covering its slots.
-    std::map<std::tuple<double, bool, std::string>, std::vector<uint64_t>>
+    std::map<std::tuple<double, double, bool, std::string>,
+             std::vector<uint64_t>>
         groups;
     for (uint32_t s = 0; s < out.used; ++s) {
       const FloatOutput::Slot& slot = out.slot_info[s];
-      groups[{slot.ulp, slot.skip, slot.reason}].push_back(s);
+      groups[{slot.ulp, slot.absolute, slot.skip, slot.reason}].push_back(s);
     }
     for (auto& [key, fields] : groups) {
       spirv::ResultTolerance t;
       t.arg = out.arg_index;
       t.type = kTypes[w];
       t.ulp = std::get<0>(key);
-      t.skip = std::get<1>(key);
-      t.reason = std::get<2>(key).empty() ? "exactly rounded operations"
-                                          : std::get<2>(key);
+      t.skip = std::get<2>(key);
+      t.reason = std::get<3>(key).empty() ? "exactly rounded operations"
+                                          : std::get<3>(key);
       // Devices may flush denormals: results within the smallest normal
       // of each other are equal.
-      t.absolute = kMinNormal[w];
+      t.absolute = std::max(kMinNormal[w], std::get<1>(key));
       t.record = out.slots;
       t.fields = std::move(fields);
       tc_.tolerances.push_back(std::move(t));

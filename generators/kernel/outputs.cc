@@ -61,7 +61,7 @@ void StoreFloatScalar(GenContext& ctx, uint32_t id, ValueType scalar,
   FloatOutput& out = ctx.kernel->float_out[FloatIndex(scalar.width)];
   if (out.param == 0 || out.used >= out.slots) return;
   const uint32_t slot = out.used++;
-  out.slot_info[slot] = {ulp, skip, reason};
+  out.slot_info[slot] = {ulp, 0, skip, reason};
   const uint32_t pointer =
       SlotPointer(ctx, out.param, ctx.types.Id(scalar), out.base, slot);
   Store(ctx, pointer, id, scalar.width / 8);

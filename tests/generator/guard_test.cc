@@ -12,6 +12,7 @@ namespace {
 struct GuardCase {
   Guard guard;
   const char* ub_text;  // a substring of the reference's ub message
+  ImageMode images = ImageMode::kOff;
 };
 
 class GuardTest : public ::testing::TestWithParam<GuardCase> {};
@@ -22,6 +23,7 @@ TEST_P(GuardTest, DisabledGuardIsCaughtByReference) {
   ref.step_budget = 2'000'000;
   GeneratorOptions options;
   options.disabled_guards = g.guard;
+  options.images = g.images;
   std::string first_ub;
   uint64_t found_seed = 0;
   for (uint64_t seed = 0; seed < 400 && first_ub.empty(); ++seed) {
@@ -50,12 +52,13 @@ TEST_P(GuardTest, DisabledGuardIsCaughtByReference) {
 
 INSTANTIATE_TEST_SUITE_P(
     Guards, GuardTest,
-    ::testing::Values(GuardCase{kGuardDivision, "division"},
-                      GuardCase{kGuardShift, "shift amount out of range"},
-                      GuardCase{kGuardIndex, "out"},
-                      GuardCase{kGuardFloatToInt,
-                                "float to integer conversion out of range"},
-                      GuardCase{kGuardBarrier, "data race"}),
+    ::testing::Values(
+        GuardCase{kGuardDivision, "division"},
+        GuardCase{kGuardShift, "shift amount out of range"},
+        GuardCase{kGuardIndex, "out"},
+        GuardCase{kGuardFloatToInt, "float to integer conversion out of range"},
+        GuardCase{kGuardBarrier, "data race"},
+        GuardCase{kGuardImageBarrier, "read of a texel", ImageMode::kOn}),
     [](const ::testing::TestParamInfo<GuardCase>& info) {
       switch (info.param.guard) {
         case kGuardDivision:
@@ -68,6 +71,8 @@ INSTANTIATE_TEST_SUITE_P(
           return std::string("FloatToInt");
         case kGuardBarrier:
           return std::string("Barrier");
+        case kGuardImageBarrier:
+          return std::string("ImageBarrier");
         default:
           return std::string("Other");
       }
