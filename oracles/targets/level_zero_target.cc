@@ -313,6 +313,9 @@ std::string MissingImageSupport(const spirv::TestCase& tc,
     const spirv::KernelArg& a = tc.args[i];
     if (a.kind != spirv::KernelArg::Kind::kImage) continue;
     const spirv::ImageDesc& d = a.image;
+    // Formats without a Level Zero equivalent, before anything is built.
+    if (auto z = zeref::ZeImageDescOf(d); !z.ok())
+      return absl::StrCat("argument ", i, ": ", z.status().message());
     uint64_t limit = 0;
     const char* field = "";
     uint64_t size = d.width;

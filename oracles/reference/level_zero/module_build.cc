@@ -233,8 +233,13 @@ BuildResult BuildModule(std::span<const uint32_t> words,
     const uint32_t fn_id = ep.word(1);
     auto prog = oracles::reference::Decode(*module, k.name);
     if (!prog.ok()) {
+      // A valid module the interpreter cannot run is a feature this device
+      // lacks, not a broken module: ZE_RESULT_ERROR_UNSUPPORTED_FEATURE lets
+      // the gpu target say `unsupported` like `ref` does.
       return Failure(
-          ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+          prog.status().code() == absl::StatusCode::kUnimplemented
+              ? ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
+              : ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
           absl::StrCat(log, "error: kernel ", k.name, ": ",
                        prog.status().code() == absl::StatusCode::kUnimplemented
                            ? "unsupported by the l0spv reference device: "
