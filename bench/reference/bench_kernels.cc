@@ -150,6 +150,98 @@ spirv::KernelArg Buffer(size_t bytes) {
   return a;
 }
 
+// Image: 128 sampled reads per work-item (normalised coordinates, nearest,
+// clamp-to-edge) from a 64x64 RGBA UnormInt8 image, summed, written to a
+// 64x64 RGBA Float image and to a buffer. A whole module: images need their
+// own capabilities. Nearest filtering keeps every consumer's result exact
+// (unorm8 -> float is c / 255 correctly rounded, summed in one order).
+constexpr char kImage[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability ImageBasic
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k" %gid
+OpDecorate %gid BuiltIn GlobalInvocationId
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%float = OpTypeFloat 32
+%bool = OpTypeBool
+%v2uint = OpTypeVector %uint 2
+%v2float = OpTypeVector %float 2
+%v4float = OpTypeVector %float 4
+%v3ulong = OpTypeVector %ulong 3
+%ptr_in = OpTypePointer Input %v3ulong
+%gid = OpVariable %ptr_in Input
+%ptr_g_float = OpTypePointer CrossWorkgroup %float
+%img_ro = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
+%img_wo = OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly
+%smp = OpTypeSampler
+%simg = OpTypeSampledImage %img_ro
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%uint_7 = OpConstant %uint 7
+%uint_13 = OpConstant %uint 13
+%uint_63 = OpConstant %uint 63
+%uint_64 = OpConstant %uint 64
+%uint_128 = OpConstant %uint 128
+%float_0 = OpConstant %float 0
+%float_half = OpConstant %float 0.5
+%float_inv64 = OpConstant %float 0.015625
+%v4float_0 = OpConstantComposite %v4float %float_0 %float_0 %float_0 %float_0
+%kfn = OpTypeFunction %void %ptr_g_float %img_ro %smp %img_wo
+%k = OpFunction %void None %kfn
+%out = OpFunctionParameter %ptr_g_float
+%src = OpFunctionParameter %img_ro
+%sampler = OpFunctionParameter %smp
+%dst = OpFunctionParameter %img_wo
+%entry = OpLabel
+%gv = OpLoad %v3ulong %gid Aligned 32
+%x64 = OpCompositeExtract %ulong %gv 0
+%x = OpUConvert %uint %x64
+%si = OpSampledImage %simg %src %sampler
+OpBranch %loop
+%loop = OpLabel
+%i = OpPhi %uint %uint_0 %entry %i2 %loop
+%acc = OpPhi %v4float %v4float_0 %entry %acc2 %loop
+%t0 = OpIMul %uint %i %uint_7
+%t1 = OpIAdd %uint %t0 %x
+%cx = OpBitwiseAnd %uint %t1 %uint_63
+%t2 = OpIMul %uint %i %uint_13
+%t3 = OpShiftRightLogical %uint %x %uint_1
+%t4 = OpIAdd %uint %t2 %t3
+%cy = OpBitwiseAnd %uint %t4 %uint_63
+%fx = OpConvertUToF %float %cx
+%fy = OpConvertUToF %float %cy
+%ux = OpFAdd %float %fx %float_half
+%uy = OpFAdd %float %fy %float_half
+%nx = OpFMul %float %ux %float_inv64
+%ny = OpFMul %float %uy %float_inv64
+%coord = OpCompositeConstruct %v2float %nx %ny
+%texel = OpImageSampleExplicitLod %v4float %si %coord Lod %float_0
+%acc2 = OpFAdd %v4float %acc %texel
+%i2 = OpIAdd %uint %i %uint_1
+%more = OpULessThan %bool %i2 %uint_128
+OpLoopMerge %done %loop None
+OpBranchConditional %more %loop %done
+%done = OpLabel
+%wx = OpBitwiseAnd %uint %x %uint_63
+%wy0 = OpShiftRightLogical %uint %x %uint_1
+%wy1 = OpShiftRightLogical %uint %wy0 %uint_1
+%wy2 = OpShiftRightLogical %uint %wy1 %uint_1
+%wy3 = OpShiftRightLogical %uint %wy2 %uint_1
+%wy4 = OpShiftRightLogical %uint %wy3 %uint_1
+%wy = OpShiftRightLogical %uint %wy4 %uint_1
+%wc = OpCompositeConstruct %v2uint %wx %wy
+OpImageWrite %dst %wc %acc2
+%r = OpCompositeExtract %float %acc2 0
+%p = OpInBoundsPtrAccessChain %ptr_g_float %out %x64
+OpStore %p %r Aligned 4
+OpReturn
+OpFunctionEnd
+)";
+
 }  // namespace
 
 const char* BenchKernelName(BenchKernel kernel) {
@@ -160,6 +252,8 @@ const char* BenchKernelName(BenchKernel kernel) {
       return "memory";
     case BenchKernel::kBarrier:
       return "barrier";
+    case BenchKernel::kImage:
+      return "image";
   }
   return "?";
 }
@@ -183,6 +277,22 @@ absl::StatusOr<spirv::TestCase> KernelCase(BenchKernel kernel) {
       local.kind = spirv::KernelArg::Kind::kLocal;
       local.local_bytes = 64 * 4;
       tc.args = {Buffer(4096 * 4), local};
+      break;
+    }
+    case BenchKernel::kImage: {
+      text = kImage;
+      spirv::KernelArg src, sampler, dst;
+      src.kind = dst.kind = spirv::KernelArg::Kind::kImage;
+      src.image.width = src.image.height = 64;
+      src.bytes = spirv::ImageTexelsFromSeed(src.image, 1);
+      sampler.kind = spirv::KernelArg::Kind::kSampler;
+      sampler.sampler.normalized = true;
+      dst.image = src.image;
+      dst.image.type = spirv::channel_type::kFloat;
+      dst.image.access = spirv::ImageAccess::kWriteOnly;
+      dst.bytes.assign(spirv::ImageBytes(dst.image), 0);
+      dst.is_result = true;
+      tc.args = {Buffer(4096 * 4), src, sampler, dst};
       break;
     }
   }

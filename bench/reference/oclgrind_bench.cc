@@ -127,6 +127,9 @@ BENCHMARK_CAPTURE(BM_RefVsOclgrind, memory, BenchKernel::kMemory)
 BENCHMARK_CAPTURE(BM_RefVsOclgrind, barrier, BenchKernel::kBarrier)
     ->Unit(benchmark::kSecond)
     ->Iterations(3);
+BENCHMARK_CAPTURE(BM_RefVsOclgrind, image, BenchKernel::kImage)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(3);
 BENCHMARK_CAPTURE(BM_RefVsOclgrindDataRaces, memory, BenchKernel::kMemory)
     ->Unit(benchmark::kSecond)
     ->Iterations(1);

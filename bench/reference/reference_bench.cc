@@ -59,6 +59,11 @@ void BM_ReferenceBarrierLoop(benchmark::State& state) {
 }
 BENCHMARK(BM_ReferenceBarrierLoop)->Unit(benchmark::kMillisecond);
 
+void BM_ReferenceImageLoop(benchmark::State& state) {
+  RunKernel(state, bench::BenchKernel::kImage);
+}
+BENCHMARK(BM_ReferenceImageLoop)->Unit(benchmark::kMillisecond);
+
 // The same kernels without any optional check, and with every check on:
 // the cost of race detection and uninitialised-read shadows.
 void BM_ReferenceAluLoopNoChecks(benchmark::State& state) {

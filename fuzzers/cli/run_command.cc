@@ -37,12 +37,17 @@ ABSL_FLAG(std::string, local, "",
 ABSL_FLAG(std::string, offset, "", "global offset X[,Y,Z] (with FILE.spv)");
 ABSL_FLAG(std::vector<std::string>, arg, {},
           "kernel argument, repeatable, in order: buf:BYTES | buf:@FILE | "
-          "local:BYTES | i8/i16/i32/i64/u8/u16/u32/u64/f16/f32/f64:VALUE");
+          "local:BYTES | i8/i16/i32/i64/u8/u16/u32/u64/f16/f32/f64:VALUE | "
+          "image:DIM:ORDER:TYPE:W[xH[xD|xLAYERS]][:ACCESS][:seed=N|:@FILE] "
+          "(e.g. image:2d:RGBA:UnormInt8:16x8:read_only:seed=1) | "
+          "sampler:normalized|unnormalized:ADDRESSING:FILTER (e.g. "
+          "sampler:normalized:ClampToEdge:Linear); docs/case-format.md");
 ABSL_FLAG(std::string, sidecar, "",
           "take the launch (kernel, ND-range, argument contents) of FILE.spv "
           "from a corpus sidecar JSON file (corpora/README.md)");
 ABSL_FLAG(std::string, dump, "",
-          "write the final contents of every buffer argument to DIR/argN.bin");
+          "write the final contents of every buffer and image argument to "
+          "DIR/argN.bin (images: texels tightly packed)");
 ABSL_FLAG(int, timeout, 60,
           "wall-clock limit of the whole run (every worker and tool), "
           "seconds");
@@ -179,7 +184,8 @@ int RunRun(const std::vector<std::string>& positional) {
     fs::create_directories(dir, ec);
     for (size_t i = 0; i < e.buffers.size(); ++i) {
       if (tc->args.size() > i &&
-          tc->args[i].kind == spirv::KernelArg::Kind::kBuffer) {
+          (tc->args[i].kind == spirv::KernelArg::Kind::kBuffer ||
+           tc->args[i].kind == spirv::KernelArg::Kind::kImage)) {
         if (auto s = spirv::WriteFileBytes(absl::StrCat(dir, "/arg", i, ".bin"),
                                            e.buffers[i]);
             !s.ok()) {
@@ -202,10 +208,14 @@ int RunRun(const std::vector<std::string>& positional) {
       std::cerr << "compile-only target: the module was accepted; there are "
                    "no buffers\n";
     // Result buffers only; --json and --dump give every buffer.
-    for (size_t i = 0; i < e.buffers.size(); ++i) {
-      if (i < tc->args.size() &&
-          tc->args[i].kind == spirv::KernelArg::Kind::kBuffer &&
-          tc->args[i].is_result)
+    for (size_t i = 0; i < e.buffers.size() && i < tc->args.size(); ++i) {
+      const spirv::KernelArg& a = tc->args[i];
+      if (!a.is_result) continue;
+      if (a.kind == spirv::KernelArg::Kind::kImage)
+        std::cout << "arg" << i << ": image " << spirv::DescribeImage(a.image)
+                  << "\n";
+      if (a.kind == spirv::KernelArg::Kind::kBuffer ||
+          a.kind == spirv::KernelArg::Kind::kImage)
         PrintBuffer(i, e.buffers[i]);
     }
   }

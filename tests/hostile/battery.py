@@ -758,6 +758,63 @@ class Battery:
             ["--arg"])
         add("run-arg-buf-huge", va + ["--arg=buf:40000000000"] + va_args[1:],
             ["--arg"])
+        # --- image and sampler arguments (case.json, --arg)
+        def image_arg(**image):
+            desc = {"dim": "2d", "order": "RGBA", "type": "UnormInt8",
+                    "width": 2, "height": 2}
+            desc.update(image)
+            return {"kind": "image", "file": "arg0.bin", "image": desc}
+
+        def put_first_arg(arg):
+            return edit_case(lambda j: j["args"].__setitem__(0, arg))
+        for name, image, field in [
+                ("width-negative", {"width": -1}, "image.width"),
+                ("width-zero", {"width": 0}, "image.width"),
+                ("type-number", {"type": 14}, "image.type"),
+                ("order-unknown", {"order": "RGBZ"}, "image.order"),
+                ("order-type-undefined", {"order": "BGRA", "type": "Float"},
+                 "image.type"),
+                ("depth-on-2d", {"depth": 2}, "image.depth"),
+                ("dim-unknown", {"dim": "4d"}, "image.dim"),
+                ("access-unknown", {"access": "sideways"}, "image.access"),
+                ("huge", {"width": 16384, "height": 16384, "type": "Float"},
+                 "image.width")]:
+            add("case-image-" + name, run_case, cj + ["args[0]", field],
+                put_first_arg(image_arg(**image)))
+        add("case-image-file-size", run_case, cj + ["args[0].file", "needs"],
+            put_first_arg(image_arg(width=1024, height=1024)))
+        add("case-image-not-object", run_case, cj + ["args[0].image"],
+            put_first_arg({"kind": "image", "file": "arg0.bin",
+                           "image": [2, 2]}))
+        for name, sampler, field in [
+                ("normalized-string", {"normalized": "yes",
+                                       "addressing": "None",
+                                       "filter": "Nearest"}, "normalized"),
+                ("repeat-unnormalized", {"normalized": False,
+                                         "addressing": "Repeat",
+                                         "filter": "Nearest"}, "addressing"),
+                ("filter-unknown", {"normalized": True, "addressing": "Clamp",
+                                    "filter": "Cubic"}, "filter"),
+                ("missing", None, "sampler")]:
+            arg = {"kind": "sampler"}
+            if sampler is not None:
+                arg["sampler"] = sampler
+            add("case-sampler-" + name, run_case,
+                cj + ["args[0].sampler", field], put_first_arg(arg))
+        for name, spec, words in [
+                ("fields", "image:2d:RGBA:UnormInt8", ["--arg", "field count"]),
+                ("size", "image:2d:RGBA:UnormInt8:4xq", ["--arg", "not a size"]),
+                ("huge", "image:3d:RGBA:Float:2048x2048x2048",
+                 ["--arg", "limit"]),
+                ("file-missing", "image:1d:R:Float:4:@nonexistent.bin",
+                 ["nonexistent.bin"]),
+                ("file-size", "image:1d:R:Float:4:@{BASE}/log.json",
+                 ["--arg", "needs"]),
+                ("sampler-repeat-unnormalized",
+                 "sampler:unnormalized:Repeat:Nearest", ["--arg", "undefined"]),
+                ("sampler-fields", "sampler:normalized", ["--arg"])]:
+            add("run-arg-image-" + name, va + ["--arg=" + spec] + va_args[1:],
+                words)
         add("run-arg-u32-abc", va + va_args[:3] + ["--arg=u32:abc"],
             ["--arg"])
         add("run-arg-u32-overflow", va + va_args[:3] + ["--arg=u32:4294967296"],
