@@ -329,3 +329,102 @@ TEST_F(ZeImageTest, GivenSamplerDescriptorsWhenCreatingThenModesChecked) {
 
 }  // namespace
 }  // namespace l0spv::zeref_test
+namespace l0spv::zeref_test {
+namespace {
+
+// k(read_only image2d_t img, sampler_t s, global uint* out, write_only
+// image1d_t w): out[0] = 7; queries nothing of the images, so it runs on
+// an interpreter that does not sample.
+constexpr char kImageArgs[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability ImageBasic
+OpCapability Image1D
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%uint_7 = OpConstant %uint 7
+%img2 = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
+%img1 = OpTypeImage %void 1D 0 0 0 0 Unknown WriteOnly
+%smp = OpTypeSampler
+%ptr = OpTypePointer CrossWorkgroup %uint
+%fn = OpTypeFunction %void %img2 %smp %ptr %img1
+%k = OpFunction %void None %fn
+%i = OpFunctionParameter %img2
+%s = OpFunctionParameter %smp
+%out = OpFunctionParameter %ptr
+%w = OpFunctionParameter %img1
+%e = OpLabel
+OpStore %out %uint_7 Aligned 4
+OpReturn
+OpFunctionEnd
+)";
+
+class ZeImageKernelTest : public ZeTest {};
+
+TEST_F(ZeImageKernelTest, GivenImageAndSamplerParamsThenArgumentsChecked) {
+  auto words = spirv::Assemble(kImageArgs);
+  ASSERT_TRUE(words.ok()) << words.status();
+  ze_module_handle_t module = nullptr;
+  std::string log;
+  ASSERT_EQ(CreateModule(*words, &module, &log), ZE_RESULT_SUCCESS) << log;
+  auto kd = Desc<ze_kernel_desc_t>(ZE_STRUCTURE_TYPE_KERNEL_DESC);
+  kd.pKernelName = "k";
+  ze_kernel_handle_t kernel = nullptr;
+  ASSERT_EQ(zeKernelCreate(module, &kd, &kernel), ZE_RESULT_SUCCESS);
+
+  ze_image_handle_t img2 = nullptr, img1 = nullptr;
+  auto d2 = Desc2D(4, 4);
+  ASSERT_EQ(zeImageCreate(context_, device_, &d2, &img2), ZE_RESULT_SUCCESS);
+  auto d1 = Desc2D(8, 1);
+  d1.type = ZE_IMAGE_TYPE_1D;
+  d1.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
+  ASSERT_EQ(zeImageCreate(context_, device_, &d1, &img1), ZE_RESULT_SUCCESS);
+  auto sd = Desc<ze_sampler_desc_t>(ZE_STRUCTURE_TYPE_SAMPLER_DESC);
+  sd.addressMode = ZE_SAMPLER_ADDRESS_MODE_CLAMP;
+  ze_sampler_handle_t sampler = nullptr;
+  ASSERT_EQ(zeSamplerCreate(context_, device_, &sd, &sampler),
+            ZE_RESULT_SUCCESS);
+  void* out = Shared(4);
+
+  // Wrong dimensionality, wrong sizes, wrong handle kinds.
+  EXPECT_EQ(zeKernelSetArgumentValue(kernel, 0, sizeof img1, &img1),
+            ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(zeKernelSetArgumentValue(kernel, 0, 4, &img2),
+            ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+  EXPECT_EQ(zeKernelSetArgumentValue(kernel, 0, sizeof sampler, &sampler),
+            ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  EXPECT_EQ(zeKernelSetArgumentValue(kernel, 1, sizeof img2, &img2),
+            ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  EXPECT_EQ(zeKernelSetArgumentValue(kernel, 1, sizeof sampler, nullptr),
+            ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+
+  ASSERT_EQ(zeKernelSetArgumentValue(kernel, 0, sizeof img2, &img2),
+            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(zeKernelSetArgumentValue(kernel, 1, sizeof sampler, &sampler),
+            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(zeKernelSetArgumentValue(kernel, 2, sizeof out, &out),
+            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(zeKernelSetArgumentValue(kernel, 3, sizeof img1, &img1),
+            ZE_RESULT_SUCCESS);
+  ze_command_list_handle_t list = NewList();
+  const ze_group_count_t one{1, 1, 1};
+  ASSERT_EQ(
+      zeCommandListAppendLaunchKernel(list, kernel, &one, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
+  ASSERT_EQ(zeCommandListClose(list), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(Execute(list), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(*static_cast<uint32_t*>(out), 7u);
+
+  EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeSamplerDestroy(sampler), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeImageDestroy(img1), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeImageDestroy(img2), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeKernelDestroy(kernel), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeModuleDestroy(module), ZE_RESULT_SUCCESS);
+}
+
+}  // namespace
+}  // namespace l0spv::zeref_test

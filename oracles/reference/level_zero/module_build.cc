@@ -138,45 +138,6 @@ bool HoldsPointer(const spirv::TypeTable& types, uint32_t id,
   }
 }
 
-// Image and sampler parameters, told from the parameter's SPIR-V type
-// (OpTypeImage operands: sampled type, Dim, Depth, Arrayed, MS, Sampled,
-// Format, AccessQualifier).
-bool ImageOrSamplerParam(const spirv::Module& module, uint32_t type_id,
-                         KernelArgInfo* arg) {
-  for (const spirv::Instruction& t : module.types_values) {
-    if (t.result_id() != type_id) continue;
-    if (t.opcode() == static_cast<uint32_t>(spv::Op::OpTypeSampler)) {
-      arg->kind = KernelArgInfo::Kind::kSampler;
-      return true;
-    }
-    if (t.opcode() != static_cast<uint32_t>(spv::Op::OpTypeImage) ||
-        t.NumOperands() < 7)
-      return false;
-    arg->kind = KernelArgInfo::Kind::kImage;
-    const bool arrayed = t.word(3) != 0;
-    switch (static_cast<spv::Dim>(t.word(1))) {
-      case spv::Dim::Dim1D:
-        arg->image_dim =
-            arrayed ? spirv::ImageDim::k1DArray : spirv::ImageDim::k1D;
-        break;
-      case spv::Dim::Dim3D:
-        arg->image_dim = spirv::ImageDim::k3D;
-        break;
-      case spv::Dim::Buffer:
-        arg->image_dim = spirv::ImageDim::k1DBuffer;
-        break;
-      default:
-        arg->image_dim =
-            arrayed ? spirv::ImageDim::k2DArray : spirv::ImageDim::k2D;
-        break;
-    }
-    if (t.NumOperands() >= 8 && t.word(7) <= 2)
-      arg->image_access = static_cast<spirv::ImageAccess>(t.word(7));
-    return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 const KernelInfo* BuiltModule::FindKernel(std::string_view name) const {
@@ -266,11 +227,6 @@ BuildResult BuildModule(std::span<const uint32_t> words,
     for (size_t i = 0; i < prog->params.size(); ++i) {
       const auto& p = prog->params[i];
       KernelArgInfo arg;
-      if (fn && i < fn->parameters.size() &&
-          ImageOrSamplerParam(*module, fn->parameters[i].type_id(), &arg)) {
-        k.args.push_back(arg);
-        continue;
-      }
       using PK = oracles::reference::KernelParam::Kind;
       switch (p.kind) {
         case PK::kBuffer: {
@@ -289,10 +245,35 @@ BuildResult BuildModule(std::span<const uint32_t> words,
           break;
         case PK::kValue:
         case PK::kByValuePointer:
-        case PK::kImage:
-        case PK::kSampler:
           arg.kind = KernelArgInfo::Kind::kValue;
           arg.value_bytes = p.bytes;
+          break;
+        case PK::kImage: {
+          arg.kind = KernelArgInfo::Kind::kImage;
+          // The decoder keeps the OpTypeImage's Dim, Arrayed and access
+          // qualifier; the bound image must have that dimensionality.
+          switch (static_cast<spv::Dim>(p.image_dim)) {
+            case spv::Dim::Dim1D:
+              arg.image_dim = p.image_arrayed ? spirv::ImageDim::k1DArray
+                                              : spirv::ImageDim::k1D;
+              break;
+            case spv::Dim::Dim3D:
+              arg.image_dim = spirv::ImageDim::k3D;
+              break;
+            case spv::Dim::Buffer:
+              arg.image_dim = spirv::ImageDim::k1DBuffer;
+              break;
+            default:
+              arg.image_dim = p.image_arrayed ? spirv::ImageDim::k2DArray
+                                              : spirv::ImageDim::k2D;
+              break;
+          }
+          if (p.image_access <= 2)
+            arg.image_access = static_cast<spirv::ImageAccess>(p.image_access);
+          break;
+        }
+        case PK::kSampler:
+          arg.kind = KernelArgInfo::Kind::kSampler;
           break;
       }
       k.args.push_back(arg);
