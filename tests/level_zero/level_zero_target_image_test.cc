@@ -67,5 +67,21 @@ TEST(LevelZeroTargetImageTest, GivenFormatWithoutZeEquivalentThenUnsupported) {
   EXPECT_THAT(gpu->message, HasSubstr("Level Zero has no format"));
 }
 
+TEST(LevelZeroTargetImageTest, GivenDeviceWithoutImagesThenUnsupportedWithWhy) {
+  LevelZeroTargetOptions options = WithDriver();
+  options.environment.push_back("L0SPV_REFERENCE_NO_IMAGES=1");
+  auto gpu = RunOnLevelZero(zeref_test::ImageKernelCase(), options);
+  ASSERT_TRUE(gpu.ok()) << gpu.status();
+  EXPECT_EQ(gpu->status, ExecutionStatus::kUnsupported);
+  EXPECT_THAT(gpu->message, HasSubstr("the device has no samplers"));
+  // Without sampler arguments, the image limit is what is missing.
+  spirv::TestCase tc = zeref_test::ImageKernelCase();
+  tc.args[2].kind = spirv::KernelArg::Kind::kScalar;
+  gpu = RunOnLevelZero(tc, options);
+  ASSERT_TRUE(gpu.ok()) << gpu.status();
+  EXPECT_EQ(gpu->status, ExecutionStatus::kUnsupported);
+  EXPECT_THAT(gpu->message, HasSubstr("no 2d images (maxImageDims2D is 0)"));
+}
+
 }  // namespace
 }  // namespace l0spv::oracles

@@ -4,7 +4,9 @@
 // translation is ze_image_format.h, shared with the `gpu` target.
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "oracles/reference/level_zero/append.h"
 #include "oracles/reference/level_zero/ddi_support.h"
@@ -12,6 +14,15 @@
 #include "oracles/reference/level_zero/ze_image_format.h"
 
 namespace l0spv::zeref {
+
+bool ImagesEnabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("L0SPV_REFERENCE_NO_IMAGES");
+    return v == nullptr || v[0] == '\0' || std::string_view(v) == "0";
+  }();
+  return enabled;
+}
+
 namespace {
 
 using Extent = std::array<uint64_t, 3>;
@@ -66,6 +77,7 @@ ze_result_t ZE_APICALL ImageCreate(ze_context_handle_t context,
   if (!FromHandle<Context>(context) || !FromHandle<Device>(device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (!ImagesEnabled()) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   spirv::ImageDesc d;
   if (ze_result_t r = Translate(desc, &d); r != ZE_RESULT_SUCCESS) return r;
   auto* image = new Image;
@@ -89,6 +101,7 @@ ze_result_t ZE_APICALL SamplerCreate(ze_context_handle_t context,
   if (!FromHandle<Context>(context) || !FromHandle<Device>(device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (!ImagesEnabled()) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   auto s = SamplerDescOf(*desc);
   if (!s.ok()) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   auto* sampler = new Sampler;

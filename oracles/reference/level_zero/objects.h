@@ -109,6 +109,11 @@ inline constexpr uint64_t kMaxImageBytes = uint64_t{1} << 30;
 inline constexpr uint32_t kMaxSamplers = 16, kMaxReadImageArgs = 128,
                           kMaxWriteImageArgs = 64;
 
+// False when L0SPV_REFERENCE_NO_IMAGES is set (non-empty, not "0"): the
+// device then reports no image support and refuses zeImageCreate and
+// zeSamplerCreate, as a device without images does (read once).
+bool ImagesEnabled();
+
 // An image: its descriptor and texels (spirv/image_format.h layout), host
 // memory like every allocation of this device. Commands read and write the
 // texels on the queue workers; like device memory, concurrent use from
