@@ -33,6 +33,7 @@ struct OpenClDevice {
   std::string name;
   std::string version;
   std::string il_version;  // empty: no IL (SPIR-V) support
+  bool images = false;     // CL_DEVICE_IMAGE_SUPPORT
 };
 
 struct OpenClPlatform {

@@ -1,10 +1,13 @@
 #include "oracles/targets/ocloc_adapter.h"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "oracles/targets/tool_adapter.h"
+#include "oracles/validity/device_profile.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -51,6 +54,8 @@ class OclocTarget : public ToolAdapter {
   Execution RunInScratch(const spirv::TestCase& test_case,
                          const std::string& dir, const RunClock& clock,
                          const TargetRunLimits& limits) override {
+    if (std::string why = ImagesUnsupportedReason(test_case); !why.empty())
+      return FailedExecution(ExecutionStatus::kUnsupported, why);
     std::vector<std::string> argv = {program(), "compile",    "-spirv_input",
                                      "-file",   "module.spv", "-device",
                                      device_};
@@ -109,6 +114,24 @@ class OclocTarget : public ToolAdapter {
   }
 
  private:
+  // Non-empty when the case passes images or samplers and the device's
+  // profile (oracles/validity/profiles.json) says it has no images: IGC
+  // would compile the module anyway, but no such device could run it.
+  // Devices without a profile are not judged.
+  std::string ImagesUnsupportedReason(const spirv::TestCase& test_case) const {
+    const bool uses_images = std::any_of(
+        test_case.args.begin(), test_case.args.end(), [](const auto& a) {
+          return a.kind == spirv::KernelArg::Kind::kImage ||
+                 a.kind == spirv::KernelArg::Kind::kSampler;
+        });
+    if (!uses_images) return "";
+    auto profile = FindDeviceProfile(device_);
+    if (!profile.ok() || profile->images) return "";
+    return absl::StrCat("device profile ", device_,
+                        " has no image support (images: false in "
+                        "oracles/validity/profiles.json)");
+  }
+
   std::string device_;
 };
 

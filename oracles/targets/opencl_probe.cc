@@ -52,10 +52,15 @@ std::string ProbeInChild() {
       std::vector<cl_device_id> devices(ndev);
       clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, ndev, devices.data(), nullptr);
       for (cl_device_id d : devices) {
+        cl_bool images = CL_FALSE;
+        if (clGetDeviceInfo(d, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images,
+                            nullptr) != CL_SUCCESS)
+          images = CL_FALSE;
         pj["devices"].push_back(
             {{"name", DeviceString(d, CL_DEVICE_NAME)},
              {"version", DeviceString(d, CL_DEVICE_VERSION)},
-             {"il_version", DeviceString(d, CL_DEVICE_IL_VERSION)}});
+             {"il_version", DeviceString(d, CL_DEVICE_IL_VERSION)},
+             {"images", images == CL_TRUE}});
       }
     }
     out["platforms"].push_back(pj);
@@ -90,9 +95,9 @@ OpenClProbe ProbeOpenCl() {
       OpenClPlatform platform{
           pj.value("name", ""), pj.value("version", ""), {}};
       for (const auto& dj : pj["devices"]) {
-        platform.devices.push_back({dj.value("name", ""),
-                                    dj.value("version", ""),
-                                    dj.value("il_version", "")});
+        platform.devices.push_back(
+            {dj.value("name", ""), dj.value("version", ""),
+             dj.value("il_version", ""), dj.value("images", false)});
       }
       probe.platforms.push_back(std::move(platform));
     }

@@ -23,6 +23,7 @@
 #include "nlohmann/json.hpp"
 #include "oracles/execution_json.h"
 #include "oracles/process/subprocess.h"
+#include "oracles/targets/opencl_images.h"
 #include "oracles/targets/scratch_dir.h"
 #include "oracles/targets/spir_translate.h"
 #include "oracles/targets/worker_reply.h"
@@ -92,6 +93,18 @@ const char* ClErrorName(cl_int err) {
       return "CL_INVALID_OPERATION";
     case CL_LINK_PROGRAM_FAILURE:
       return "CL_LINK_PROGRAM_FAILURE";
+    case CL_IMAGE_FORMAT_NOT_SUPPORTED:
+      return "CL_IMAGE_FORMAT_NOT_SUPPORTED";
+    case CL_INVALID_IMAGE_FORMAT_DESCRIPTOR:
+      return "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR";
+    case CL_INVALID_IMAGE_SIZE:
+      return "CL_INVALID_IMAGE_SIZE";
+    case CL_INVALID_IMAGE_DESCRIPTOR:
+      return "CL_INVALID_IMAGE_DESCRIPTOR";
+    case CL_INVALID_SAMPLER:
+      return "CL_INVALID_SAMPLER";
+    case CL_INVALID_MEM_OBJECT:
+      return "CL_INVALID_MEM_OBJECT";
     default:
       return "CL error";
   }
@@ -204,9 +217,15 @@ struct ClObjects {
   cl_command_queue queue = nullptr;
   cl_program program = nullptr;
   cl_kernel kernel = nullptr;
-  std::vector<cl_mem> buffers;
+  std::vector<cl_mem> buffers;  // per argument: its buffer or image
+  std::vector<cl_mem> backing;  // per argument: a 1D buffer image's buffer
+  std::vector<cl_sampler> samplers;
   ~ClObjects() {
+    for (cl_sampler s : samplers)
+      if (s) clReleaseSampler(s);
     for (cl_mem m : buffers)
+      if (m) clReleaseMemObject(m);
+    for (cl_mem m : backing)
       if (m) clReleaseMemObject(m);
     if (kernel) clReleaseKernel(kernel);
     if (program) clReleaseProgram(program);
@@ -256,7 +275,7 @@ nlohmann::json PickDevice(const std::string& wanted, cl_device_id* device,
 // Everything after the device is chosen. Fills `e` or returns early with a
 // failure status in it.
 Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
-                      StdoutCapture& capture) {
+                      const std::string& platform, StdoutCapture& capture) {
   const spirv::TestCase& tc = *in.test_case;
   ClObjects cl;
   cl_int err = CL_SUCCESS;
@@ -335,6 +354,9 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
         log);
   }
   cl.buffers.assign(tc.args.size(), nullptr);
+  cl.backing.assign(tc.args.size(), nullptr);
+  cl.samplers.assign(tc.args.size(), nullptr);
+  const std::string label = DeviceLabel(platform, device);
   for (size_t i = 0; i < tc.args.size(); ++i) {
     const spirv::KernelArg& a = tc.args[i];
     const cl_uint index = static_cast<cl_uint>(i);
@@ -359,14 +381,45 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
       case spirv::KernelArg::Kind::kLocal:
         err = clSetKernelArg(cl.kernel, index, a.local_bytes, nullptr);
         break;
-      case spirv::KernelArg::Kind::kImage:
-      case spirv::KernelArg::Kind::kSampler:
-        return FailedExecution(
-            ExecutionStatus::kUnsupported,
-            absl::StrCat("argument ", i,
-                         ": image and sampler arguments are not passed by "
-                         "this target yet"),
-            log);
+      case spirv::KernelArg::Kind::kImage: {
+        const std::string why =
+            ImageUnsupportedReason(cl.context, device, label, a.image);
+        if (!why.empty()) {
+          return FailedExecution(ExecutionStatus::kUnsupported,
+                                 absl::StrCat("argument ", i, ": ", why), log);
+        }
+        const char* call = "";
+        cl.buffers[i] = CreateClImage(cl.context, a.image, a.bytes,
+                                      &cl.backing[i], &err, &call);
+        if (!cl.buffers[i]) {
+          return FailedExecution(
+              ExecutionStatus::kUnsupported,
+              absl::StrCat("argument ", i, " (", spirv::DescribeImage(a.image),
+                           "): ", ClError(call, err)),
+              log);
+        }
+        err = clSetKernelArg(cl.kernel, index, sizeof(cl_mem), &cl.buffers[i]);
+        break;
+      }
+      case spirv::KernelArg::Kind::kSampler: {
+        const std::string why = SamplerUnsupportedReason(device, label);
+        if (!why.empty()) {
+          return FailedExecution(ExecutionStatus::kUnsupported,
+                                 absl::StrCat("argument ", i, ": ", why), log);
+        }
+        cl.samplers[i] = CreateClSampler(cl.context, a.sampler, &err);
+        if (!cl.samplers[i]) {
+          return FailedExecution(
+              ExecutionStatus::kUnsupported,
+              absl::StrCat("argument ", i, " (",
+                           spirv::DescribeSampler(a.sampler),
+                           "): ", ClError("clCreateSampler", err)),
+              log);
+        }
+        err = clSetKernelArg(cl.kernel, index, sizeof(cl_sampler),
+                             &cl.samplers[i]);
+        break;
+      }
     }
     if (err != CL_SUCCESS) {
       return FailedExecution(
@@ -407,14 +460,22 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
   e.buffers.resize(tc.args.size());
   for (size_t i = 0; i < tc.args.size(); ++i) {
     if (!cl.buffers[i]) continue;
-    e.buffers[i].resize(tc.args[i].bytes.size());
-    err = clEnqueueReadBuffer(cl.queue, cl.buffers[i], CL_TRUE, 0,
-                              e.buffers[i].size(), e.buffers[i].data(), 0,
-                              nullptr, nullptr);
+    const bool image = tc.args[i].kind == spirv::KernelArg::Kind::kImage;
+    if (image) {
+      err =
+          ReadClImage(cl.queue, cl.buffers[i], tc.args[i].image, &e.buffers[i]);
+    } else {
+      e.buffers[i].resize(tc.args[i].bytes.size());
+      err = clEnqueueReadBuffer(cl.queue, cl.buffers[i], CL_TRUE, 0,
+                                e.buffers[i].size(), e.buffers[i].data(), 0,
+                                nullptr, nullptr);
+    }
     if (err != CL_SUCCESS) {
       return FailedExecution(ExecutionStatus::kCrashed,
                              absl::StrCat("argument ", i, ": ",
-                                          ClError("clEnqueueReadBuffer", err)),
+                                          ClError(image ? "clEnqueueReadImage"
+                                                        : "clEnqueueReadBuffer",
+                                                  err)),
                              log);
     }
   }
@@ -449,7 +510,7 @@ std::string Worker(const WorkerInput& in) {
     std::string platform;
     reply = PickDevice(in.options->platform, &device, &platform);
     if (reply.is_null()) {
-      reply = ExecutionReply(RunOnDevice(in, device, capture));
+      reply = ExecutionReply(RunOnDevice(in, device, platform, capture));
     }
   }
   return absl::StrCat(kResultMarker, reply.dump());

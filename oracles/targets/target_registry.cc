@@ -66,10 +66,11 @@ TargetInfo GpuInfo() {
 std::string PlatformConsumer(const OpenClPlatform& p) {
   std::vector<std::string> devices;
   for (const OpenClDevice& d : p.devices) {
-    devices.push_back(
-        absl::StrCat(d.name, d.il_version.empty()
-                                 ? " [no IL: SPIR path]"
-                                 : absl::StrCat(" [IL ", d.il_version, "]")));
+    devices.push_back(absl::StrCat(d.name,
+                                   d.il_version.empty()
+                                       ? " [no IL: SPIR path"
+                                       : absl::StrCat(" [IL ", d.il_version),
+                                   d.images ? "; images]" : "; no images]"));
   }
   return absl::StrCat(
       p.version, ": ",
