@@ -12,14 +12,14 @@ const sampler_t s_unnorm =
 __kernel void image_1d_kinds(read_only image1d_t line,
                              read_only image1d_buffer_t buf,
                              read_only image1d_array_t layers,
-                             write_only image1d_t dst,
-                             __global float4 *out) {
+                             write_only image1d_t dst, __global float4 *out) {
   const int g = (int)get_global_id(0);
   const int w = get_image_width(line);
   const int aw = get_image_width(layers);
   const int n = (int)get_image_array_size(layers);
   const float4 a = read_imagef(line, g);
-  const float4 b = read_imagef(line, s_edge, ((float)(g * 3 - w) + 0.5f) / (float)w);
+  const float4 b =
+      read_imagef(line, s_edge, ((float)(g * 3 - w) + 0.5f) / (float)w);
   const int4 c = read_imagei(buf, g);
   const float4 d = read_imagef(layers, (int2)(g % aw, (g / aw) % n));
   // Layers -1.0 .. 4.25 (clamped to 0 .. n-1), u off the edges too.

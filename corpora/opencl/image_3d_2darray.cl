@@ -19,18 +19,19 @@ __kernel void image_3d_2darray(read_only image3d_t vol,
   const int4 dim = (int4)(get_image_width(vol), get_image_height(vol),
                           get_image_depth(vol), 1);
   const float4 a = read_imagef(vol, (int4)(x % dim.x, y, z, 0));
-  const float4 b = read_imagef(
-      vol, s_edge,
-      ((float4)((float)(2 * x - dim.x), (float)(y - 1), (float)(2 * z - 1),
-                0.0f) +
-       0.5f) /
-          convert_float4(dim));
+  const float4 b = read_imagef(vol, s_edge,
+                               ((float4)((float)(2 * x - dim.x), (float)(y - 1),
+                                         (float)(2 * z - 1), 0.0f) +
+                                0.5f) /
+                                   convert_float4(dim));
   const float4 c = read_imagef(arr, (int4)(x, y, z, 0));
   const float layer = (float)(x % 5) - 1.0f + ((y & 1) ? 0.25f : 0.0f);
   const float4 d = read_imagef(
-      arr, s_clamp, (float4)((float)(x - 2) + 0.5f, (float)y + 0.5f, layer, 0.0f));
+      arr, s_clamp,
+      (float4)((float)(x - 2) + 0.5f, (float)y + 0.5f, layer, 0.0f));
   __global float4 *o =
-      out + ((z * (int)get_global_size(1) + y) * (int)get_global_size(0) + x) * 4;
+      out +
+      ((z * (int)get_global_size(1) + y) * (int)get_global_size(0) + x) * 4;
   o[0] = a;
   o[1] = b;
   o[2] = c;

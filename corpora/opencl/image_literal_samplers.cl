@@ -12,8 +12,8 @@ const sampler_t s_edge_lin =
     CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
 const sampler_t s_clamp_lin =
     CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
-const sampler_t s_mirror_lin =
-    CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_LINEAR;
+const sampler_t s_mirror_lin = CLK_NORMALIZED_COORDS_TRUE |
+                               CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_LINEAR;
 const sampler_t s_none_lin =
     CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_NONE | CLK_FILTER_LINEAR;
 const sampler_t s_rep_near =
@@ -25,14 +25,15 @@ __kernel void image_literal_samplers(read_only image2d_t img,
                                      read_only image2d_t snorm,
                                      __global float4 *out) {
   // A function-scope literal sampler, too.
-  const sampler_t s_int_edge =
-      CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+  const sampler_t s_int_edge = CLK_NORMALIZED_COORDS_FALSE |
+                               CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
   const int gx = (int)get_global_id(0), gy = (int)get_global_id(1);
   const int w = get_image_width(img), h = get_image_height(img);
   const float2 size = (float2)((float)w, (float)h);
   const float2 c = (float2)((float)(gx - w) + 0.5f, (float)(gy - h) + 0.5f);
   const float2 qp = (float2)((float)(gx - w) + 0.25f, (float)(gy - h) + 0.75f);
-  const float2 inside = (float2)((float)(gx % w) + 0.5f, (float)(gy % h) + 0.5f);
+  const float2 inside =
+      (float2)((float)(gx % w) + 0.5f, (float)(gy % h) + 0.5f);
   const float2 inside_q =
       (float2)((float)(gx % (w - 1)) + 0.75f, (float)(gy % (h - 1)) + 0.75f);
   const int2 ic = (int2)(gx - w, gy - h);

@@ -1,12 +1,11 @@
 // Image queries on every dimensionality but 1D buffer (PoCL's kernel
 // library has no queries on image1d_buffer_t: undefined symbols at load):
 // get_image_width/height/depth, get_image_array_size, get_image_dim,
-// get_image_channel_order and get_image_channel_data_type (CLK_* values, i.e. OpImageQueryOrder /
-// OpImageQueryFormat plus the OpenCL offsets), on read_only, write_only and
-// read_write images of several formats.
+// get_image_channel_order and get_image_channel_data_type (CLK_* values, i.e.
+// OpImageQueryOrder / OpImageQueryFormat plus the OpenCL offsets), on
+// read_only, write_only and read_write images of several formats.
 __kernel void image_queries(read_only image1d_t a, read_only image1d_array_t c,
-                            write_only image2d_t d,
-                            read_only image2d_array_t e,
+                            write_only image2d_t d, read_only image2d_array_t e,
                             read_only image3d_t f, read_write image2d_t g,
                             __global int *out) {
   if (get_global_id(0) != 0) return;

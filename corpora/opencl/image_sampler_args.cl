@@ -9,8 +9,7 @@
 __kernel void image_sampler_args(read_only image2d_t img, sampler_t cte,
                                  sampler_t clamp_border, sampler_t rep,
                                  sampler_t mirror, sampler_t none_unnorm,
-                                 sampler_t rep_linear,
-                                 sampler_t clamp_linear,
+                                 sampler_t rep_linear, sampler_t clamp_linear,
                                  __global float4 *out) {
   const int gx = (int)get_global_id(0), gy = (int)get_global_id(1);
   const int w = get_image_width(img), h = get_image_height(img);
@@ -18,7 +17,8 @@ __kernel void image_sampler_args(read_only image2d_t img, sampler_t cte,
   const float2 c = (float2)((float)(gx - w) + 0.5f, (float)(gy - h) + 0.5f);
   const float2 qp = (float2)((float)(gx - w) + 0.25f, (float)(gy - h) + 0.75f);
   const float2 size = (float2)((float)w, (float)h);
-  const float2 inside = (float2)((float)(gx % w) + 0.5f, (float)(gy % h) + 0.5f);
+  const float2 inside =
+      (float2)((float)(gx % w) + 0.5f, (float)(gy % h) + 0.5f);
   __global float4 *o = out + (gy * (int)get_global_size(0) + gx) * 7;
   o[0] = read_imagef(img, cte, c / size);
   o[1] = read_imagef(img, clamp_border, c / size);
