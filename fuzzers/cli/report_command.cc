@@ -121,6 +121,15 @@ std::string OclgrindSim(const spirv::TestCase& tc) {
   return sim;
 }
 
+bool HasImageArgs(const spirv::TestCase& tc) {
+  for (const spirv::KernelArg& a : tc.args) {
+    if (a.kind == spirv::KernelArg::Kind::kImage ||
+        a.kind == spirv::KernelArg::Kind::kSampler)
+      return true;
+  }
+  return false;
+}
+
 // The arguments of opencl_run (opencl_run_source.h) for the case.
 std::string OpenClRunArgs(const std::string& platform,
                           const spirv::TestCase& tc) {
@@ -197,6 +206,18 @@ std::string ConsumerCommands(const std::string& target,
                         version,
                         " module.bc -o back.spv\nspirv-val --target-env "
                         "opencl2.2 back.spv\n");
+  }
+  if (kind == "oclgrind" && HasImageArgs(tc)) {
+    *wrote_host = true;
+    return absl::StrCat(
+        "# oclgrind-kernel's .sim format has no image or sampler arguments: "
+        "the kernel runs\n# through the OpenCL host program opencl_run.c "
+        "under Oclgrind instead.\n",
+        assemble,
+        "\nllvm-spirv-14 -r module.spv -o module.bc\n"
+        "cc opencl_run.c -lOpenCL -o opencl_run\n"
+        "oclgrind ./opencl_run ",
+        OpenClRunArgs("Oclgrind", tc), "   # prints the result buffers\n");
   }
   if (kind == "oclgrind") {
     *wrote_sim = true;
@@ -284,7 +305,10 @@ int RunReport(const std::vector<std::string>& positional) {
   if (auto s = spirv::WriteTextFile(out_dir + "/module.spvasm", *text); !s.ok())
     return UsageError("report", std::string(s.message()));
   for (size_t i = 0; i < tc.args.size(); ++i) {
-    if (tc.args[i].kind != spirv::KernelArg::Kind::kBuffer) continue;
+    // An image's file holds its initial texels (opencl_run's image:FILE).
+    if (tc.args[i].kind != spirv::KernelArg::Kind::kBuffer &&
+        tc.args[i].kind != spirv::KernelArg::Kind::kImage)
+      continue;
     if (auto s = spirv::WriteFileBytes(absl::StrCat(out_dir, "/arg", i, ".bin"),
                                        tc.args[i].bytes);
         !s.ok())

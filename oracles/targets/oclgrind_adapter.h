@@ -17,7 +17,11 @@
 //    normalized; buffers are kept; the full report is in `log`.
 //  - An "OCLGRIND FATAL ERROR" (Oclgrind gave up: an instruction or pointer
 //    size it does not implement) is kCrashed, "Oclgrind internal error:
-//    ...": the simulator's failure, and the buffers are incomplete.
+//    ...": the simulator's failure, and the buffers are incomplete. The
+//    one exception is its refusal of read_imagei/write_imagei on an
+//    UnsignedInt image ("Unsupported image channel data type: 10DA..10DC"),
+//    which llvm-spirv -r causes by turning read_imageui into read_imagei:
+//    kUnsupported, saying so.
 //  - Otherwise statuses are RunOnOpenCl's (kBuildFailed, kCrashed, ...).
 //  - MakeOclgrindTarget: FailedPrecondition when Oclgrind or its ICD library
 //    is missing. TargetOptions::program may name the ICD library.

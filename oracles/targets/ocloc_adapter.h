@@ -13,7 +13,10 @@
 //  - any other non-zero exit → kBuildFailed, message = the normalized first
 //    error line of ocloc's output (or "ocloc rejected the module without a
 //    message (exit N)"); the whole output in `log`;
-//  - over the time limit → kTimedOut.
+//  - over the time limit → kTimedOut;
+//  - a case with image or sampler arguments when DEVICE's profile
+//    (oracles/validity/profiles.json) has `images: false` → kUnsupported
+//    without running ocloc (devices without a profile are not judged).
 // MakeOclocTarget checks that ocloc is installed (FailedPrecondition) and
 // knows DEVICE (NotFound, listing the devices it knows); a
 // TargetOptions::program stand-in is used as given, without the device check.

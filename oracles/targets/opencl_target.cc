@@ -388,6 +388,15 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
           return FailedExecution(ExecutionStatus::kUnsupported,
                                  absl::StrCat("argument ", i, ": ", why), log);
         }
+        if (!a.bytes.empty() && a.bytes.size() != spirv::ImageBytes(a.image)) {
+          // The driver would read ImageBytes from the host pointer.
+          return FailedExecution(
+              ExecutionStatus::kUnsupported,
+              absl::StrCat("argument ", i, ": ", a.bytes.size(),
+                           " bytes of texels, the image needs ",
+                           spirv::ImageBytes(a.image)),
+              log);
+        }
         const char* call = "";
         cl.buffers[i] = CreateClImage(cl.context, a.image, a.bytes,
                                       &cl.backing[i], &err, &call);

@@ -13,7 +13,11 @@
 //    "-x spir -spir-std=1.2".
 //  - Arguments: buffers are copied in (CL_MEM_COPY_HOST_PTR) and read back
 //    into Execution::buffers[i]; scalars and by-value structs are passed as
-//    their bytes; local arguments as (size, NULL). The ND-range's offset,
+//    their bytes; local arguments as (size, NULL); images and samplers as
+//    opencl_images.h says (support checked first: a format, type or size
+//    the device lacks is kUnsupported naming the device and the gap;
+//    every image is read back, texels tightly packed, into
+//    Execution::buffers[i]). The ND-range's offset,
 //    global size and local size (NULL when absent) go to
 //    clEnqueueNDRangeKernel.
 //  - printf: the worker's stdout (fd 1) is redirected to a file while the

@@ -142,8 +142,7 @@ OpCapability Addresses
 OpCapability Kernel
 OpCapability Int64
 OpCapability ImageBasic
-OpCapability Image1D
-OpCapability ImageBuffer
+OpCapability SampledBuffer
 OpMemoryModel Physical64 OpenCL
 OpEntryPoint Kernel %k "k" %gid
 OpDecorate %gid BuiltIn GlobalInvocationId
@@ -155,8 +154,8 @@ OpDecorate %gid Constant
 %v4uint = OpTypeVector %uint 4
 %ptr_in = OpTypePointer Input %v3ulong
 %gid = OpVariable %ptr_in Input
-%img_ro = OpTypeImage %uint Buffer 0 0 0 0 Unknown ReadOnly
-%img_wo = OpTypeImage %uint Buffer 0 0 0 0 Unknown WriteOnly
+%img_ro = OpTypeImage %void Buffer 0 0 0 0 Unknown ReadOnly
+%img_wo = OpTypeImage %void Buffer 0 0 0 0 Unknown WriteOnly
 %kfn = OpTypeFunction %void %img_ro %img_wo
 %uint_1 = OpConstant %uint 1
 %uint_2 = OpConstant %uint 2
@@ -295,6 +294,7 @@ spirv::TestCase SampleCase(uint32_t src_order, uint32_t src_type) {
   auto words = spirv::Assemble(kSampleKernel);
   EXPECT_TRUE(words.ok()) << words.status();
   if (words.ok()) tc.module_words = *words;
+  EXPECT_TRUE(spirv::Validate(tc.module_words, SPV_ENV_OPENCL_2_2).ok());
   tc.entry_point = "k";
   tc.nd_range.global[0] = 8;
   std::vector<float> src(kW * kH);
@@ -384,22 +384,29 @@ TEST(OpenClImages, OclgrindSamplesWithEverySamplerSettingAndWritesTexels) {
   ExpectSampledAndWritten("oclgrind");
 }
 
-void ExpectBufferImage(const char* target_name) {
-  MAKE_OR_SKIP(target, target_name);
+spirv::TestCase BufferImageCase(uint32_t type) {
   spirv::TestCase tc;
   auto words = spirv::Assemble(kBufferImageKernel);
-  ASSERT_TRUE(words.ok()) << words.status();
-  tc.module_words = *words;
+  EXPECT_TRUE(words.ok()) << words.status();
+  if (words.ok()) tc.module_words = *words;
+  EXPECT_TRUE(spirv::Validate(tc.module_words, SPV_ENV_OPENCL_2_2).ok());
   tc.entry_point = "k";
   tc.nd_range.global[0] = 16;
   ImageDesc d;
   d.dim = ImageDim::k1DBuffer;
   d.order = spirv::channel_order::kRGBA;
-  d.type = spirv::channel_type::kSignedInt32;
+  d.type = type;
   d.width = 16;
   tc.args.push_back(Image(d, spirv::ImageTexelsFromSeed(d, 7), false));
   d.access = spirv::ImageAccess::kWriteOnly;
-  tc.args.push_back(Image(d, std::vector<uint8_t>(256, 0), true));
+  tc.args.push_back(
+      Image(d, std::vector<uint8_t>(spirv::ImageBytes(d), 0), true));
+  return tc;
+}
+
+void ExpectBufferImage(const char* target_name) {
+  MAKE_OR_SKIP(target, target_name);
+  const spirv::TestCase tc = BufferImageCase(spirv::channel_type::kSignedInt32);
   const Execution e = target->Run(tc, Limits());
   ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message << "\n" << e.log;
   ASSERT_EQ(e.buffers.size(), 2u);
@@ -420,6 +427,16 @@ TEST(OpenClImages, PoclRunsA1DBufferImage) {
 
 TEST(OpenClImages, OclgrindRunsA1DBufferImage) {
   ExpectBufferImage("oclgrind");
+}
+
+TEST(OpenClImages, OclgrindUnsignedIntImagesAreUnsupportedNamingTheCause) {
+  MAKE_OR_SKIP(target, "oclgrind");
+  const Execution e = target->Run(
+      BufferImageCase(spirv::channel_type::kUnsignedInt8), Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << e.message;
+  EXPECT_THAT(e.message, HasSubstr("llvm-spirv -r turns read_imageui"));
+  EXPECT_THAT(e.message,
+              HasSubstr("Unsupported image channel data type: 10DA"));
 }
 
 // RGB UnormShort565 is an OpenCL 1.2 format neither PoCL 3.1 nor Oclgrind
@@ -446,6 +463,27 @@ TEST(OpenClImages, OclocCompilesAnImageModule) {
   namespace ct = spirv::channel_type;
   const Execution e = target->Run(SampleCase(co::kR, ct::kFloat), Limits());
   EXPECT_EQ(e.status, ExecutionStatus::kOk) << e.message << "\n" << e.log;
+}
+
+// A profile with `images: false` (baseline; every ocloc device's profile
+// has images) makes ocloc:DEVICE refuse image cases before compiling; a
+// stand-in compiler (/bin/true) shows it is never called.
+TEST(OpenClImages, OclocRefusesImagesForAProfileWithoutThem) {
+  namespace co = spirv::channel_order;
+  namespace ct = spirv::channel_type;
+  TargetOptions o;
+  o.program = "/bin/true";
+  auto target = MakeTarget("ocloc:baseline", o);
+  ASSERT_TRUE(target.ok()) << target.status();
+  const Execution e = (*target)->Run(SampleCase(co::kR, ct::kFloat), Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << e.message;
+  EXPECT_EQ(e.message,
+            "device profile baseline has no image support (images: false in "
+            "oracles/validity/profiles.json)");
+  auto tgllp = MakeTarget("ocloc:tgllp", o);
+  ASSERT_TRUE(tgllp.ok()) << tgllp.status();
+  EXPECT_EQ((*tgllp)->Run(SampleCase(co::kR, ct::kFloat), Limits()).status,
+            ExecutionStatus::kOk);
 }
 
 }  // namespace
