@@ -133,6 +133,7 @@ absl::Status DecodeState::Translate(const Instruction& inst) {
       {"Group", &DecodeState::TranslateGroups},
       {"Non-Uniform", &DecodeState::TranslateGroups},
       {"Extension", &DecodeState::TranslateExtInst},
+      {"Image", &DecodeState::TranslateImage},
   };
   if (const spirv::OpcodeInfo* info = inst.info()) {
     const absl::string_view cls = info->instr_class;
@@ -155,6 +156,8 @@ absl::StatusOr<Program> DecodeState::Run() {
       s = DecodeType(inst);
     } else if (op == Op::OpVariable) {
       s = DecodeGlobalVariable(inst);
+    } else if (op == Op::OpConstantSampler) {
+      s = DecodeConstantSampler(inst);
     } else if (inst.result_id() != 0 && inst.type_id() != 0) {
       s = DecodeConstant(inst);
     }
@@ -202,7 +205,9 @@ absl::StatusOr<Program> DecodeState::Run() {
     KernelParam kp;
     const TypeDesc* t = Type(p.type_id());
     if (t == nullptr) return Bad("kernel parameter without a type");
-    if (t->cls == TypeDesc::kPointer) {
+    if (t->handle != TypeDesc::Handle::kNone) {
+      ImageParam(*t, &kp);
+    } else if (t->cls == TypeDesc::kPointer) {
       kp.storage_class = t->storage;
       const TypeDesc* e = Type(t->elem);
       const Decorations* d = Deco(p.result_id());

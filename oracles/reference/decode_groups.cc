@@ -18,9 +18,15 @@ using spv::Op;
 absl::Status DecodeState::TranslateGroups(const Instruction& inst) {
   const auto op = static_cast<Op>(inst.opcode());
   switch (op) {
-    case Op::OpMemoryBarrier:
-      Emit(Inst{Op_::kNop}, inst);
+    case Op::OpMemoryBarrier: {
+      // Only image fences matter to the interpreter (read-write images);
+      // a non-constant semantics value is taken as fencing everything.
+      std::optional<uint64_t> sem;
+      if (inst.NumOperands() >= 2) sem = ConstantInt(inst.word(1));
+      const bool image = !sem || (*sem & kImageMemorySemantics) != 0;
+      Emit(Inst{image ? Op_::kImageFence : Op_::kNop}, inst);
       return absl::OkStatus();
+    }
     case Op::OpControlBarrier:
       return ControlBarrier(inst);
     case Op::OpAtomicLoad:
@@ -180,7 +186,7 @@ absl::Status DecodeState::ControlBarrier(const Instruction& inst) {
   i.a = *scope;
   // Memory semantics (which storage classes the barrier fences, for
   // race detection); a non-constant value is taken as fencing all.
-  i.b = 0x300;
+  i.b = 0x300 | kImageMemorySemantics;
   if (inst.NumOperands() >= 3) {
     if (auto sem = ConstantInt(inst.word(2))) i.b = static_cast<uint32_t>(*sem);
   }

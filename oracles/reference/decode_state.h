@@ -20,6 +20,8 @@
 //                        Function, Debug, Miscellaneous instructions
 //   decode_groups.cc     Barrier, Atomic, Group, Non-Uniform instructions
 //   decode_ext_inst.cc   OpExtInst (OpenCL.std, printf)
+//   decode_image.cc      image/sampler types, OpConstantSampler, image
+//                        kernel parameters; Image instructions
 // Every Translate* method either emits instructions for `inst`, or emits a
 // trap (Unsupported) and returns OK, or returns InvalidArgument for a
 // malformed module, or Unimplemented, which DecodeFunction turns into a
@@ -75,6 +77,14 @@ struct TypeDesc {
   std::vector<uint64_t> offsets;
   uint32_t return_type = 0;
   std::vector<uint32_t> params;
+  // Images, samplers and sampled images are 8-byte handles (image_state.h);
+  // images keep their Dim, Arrayed and access qualifier (sampled images
+  // their image's, `elem` = the image type).
+  enum class Handle : uint8_t { kNone, kImage, kSampler, kSampledImage };
+  Handle handle = Handle::kNone;
+  uint32_t image_dim = 0;
+  bool image_arrayed = false;
+  uint32_t image_access = 0;
 };
 
 struct Decorations {
@@ -149,6 +159,17 @@ class DecodeState {
     return it == decorations_.end() ? nullptr : &it->second;
   }
 
+  // ---- images and samplers (decode_image.cc) ----
+  // OpTypeImage / OpTypeSampler / OpTypeSampledImage into `t`.
+  absl::Status DecodeImageType(const Instruction& inst, TypeDesc* t);
+  absl::Status DecodeConstantSampler(const Instruction& inst);
+  // Kernel parameter of image or sampler type `t`.
+  void ImageParam(const TypeDesc& t, KernelParam* kp);
+  absl::Status ImageAccessOp(const Instruction& inst, ImageOpKind kind);
+  absl::Status ImageQuery(const Instruction& inst, ImageOpKind kind);
+  // Emits the kImage instruction running `call`.
+  void EmitImageCall(const Instruction& inst, const ImageCall& call);
+
   // ---- constants (decode_constants.cc, decode_spec_constants.cc) ----
   absl::Status DecodeConstant(const Instruction& inst);
   std::optional<uint64_t> ConstantInt(uint32_t id) const;
@@ -176,6 +197,7 @@ class DecodeState {
   absl::Status TranslateMisc(const Instruction& inst);
   absl::Status TranslateGroups(const Instruction& inst);
   absl::Status TranslateExtInst(const Instruction& inst);
+  absl::Status TranslateImage(const Instruction& inst);
 
   // decode_arith.cc
   absl::Status IntFamily(const Instruction& inst, Op_ base8, bool binary);
@@ -244,6 +266,7 @@ class DecodeState {
   absl::flat_hash_map<uint32_t, std::string> unsupported_values_;
   absl::flat_hash_map<uint32_t, uint32_t> function_index_;
   uint32_t opencl_std_ = 0;
+  uint32_t sampler_params_ = 0;
   uint32_t entry_id_ = 0;
 
   // Per function being decoded.

@@ -129,8 +129,13 @@ absl::Status DecodeState::DecodeType(const Instruction& inst) {
       t.cls = TypeDesc::kOpaque;
       take_layout(true);
       break;
+    case Op::OpTypeImage:
+    case Op::OpTypeSampler:
+    case Op::OpTypeSampledImage:
+      if (auto s = DecodeImageType(inst, &t); !s.ok()) return s;
+      break;
     default:
-      t.cls = TypeDesc::kOpaque;  // images, ...: no storage
+      t.cls = TypeDesc::kOpaque;  // pipes, queues, ...: no storage
       break;
   }
   types_[id] = std::move(t);

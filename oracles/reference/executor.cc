@@ -1117,6 +1117,17 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
         ++pc;
         break;
       }
+      case Op::kImage:
+        if (!ImageOp(inv, pc, R, prog_.image_calls[I.d])) {
+          L0SPV_SYNC();
+          return Stop::kError;
+        }
+        ++pc;
+        break;
+      case Op::kImageFence:
+        ++inv.image_fence;
+        ++pc;
+        break;
       case Op::kNop:
         ++pc;
         break;

@@ -24,6 +24,7 @@
 namespace l0spv::oracles::reference {
 
 class RaceDetector;
+struct ImageTable;
 
 struct CallFrame {
   uint32_t function = 0;
@@ -50,6 +51,12 @@ struct Invocation {
   // last barrier of any scope / of work-group scope this item passed.
   std::array<uint32_t, 2> sync{};
   std::array<uint32_t, 2> wg_sync{};
+  // Image synchronisation (read-write images, executor_image.cc): image
+  // fences (OpMemoryBarrier and barriers with ImageMemory semantics), image
+  // barriers of any scope, and of work-group scope, this item passed.
+  uint32_t image_fence = 0;
+  uint32_t image_sync = 0;
+  uint32_t image_wg_sync = 0;
 };
 
 // Everything one run shares between work-items.
@@ -62,6 +69,9 @@ struct RunState {
   // Optional checks: data races (nullptr: off) and uninitialised reads.
   RaceDetector* races = nullptr;
   bool check_uninitialized = false;
+  // The run's images and samplers (nullptr: the kernel takes none and
+  // declares no literal sampler).
+  ImageTable* images = nullptr;
   std::string printf_output;
   ExecutionStatus status = ExecutionStatus::kOk;
   std::string message;
@@ -109,6 +119,8 @@ class Executor {
   // of the source and a write of the target.
   bool ShadowCopy(const Invocation& inv, uint32_t pc, uint64_t dst,
                   uint64_t src, uint64_t bytes);
+  // One image instruction (executor_image.cc); false after reporting.
+  bool ImageOp(Invocation& inv, uint32_t pc, uint8_t* R, const ImageCall& c);
   // Pops the innermost frame (killing its private allocations).
   void PopFrame(Invocation& inv);
 

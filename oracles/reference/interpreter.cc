@@ -8,6 +8,8 @@
 #include "oracles/reference/builtins.h"
 #include "oracles/reference/decode.h"
 #include "oracles/reference/executor.h"
+#include "oracles/reference/image_args.h"
+#include "oracles/reference/image_state.h"
 #include "oracles/reference/memory.h"
 #include "oracles/reference/race.h"
 #include "oracles/reference/workgroup.h"
@@ -72,6 +74,7 @@ class Run {
   bool races_disabled_ = false;  // the race shadow did not fit
   std::vector<std::pair<uint32_t, uint32_t>> builtin_allocs_;
   std::vector<uint64_t> param_values_;  // pointer/scalar payload per param
+  ImageTable images_;
 };
 
 bool Run::SetUpMemory() {
@@ -188,6 +191,7 @@ bool Run::SetUpShadows() {
 
 bool Run::StartWorkItem(Invocation& inv) {
   if (!exec_->Enter(inv, prog_.entry_function)) return false;
+  inv.image_fence = inv.image_sync = inv.image_wg_sync = 0;
   const FunctionInfo& fn = prog_.functions[prog_.entry_function];
   uint8_t* R = inv.frames.back().regs;
   for (size_t i = 0; i < prog_.params.size(); ++i) {
@@ -203,6 +207,12 @@ bool Run::StartWorkItem(Invocation& inv) {
       case KernelParam::Kind::kValue:
         std::memcpy(R + slot, tc_.args[i].bytes.data(), p.bytes);
         break;
+      case KernelParam::Kind::kImage:
+      case KernelParam::Kind::kSampler: {
+        const uint64_t handle = uint64_t{p.index} + 1;  // image_state.h
+        std::memcpy(R + slot, &handle, 8);
+        break;
+      }
       case KernelParam::Kind::kByValuePointer: {
         // A private copy per work-item, freed when the kernel returns.
         uint8_t* data = inv.stack.Push(p.bytes, mem_);
@@ -262,6 +272,16 @@ Execution Run::Go() {
     const KernelParam& p = prog_.params[i];
     const spirv::KernelArg& a = tc_.args[i];
     using K = spirv::KernelArg::Kind;
+    if (p.kind == KernelParam::Kind::kImage ||
+        p.kind == KernelParam::Kind::kSampler || a.kind == K::kImage ||
+        a.kind == K::kSampler) {
+      if (std::string why = CheckImageArg(p, a); !why.empty())
+        return Fail(
+            ExecutionStatus::kBuildFailed,
+            absl::StrCat("argument ", i,
+                         " does not match the kernel parameter: ", why));
+      continue;
+    }
     const bool ok =
         (p.kind == KernelParam::Kind::kBuffer && a.kind == K::kBuffer) ||
         (p.kind == KernelParam::Kind::kLocal && a.kind == K::kLocal) ||
@@ -308,6 +328,13 @@ Execution Run::Go() {
     races_ = std::make_unique<RaceDetector>(geo_);
     state_.races = races_.get();
   }
+  if (!BuildImageTable(prog_, tc_, mem_, &images_))
+    return Fail(ExecutionStatus::kUnsupported,
+                absl::StrCat("memory limit exceeded while copying the image "
+                             "arguments (limit ",
+                             opts_.memory_limit_bytes, " bytes)"));
+  if (!images_.images.empty() || !images_.samplers.empty())
+    state_.images = &images_;
   exec_ = std::make_unique<Executor>(state_);
   if (!SetUpMemory()) return Fail(state_.status, state_.message);
   const bool shadows_ok = SetUpShadows();
@@ -348,6 +375,7 @@ Execution Run::Go() {
           Allocation& a = mem_.record(id);
           std::memset(a.init, 0, a.size);
         }
+        ++images_.group_serial;
         ok = RunWorkgroup(ctx, {gx, gy, gz}, pool, &next_tag);
       }
     }
@@ -371,6 +399,10 @@ Execution Run::Go() {
   e.instructions_executed = state_.steps;
   e.buffers.resize(tc_.args.size());
   for (size_t i = 0; i < prog_.params.size(); ++i) {
+    if (prog_.params[i].kind == KernelParam::Kind::kImage) {
+      e.buffers[i] = std::move(images_.images[prog_.params[i].index].texels);
+      continue;
+    }
     if (prog_.params[i].kind != KernelParam::Kind::kBuffer) continue;
     const Allocation& a = mem_.record(prog_.params[i].alloc_id);
     e.buffers[i].assign(a.data, a.data + a.size);

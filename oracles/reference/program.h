@@ -186,6 +186,12 @@ enum class Op : uint16_t {
   kGroup,
   // d = index into Program::ext_calls.
   kExtInst,
+  // Images and samplers (executor_image.cc): d = index into
+  // Program::image_calls.
+  kImage,
+  // OpMemoryBarrier with ImageMemory semantics: an image fence of this
+  // work-item (orders its own image writes before its later reads).
+  kImageFence,
   // Does nothing (OpLifetimeStart/Stop, OpMemoryBarrier, prefetch-like).
   kNop,
   // Stops with kUnsupported; d = index into Program::messages.
@@ -341,6 +347,38 @@ inline bool RunsNonUniform(const GroupCall& g) {
   return g.non_uniform || IsShuffle(g.op);
 }
 
+// Image instructions (decode_image.cc, executor_image.cc). Handles are
+// 8-byte values (image_state.h).
+enum class ImageOpKind : uint8_t {
+  kSampledImage,  // r = image a | sampler b << 32
+  kImageOf,       // OpImage: r = the image of sampled image a
+  kRead,          // r = texel at integer coordinates b of image a
+  kWrite,         // texel c written at integer coordinates b of image a
+  kSample,        // r = sampled image a at coordinates b, Lod lod
+  kQuerySize,     // r = size lanes of image a (lod: level, must be 0)
+  kQueryFormat,
+  kQueryOrder,
+  kQueryLevels,
+  kQuerySamples,
+};
+
+struct ImageCall {
+  ImageOpKind kind = ImageOpKind::kRead;
+  uint32_t r = kNoSlot;
+  uint32_t image = kNoSlot;
+  uint32_t sampler = kNoSlot;  // kSampledImage
+  uint32_t coord = kNoSlot;
+  Kind coord_kind = kI32;  // kI32 / kI64 (integer) or kF32
+  uint8_t coord_lanes = 1;
+  // kRead/kSample: the result; kWrite: the texel (4 lanes of kF32, kF16 or
+  // kI32); queries: the result's integer lanes.
+  Kind value_kind = kF32;
+  uint8_t value_lanes = 4;
+  uint32_t texel = kNoSlot;  // kWrite
+  uint32_t lod = kNoSlot;    // kSample, kQuerySize; kNoSlot: none
+  Kind lod_kind = kI32;
+};
+
 struct ExtCall;
 struct ExtContext;
 // Returns false after reporting an error through the context.
@@ -386,6 +424,10 @@ enum class AllocKind : uint8_t {
   kLocalArg,
   kDynamic,  // private variables, by-value copies
 };
+
+// MemorySemantics ImageMemory: a barrier or fence that orders image
+// accesses (read-write images, executor_image.cc).
+inline constexpr uint32_t kImageMemorySemantics = 0x800;
 
 // Storage class tags kept on allocations (SPIR-V numbering).
 inline constexpr uint32_t kScUniformConstant = 0;
@@ -435,10 +477,23 @@ struct StaticAlloc {
 };
 
 struct KernelParam {
-  enum class Kind { kBuffer, kLocal, kByValuePointer, kValue } kind;
+  enum class Kind {
+    kBuffer,
+    kLocal,
+    kByValuePointer,
+    kValue,
+    kImage,    // index: into the run's images
+    kSampler,  // index: into the run's samplers (after literal samplers)
+  } kind;
   uint32_t storage_class = kScCrossWorkgroup;
   uint32_t bytes = 0;     // kValue: value size; kByValuePointer: pointee size
   uint32_t alloc_id = 0;  // kBuffer/kLocal: the static allocation id
+  uint32_t index = 0;     // kImage/kSampler
+  // kImage: the OpTypeImage's Dim, Arrayed and access qualifier (the
+  // argument's descriptor must match).
+  uint32_t image_dim = 0;
+  bool image_arrayed = false;
+  uint32_t image_access = 0;
 };
 
 struct Program {
@@ -450,6 +505,15 @@ struct Program {
   std::vector<ConvertSpec> converts;
   std::vector<GroupCall> groups;
   std::vector<ExtCall> ext_calls;
+  std::vector<ImageCall> image_calls;
+  // OpConstantSampler values in declaration order: sampler handles 1..N.
+  struct LiteralSampler {
+    bool normalized;
+    uint8_t addressing;  // spirv::AddressingMode value
+    uint8_t filter;      // spirv::FilterMode value
+  };
+  std::vector<LiteralSampler> literal_samplers;
+  uint32_t image_params = 0;
   std::vector<std::string> messages;
   std::vector<FunctionInfo> functions;
   uint32_t entry_function = 0;

@@ -707,6 +707,13 @@ bool Complete(WorkgroupContext& ctx, const Inst& inst, uint32_t pc,
     if (ctx.state->races != nullptr)
       ctx.state->races->Barrier(members.data(), members.size(), inst.b,
                                 !subgroup);
+    if (inst.b & kImageMemorySemantics) {
+      for (Invocation* m : members) {
+        ++m->image_fence;
+        ++m->image_sync;
+        if (!subgroup) ++m->image_wg_sync;
+      }
+    }
     return true;
   }
   const GroupCall& g = prog.groups[inst.d];

@@ -240,6 +240,8 @@ BuildResult BuildModule(std::span<const uint32_t> words,
           break;
         case PK::kValue:
         case PK::kByValuePointer:
+        case PK::kImage:
+        case PK::kSampler:
           arg.kind = KernelArgInfo::Kind::kValue;
           arg.value_bytes = p.bytes;
           break;
