@@ -2,6 +2,7 @@
 
 #include <level_zero/ze_api.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -15,6 +16,7 @@
 #include "oracles/execution_json.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/reference/level_zero/l0spv_reference_ext.h"
+#include "oracles/reference/level_zero/ze_image_format.h"
 #include "oracles/targets/worker_reply.h"
 #include "spirv/binary.h"
 #include "spirv/unified1/spirv.hpp11"
@@ -66,6 +68,12 @@ std::string ZeError(const char* call, ze_result_t r) {
       break;
     case ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION:
       name = " (ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION)";
+      break;
+    case ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT:
+      name = " (ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT)";
+      break;
+    case ZE_RESULT_ERROR_UNSUPPORTED_SIZE:
+      name = " (ZE_RESULT_ERROR_UNSUPPORTED_SIZE)";
       break;
     default:
       break;
@@ -121,6 +129,9 @@ struct ZeObjects {
   ze_command_queue_handle_t queue = nullptr;
   ze_command_list_handle_t list = nullptr;
   std::vector<void*> buffers;
+  std::vector<ze_image_handle_t> images;      // by argument index
+  std::vector<ze_sampler_handle_t> samplers;  // by argument index
+  std::vector<void*> staging;  // image texels in host memory, by index
   // After a timeout the device may still run the kernel: destroying the
   // queue could block until it ends, so the worker exits without cleanup.
   bool abandon = false;
@@ -128,6 +139,12 @@ struct ZeObjects {
     if (abandon) return;
     for (void* p : buffers)
       if (p) zeMemFree(context, p);
+    for (void* p : staging)
+      if (p) zeMemFree(context, p);
+    for (ze_image_handle_t i : images)
+      if (i) zeImageDestroy(i);
+    for (ze_sampler_handle_t s : samplers)
+      if (s) zeSamplerDestroy(s);
     if (list) zeCommandListDestroy(list);
     if (queue) zeCommandQueueDestroy(queue);
     if (kernel) zeKernelDestroy(kernel);
@@ -274,11 +291,83 @@ std::string MissingFeature(const ModuleNeeds& needs,
   return "";
 }
 
+// Whether the device can hold the test case's images and samplers
+// (zeDeviceGetImageProperties); empty when it can or none are used.
+std::string MissingImageSupport(const spirv::TestCase& tc,
+                                ze_device_handle_t device) {
+  bool images = false, samplers = false;
+  for (const spirv::KernelArg& a : tc.args) {
+    images |= a.kind == spirv::KernelArg::Kind::kImage;
+    samplers |= a.kind == spirv::KernelArg::Kind::kSampler;
+  }
+  if (!images && !samplers) return "";
+  ze_device_image_properties_t p{};
+  p.stype = ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES;
+  if (ze_result_t r = zeDeviceGetImageProperties(device, &p);
+      r != ZE_RESULT_SUCCESS)
+    return absl::StrCat("the device does not report image support: ",
+                        ZeError("zeDeviceGetImageProperties", r));
+  if (samplers && p.maxSamplers == 0)
+    return "the device has no samplers (maxSamplers is 0)";
+  for (size_t i = 0; i < tc.args.size(); ++i) {
+    const spirv::KernelArg& a = tc.args[i];
+    if (a.kind != spirv::KernelArg::Kind::kImage) continue;
+    const spirv::ImageDesc& d = a.image;
+    // Formats without a Level Zero equivalent, before anything is built.
+    if (auto z = zeref::ZeImageDescOf(d); !z.ok())
+      return absl::StrCat("argument ", i, ": ", z.status().message());
+    uint64_t limit = 0;
+    const char* field = "";
+    uint64_t size = d.width;
+    switch (d.dim) {
+      case spirv::ImageDim::k1D:
+      case spirv::ImageDim::k1DArray:
+        limit = p.maxImageDims1D;
+        field = "maxImageDims1D";
+        break;
+      case spirv::ImageDim::k2D:
+      case spirv::ImageDim::k2DArray:
+        limit = p.maxImageDims2D;
+        field = "maxImageDims2D";
+        size = std::max(d.width, d.height);
+        break;
+      case spirv::ImageDim::k3D:
+        limit = p.maxImageDims3D;
+        field = "maxImageDims3D";
+        size = std::max({d.width, d.height, d.depth});
+        break;
+      case spirv::ImageDim::k1DBuffer:
+        limit = p.maxImageBufferSize;
+        field = "maxImageBufferSize";
+        size = spirv::ImageBytes(d);
+        break;
+    }
+    if (limit == 0)
+      return absl::StrCat("argument ", i, ": the device has no ",
+                          spirv::ImageDimName(d.dim), " images (", field,
+                          " is 0)");
+    if (size > limit)
+      return absl::StrCat("argument ", i, ": ", spirv::DescribeImage(d),
+                          " exceeds the device's ", field, " of ", limit);
+    if (spirv::IsArrayed(d.dim) && d.array_size > p.maxImageArraySlices)
+      return absl::StrCat("argument ", i, ": ", d.array_size,
+                          " layers exceed the device's maxImageArraySlices "
+                          "of ",
+                          p.maxImageArraySlices);
+  }
+  return "";
+}
+
 // *reported: the driver gave a launch report (printf travels in it).
 Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
                       bool* reported) {
   const spirv::TestCase& tc = *in.test_case;
   if (std::string missing = MissingFeature(in.needs, picked.module);
+      !missing.empty()) {
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           absl::StrCat(picked.name, ": ", missing));
+  }
+  if (std::string missing = MissingImageSupport(tc, picked.device);
       !missing.empty()) {
     return FailedExecution(ExecutionStatus::kUnsupported,
                            absl::StrCat(picked.name, ": ", missing));
@@ -401,8 +490,29 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
                              ZeError("zeKernelSetGlobalOffsetExp", r), log);
   }
 
-  // Arguments.
+  ze_command_queue_desc_t queue_desc{};
+  queue_desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
+  queue_desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+  r = zeCommandQueueCreate(ze.context, picked.device, &queue_desc, &ze.queue);
+  if (r != ZE_RESULT_SUCCESS) {
+    ze.queue = nullptr;
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           ZeError("zeCommandQueueCreate", r), log);
+  }
+  ze_command_list_desc_t list_desc{};
+  list_desc.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC;
+  r = zeCommandListCreate(ze.context, picked.device, &list_desc, &ze.list);
+  if (r != ZE_RESULT_SUCCESS) {
+    ze.list = nullptr;
+    return FailedExecution(ExecutionStatus::kUnsupported,
+                           ZeError("zeCommandListCreate", r), log);
+  }
+  // Arguments. Images are filled by copies recorded before the launch
+  // and read back by copies recorded after it.
   ze.buffers.assign(tc.args.size(), nullptr);
+  ze.images.assign(tc.args.size(), nullptr);
+  ze.samplers.assign(tc.args.size(), nullptr);
+  ze.staging.assign(tc.args.size(), nullptr);
   for (size_t i = 0; i < tc.args.size(); ++i) {
     const spirv::KernelArg& a = tc.args[i];
     const uint32_t index = static_cast<uint32_t>(i);
@@ -435,14 +545,64 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
       case spirv::KernelArg::Kind::kLocal:
         r = zeKernelSetArgumentValue(ze.kernel, index, a.local_bytes, nullptr);
         break;
-      case spirv::KernelArg::Kind::kImage:
-      case spirv::KernelArg::Kind::kSampler:
-        return FailedExecution(
-            ExecutionStatus::kUnsupported,
-            absl::StrCat("argument ", i,
-                         ": image and sampler arguments are not passed by "
-                         "this target yet"),
-            log);
+      case spirv::KernelArg::Kind::kImage: {
+        auto desc = zeref::ZeImageDescOf(a.image);
+        if (!desc.ok()) {
+          return FailedExecution(
+              ExecutionStatus::kUnsupported,
+              absl::StrCat("argument ", i, ": ", desc.status().message()), log);
+        }
+        r = zeImageCreate(ze.context, picked.device, &*desc, &ze.images[i]);
+        if (r != ZE_RESULT_SUCCESS) {
+          ze.images[i] = nullptr;
+          return FailedExecution(
+              ExecutionStatus::kUnsupported,
+              absl::StrCat("argument ", i, ": ", spirv::DescribeImage(a.image),
+                           ": ", ZeError("zeImageCreate", r)),
+              log);
+        }
+        ze_host_mem_alloc_desc_t hd{};
+        hd.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC;
+        r = zeMemAllocHost(ze.context, &hd, std::max<size_t>(a.bytes.size(), 1),
+                           64, &ze.staging[i]);
+        if (r != ZE_RESULT_SUCCESS) {
+          ze.staging[i] = nullptr;
+          return FailedExecution(
+              ExecutionStatus::kUnsupported,
+              absl::StrCat("argument ", i, ": ", ZeError("zeMemAllocHost", r)),
+              log);
+        }
+        std::memcpy(ze.staging[i], a.bytes.data(), a.bytes.size());
+        r = zeCommandListAppendImageCopyFromMemory(
+            ze.list, ze.images[i], ze.staging[i], nullptr, nullptr, 0, nullptr);
+        if (r != ZE_RESULT_SUCCESS) {
+          return FailedExecution(
+              ExecutionStatus::kUnsupported,
+              absl::StrCat(
+                  "argument ", i, ": ",
+                  ZeError("zeCommandListAppendImageCopyFromMemory", r)),
+              log);
+        }
+        r = zeKernelSetArgumentValue(ze.kernel, index,
+                                     sizeof(ze_image_handle_t), &ze.images[i]);
+        break;
+      }
+      case spirv::KernelArg::Kind::kSampler: {
+        const ze_sampler_desc_t desc = zeref::ZeSamplerDescOf(a.sampler);
+        r = zeSamplerCreate(ze.context, picked.device, &desc, &ze.samplers[i]);
+        if (r != ZE_RESULT_SUCCESS) {
+          ze.samplers[i] = nullptr;
+          return FailedExecution(
+              ExecutionStatus::kUnsupported,
+              absl::StrCat("argument ", i, ": ",
+                           spirv::DescribeSampler(a.sampler), ": ",
+                           ZeError("zeSamplerCreate", r)),
+              log);
+        }
+        r = zeKernelSetArgumentValue(
+            ze.kernel, index, sizeof(ze_sampler_handle_t), &ze.samplers[i]);
+        break;
+      }
     }
     if (r != ZE_RESULT_SUCCESS) {
       return FailedExecution(
@@ -453,28 +613,33 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
     }
   }
 
-  ze_command_queue_desc_t queue_desc{};
-  queue_desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
-  queue_desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
-  r = zeCommandQueueCreate(ze.context, picked.device, &queue_desc, &ze.queue);
-  if (r != ZE_RESULT_SUCCESS) {
-    ze.queue = nullptr;
-    return FailedExecution(ExecutionStatus::kUnsupported,
-                           ZeError("zeCommandQueueCreate", r), log);
-  }
-  ze_command_list_desc_t list_desc{};
-  list_desc.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC;
-  r = zeCommandListCreate(ze.context, picked.device, &list_desc, &ze.list);
-  if (r != ZE_RESULT_SUCCESS) {
-    ze.list = nullptr;
-    return FailedExecution(ExecutionStatus::kUnsupported,
-                           ZeError("zeCommandListCreate", r), log);
+  const bool has_images =
+      std::any_of(ze.images.begin(), ze.images.end(),
+                  [](ze_image_handle_t h) { return h != nullptr; });
+  // Barriers order the image uploads, the launch and the read-backs.
+  if (has_images) {
+    r = zeCommandListAppendBarrier(ze.list, nullptr, 0, nullptr);
+    if (r != ZE_RESULT_SUCCESS)
+      return FailedExecution(ExecutionStatus::kUnsupported,
+                             ZeError("zeCommandListAppendBarrier", r), log);
   }
   r = zeCommandListAppendLaunchKernel(ze.list, ze.kernel, &count, nullptr, 0,
                                       nullptr);
   if (r != ZE_RESULT_SUCCESS)
     return FailedExecution(ExecutionStatus::kUnsupported,
                            ZeError("zeCommandListAppendLaunchKernel", r), log);
+  if (has_images) {
+    r = zeCommandListAppendBarrier(ze.list, nullptr, 0, nullptr);
+    for (size_t i = 0; i < ze.images.size() && r == ZE_RESULT_SUCCESS; ++i) {
+      if (!ze.images[i]) continue;
+      r = zeCommandListAppendImageCopyToMemory(
+          ze.list, ze.staging[i], ze.images[i], nullptr, nullptr, 0, nullptr);
+    }
+    if (r != ZE_RESULT_SUCCESS)
+      return FailedExecution(ExecutionStatus::kUnsupported,
+                             ZeError("zeCommandListAppendImageCopyToMemory", r),
+                             log);
+  }
   r = zeCommandListClose(ze.list);
   if (r != ZE_RESULT_SUCCESS)
     return FailedExecution(ExecutionStatus::kCrashed,
@@ -529,8 +694,9 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   }
   e.buffers.resize(tc.args.size());
   for (size_t i = 0; i < tc.args.size(); ++i) {
-    if (!ze.buffers[i]) continue;
-    const auto* p = static_cast<const uint8_t*>(ze.buffers[i]);
+    void* from = ze.images[i] ? ze.staging[i] : ze.buffers[i];
+    if (!from) continue;
+    const auto* p = static_cast<const uint8_t*>(from);
     e.buffers[i].assign(p, p + tc.args[i].bytes.size());
   }
   return e;

@@ -4,9 +4,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "oracles/reference/level_zero/ze_image_format.h"
 #include "spirv/spirv_tools.h"
 
 namespace l0spv::zeref_test {
+
+using zeref::ZeImageDescOf;
+using zeref::ZeSamplerDescOf;
 
 namespace {
 constexpr char kPrelude[] = R"(
@@ -99,6 +103,104 @@ OpStore %po %v Aligned 4
 OpReturn
 OpFunctionEnd
 )";
+
+// k(read_only image2d_t src, write_only image2d_t dst, sampler_t s,
+//   global uint4* out), on a 4x4 range:
+//   dst[x,y] = read_imageui(src, (x,y)) + 1;
+//   out[y*4+x] = read_imageui(src, s, (float2)(x - 0.5, y + 0.5));
+// (nearest filtering of the texel to the left; clamped at x = 0).
+const char kImageKernel[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability ImageBasic
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k" %gid
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %gid Constant
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%float = OpTypeFloat 32
+%v2uint = OpTypeVector %uint 2
+%v4uint = OpTypeVector %uint 4
+%v2float = OpTypeVector %float 2
+%v3ulong = OpTypeVector %ulong 3
+%ptr_in = OpTypePointer Input %v3ulong
+%gid = OpVariable %ptr_in Input
+%img_ro = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
+%img_wo = OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly
+%smp = OpTypeSampler
+%sampled = OpTypeSampledImage %img_ro
+%ptr_out = OpTypePointer CrossWorkgroup %v4uint
+%uint_1 = OpConstant %uint 1
+%ulong_4 = OpConstant %ulong 4
+%float_0 = OpConstant %float 0
+%float_half = OpConstant %float 0.5
+%v4uint_1 = OpConstantComposite %v4uint %uint_1 %uint_1 %uint_1 %uint_1
+%fn = OpTypeFunction %void %img_ro %img_wo %smp %ptr_out
+%k = OpFunction %void None %fn
+%src = OpFunctionParameter %img_ro
+%dst = OpFunctionParameter %img_wo
+%s = OpFunctionParameter %smp
+%out = OpFunctionParameter %ptr_out
+%entry = OpLabel
+%gv = OpLoad %v3ulong %gid Aligned 32
+%x64 = OpCompositeExtract %ulong %gv 0
+%y64 = OpCompositeExtract %ulong %gv 1
+%x = OpUConvert %uint %x64
+%y = OpUConvert %uint %y64
+%c = OpCompositeConstruct %v2uint %x %y
+%t = OpImageRead %v4uint %src %c
+%t1 = OpIAdd %v4uint %t %v4uint_1
+OpImageWrite %dst %c %t1
+%fx = OpConvertUToF %float %x
+%fy = OpConvertUToF %float %y
+%fxm = OpFSub %float %fx %float_half
+%fyp = OpFAdd %float %fy %float_half
+%cf = OpCompositeConstruct %v2float %fxm %fyp
+%si = OpSampledImage %sampled %src %s
+%v = OpImageSampleExplicitLod %v4uint %si %cf Lod %float_0
+%row = OpIMul %ulong %y64 %ulong_4
+%idx = OpIAdd %ulong %row %x64
+%p = OpInBoundsPtrAccessChain %ptr_out %out %idx
+OpStore %p %v Aligned 16
+OpReturn
+OpFunctionEnd
+)";
+
+spirv::TestCase ImageKernelCase(uint32_t order) {
+  spirv::TestCase tc;
+  auto words = spirv::Assemble(kImageKernel);
+  EXPECT_TRUE(words.ok()) << words.status();
+  if (words.ok()) tc.module_words = *words;
+  tc.entry_point = "k";
+  tc.nd_range.dims = 2;
+  tc.nd_range.global = {4, 4, 1};
+  tc.nd_range.local = std::array<uint64_t, 3>{2, 2, 1};
+  spirv::KernelArg src;
+  src.kind = spirv::KernelArg::Kind::kImage;
+  src.image.dim = spirv::ImageDim::k2D;
+  src.image.order = order;
+  src.image.type = spirv::channel_type::kUnsignedInt8;
+  src.image.width = 4;
+  src.image.height = 4;
+  src.image.access = spirv::ImageAccess::kReadOnly;
+  src.bytes = spirv::ImageTexelsFromSeed(src.image, 17);
+  spirv::KernelArg dst = src;
+  dst.image.access = spirv::ImageAccess::kWriteOnly;
+  dst.bytes.assign(spirv::ImageBytes(dst.image), 0);
+  dst.is_result = true;
+  spirv::KernelArg sampler;
+  sampler.kind = spirv::KernelArg::Kind::kSampler;
+  sampler.sampler = {false, spirv::AddressingMode::kClampToEdge,
+                     spirv::FilterMode::kNearest};
+  spirv::KernelArg out;
+  out.bytes.assign(16 * 16, 0);
+  out.is_result = true;
+  tc.args = {src, dst, sampler, out};
+  return tc;
+}
 
 std::vector<uint32_t> Assemble(const std::string& text) {
   std::string full = text;
@@ -237,11 +339,20 @@ oracles::Execution RunThroughApi(ze_context_handle_t context,
   kd.pKernelName = tc.entry_point.c_str();
   ze_kernel_handle_t kernel = nullptr;
   std::vector<void*> buffers(tc.args.size(), nullptr);
+  std::vector<ze_image_handle_t> images(tc.args.size(), nullptr);
+  std::vector<ze_sampler_handle_t> samplers(tc.args.size(), nullptr);
   ze_command_list_handle_t list = nullptr;
   ze_command_queue_handle_t queue = nullptr;
+  // Image uploads and read-backs: a synchronous immediate list.
+  ze_command_list_handle_t copies = nullptr;
   auto cleanup = [&] {
     for (void* p : buffers)
       if (p) zeMemFree(context, p);
+    for (ze_image_handle_t i : images)
+      if (i) zeImageDestroy(i);
+    for (ze_sampler_handle_t s : samplers)
+      if (s) zeSamplerDestroy(s);
+    if (copies) zeCommandListDestroy(copies);
     if (list) zeCommandListDestroy(list);
     if (queue) zeCommandQueueDestroy(queue);
     if (kernel) zeKernelDestroy(kernel);
@@ -289,6 +400,33 @@ oracles::Execution RunThroughApi(ze_context_handle_t context,
     } else if (a.kind == spirv::KernelArg::Kind::kScalar) {
       r = zeKernelSetArgumentValue(kernel, index, a.bytes.size(),
                                    a.bytes.data());
+    } else if (a.kind == spirv::KernelArg::Kind::kImage) {
+      auto desc = ZeImageDescOf(a.image);
+      if (!desc.ok()) {
+        cleanup();
+        e.status = oracles::ExecutionStatus::kUnsupported;
+        e.message = std::string(desc.status().message());
+        return e;
+      }
+      if (!copies) {
+        auto qd =
+            Desc<ze_command_queue_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC);
+        qd.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+        zeCommandListCreateImmediate(context, device, &qd, &copies);
+      }
+      r = zeImageCreate(context, device, &*desc, &images[i]);
+      if (r == ZE_RESULT_SUCCESS)
+        r = zeCommandListAppendImageCopyFromMemory(
+            copies, images[i], a.bytes.data(), nullptr, nullptr, 0, nullptr);
+      if (r == ZE_RESULT_SUCCESS)
+        r = zeKernelSetArgumentValue(kernel, index, sizeof(ze_image_handle_t),
+                                     &images[i]);
+    } else if (a.kind == spirv::KernelArg::Kind::kSampler) {
+      const ze_sampler_desc_t sd = ZeSamplerDescOf(a.sampler);
+      r = zeSamplerCreate(context, device, &sd, &samplers[i]);
+      if (r == ZE_RESULT_SUCCESS)
+        r = zeKernelSetArgumentValue(kernel, index, sizeof(ze_sampler_handle_t),
+                                     &samplers[i]);
     } else {
       r = zeKernelSetArgumentValue(kernel, index, a.local_bytes, nullptr);
     }
@@ -315,6 +453,16 @@ oracles::Execution RunThroughApi(ze_context_handle_t context,
   }
   e.buffers.resize(tc.args.size());
   for (size_t i = 0; i < tc.args.size(); ++i) {
+    if (images[i]) {
+      e.buffers[i].resize(tc.args[i].bytes.size());
+      r = zeCommandListAppendImageCopyToMemory(
+          copies, e.buffers[i].data(), images[i], nullptr, nullptr, 0, nullptr);
+      if (r != ZE_RESULT_SUCCESS) {
+        cleanup();
+        return fail("zeCommandListAppendImageCopyToMemory", r);
+      }
+      continue;
+    }
     if (!buffers[i]) continue;
     const auto* p = static_cast<const uint8_t*>(buffers[i]);
     e.buffers[i].assign(p, p + tc.args[i].bytes.size());

@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "oracles/execution.h"
+#include "spirv/image_format.h"
 #include "spirv/test_case.h"
 
 namespace l0spv::zeref_test {
@@ -24,6 +25,15 @@ extern const char kOutOfBounds[];
 // A kernel with a __local (Workgroup) pointer argument: out[g] = g after a
 // round trip through local memory.
 extern const char kLocalCopy[];
+
+// k(read_only image2d_t src, write_only image2d_t dst, sampler_t s,
+//   global uint4* out) on 4x4 work-items: dst[x,y] = src[x,y] + 1 per
+// channel; out[y*4+x] = src sampled (nearest, unnormalized, clamp to edge)
+// at (x - 0.5, y + 0.5), i.e. texel (max(x-1, 0), y). A complete module.
+extern const char kImageKernel[];
+// Its test case: 4x4 images of `order` UnsignedInt8 (src seeded, dst zero),
+// the sampler, a 256-byte result buffer; groups of 2x2.
+spirv::TestCase ImageKernelCase(uint32_t order = spirv::channel_order::kRGBA);
 
 std::vector<uint32_t> Assemble(const std::string& text);
 
@@ -60,8 +70,9 @@ class ZeTest : public ::testing::Test {
   std::vector<void*> allocations_;
 };
 
-// Runs `tc` on the device through the Level Zero API: shared buffers, one
-// launch, results read back. Status kOk with buffers; kUnsupported for a
+// Runs `tc` on the device through the Level Zero API: shared buffers,
+// images uploaded and read back by copies, samplers, one launch, results
+// read back. Status kOk with buffers; kUnsupported for a
 // global size that is not a multiple of the local size (Level Zero cannot
 // launch partial work-groups); kCrashed naming the failing call otherwise.
 // Whether the ND-range has a local size that does not divide the global size.

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "oracles/reference/level_zero/append.h"
 #include "oracles/reference/level_zero/ddi_support.h"
 #include "oracles/reference/level_zero/engine.h"
 #include "oracles/reference/level_zero/launch.h"
@@ -19,6 +20,40 @@ Sync& TheSync() {
 
 CommandQueue::~CommandQueue() = default;
 CommandList::~CommandList() = default;
+
+ze_result_t Record(CommandList* list, Command command) {
+  if (list->immediate) {
+    std::vector<Command> batch;
+    batch.push_back(std::move(command));
+    const uint64_t ticket = list->engine->Submit(std::move(batch), nullptr);
+    if (list->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
+      return list->engine->Synchronize(std::numeric_limits<uint64_t>::max(),
+                                       ticket);
+    return ZE_RESULT_SUCCESS;
+  }
+  std::lock_guard<std::mutex> lock(list->mu);
+  if (list->closed) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  list->commands.push_back(std::move(command));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Prepare(ze_command_list_handle_t handle, ze_event_handle_t signal,
+                    uint32_t num_waits, ze_event_handle_t* waits,
+                    CommandList** list, Command* command) {
+  *list = FromHandle<CommandList>(handle);
+  if (!*list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (num_waits > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (signal) {
+    command->signal = FromHandle<Event>(signal);
+    if (!command->signal) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  }
+  for (uint32_t i = 0; i < num_waits; ++i) {
+    Event* e = FromHandle<Event>(waits[i]);
+    if (!e) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    command->waits.push_back(e);
+  }
+  return ZE_RESULT_SUCCESS;
+}
 
 namespace {
 
@@ -42,43 +77,6 @@ ze_result_t CheckQueueDesc(const ze_command_queue_desc_t* desc) {
   // One queue group with one queue (zeDeviceGetCommandQueueGroupProperties).
   if (desc->ordinal != 0 || desc->index != 0)
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  return ZE_RESULT_SUCCESS;
-}
-
-// Adds a command to a regular list, or runs it at once on an immediate one
-// (waiting for it when the list is synchronous).
-ze_result_t Record(CommandList* list, Command command) {
-  if (list->immediate) {
-    std::vector<Command> batch;
-    batch.push_back(std::move(command));
-    const uint64_t ticket = list->engine->Submit(std::move(batch), nullptr);
-    if (list->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
-      return list->engine->Synchronize(kForever, ticket);
-    return ZE_RESULT_SUCCESS;
-  }
-  std::lock_guard<std::mutex> lock(list->mu);
-  if (list->closed) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  list->commands.push_back(std::move(command));
-  return ZE_RESULT_SUCCESS;
-}
-
-// The checks every zeCommandListAppend* shares: list handle, signal event,
-// wait events.
-ze_result_t Prepare(ze_command_list_handle_t handle, ze_event_handle_t signal,
-                    uint32_t num_waits, ze_event_handle_t* waits,
-                    CommandList** list, Command* command) {
-  *list = FromHandle<CommandList>(handle);
-  if (!*list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (num_waits > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_SIZE;
-  if (signal) {
-    command->signal = FromHandle<Event>(signal);
-    if (!command->signal) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  }
-  for (uint32_t i = 0; i < num_waits; ++i) {
-    Event* e = FromHandle<Event>(waits[i]);
-    if (!e) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    command->waits.push_back(e);
-  }
   return ZE_RESULT_SUCCESS;
 }
 
@@ -507,6 +505,7 @@ void FillImplemented(ze_command_list_dditable_t* t) {
   t->pfnAppendWaitOnEvents = AppendWaitOnEvents;
   t->pfnAppendEventReset = AppendEventReset;
   t->pfnAppendLaunchKernel = AppendLaunchKernel;
+  FillImageCopies(t);
 }
 
 void FillImplemented(ze_fence_dditable_t* t) {

@@ -268,12 +268,21 @@ ze_result_t ZE_APICALL DeviceGetImageProperties(
     ze_device_handle_t device, ze_device_image_properties_t* p) {
   if (!FromHandle<Device>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  // No images: zeImageCreate is unsupported.
-  p->maxImageDims1D = p->maxImageDims2D = p->maxImageDims3D = 0;
-  p->maxImageBufferSize = 0;
-  p->maxImageArraySlices = 0;
-  p->maxSamplers = 0;
-  p->maxReadImageArgs = p->maxWriteImageArgs = 0;
+  if (!ImagesEnabled()) {
+    p->maxImageDims1D = p->maxImageDims2D = p->maxImageDims3D = 0;
+    p->maxImageBufferSize = 0;
+    p->maxImageArraySlices = p->maxSamplers = 0;
+    p->maxReadImageArgs = p->maxWriteImageArgs = 0;
+    return ZE_RESULT_SUCCESS;
+  }
+  p->maxImageDims1D = kMaxImageDims1D;
+  p->maxImageDims2D = kMaxImageDims2D;
+  p->maxImageDims3D = kMaxImageDims3D;
+  p->maxImageBufferSize = kMaxImageBufferBytes;
+  p->maxImageArraySlices = kMaxImageArraySlices;
+  p->maxSamplers = kMaxSamplers;
+  p->maxReadImageArgs = kMaxReadImageArgs;
+  p->maxWriteImageArgs = kMaxWriteImageArgs;
   return ZE_RESULT_SUCCESS;
 }
 

@@ -235,6 +235,31 @@ ze_result_t ZE_APICALL KernelSetArgumentValue(ze_kernel_handle_t handle,
       arg.value.assign(static_cast<const uint8_t*>(value),
                        static_cast<const uint8_t*>(value) + size);
       break;
+    case KernelArgInfo::Kind::kImage: {
+      // The value is the ze_image_handle_t; the image must have the
+      // dimensionality the kernel declares.
+      if (size != sizeof(ze_image_handle_t))
+        return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+      if (!value) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+      ze_image_handle_t h = nullptr;
+      std::memcpy(&h, value, sizeof h);
+      arg.image = FromHandle<Image>(h);
+      if (!arg.image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+      if (arg.image->desc.dim != info.image_dim)
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+      break;
+    }
+    case KernelArgInfo::Kind::kSampler: {
+      if (size != sizeof(ze_sampler_handle_t))
+        return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+      if (!value) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+      ze_sampler_handle_t h = nullptr;
+      std::memcpy(&h, value, sizeof h);
+      const Sampler* sampler = FromHandle<Sampler>(h);
+      if (!sampler) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+      arg.sampler = sampler->desc;
+      break;
+    }
   }
   std::lock_guard<std::mutex> lock(k->mu);
   k->args[index] = std::move(arg);

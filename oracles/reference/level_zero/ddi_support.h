@@ -62,6 +62,10 @@ void FillImplemented(ze_command_list_dditable_t* table);
 void FillImplemented(ze_fence_dditable_t* table);
 void FillImplemented(ze_event_pool_dditable_t* table);
 void FillImplemented(ze_event_dditable_t* table);
+void FillImplemented(ze_image_dditable_t* table);
+void FillImplemented(ze_sampler_dditable_t* table);
+// The image copies of the command list table (api_image.cc).
+void FillImageCopies(ze_command_list_dditable_t* table);
 
 // Every other table: all entry points unsupported.
 template <typename Table>

@@ -99,6 +99,13 @@ struct BufferSource {
   size_t size = 0;
 };
 
+// Where each image argument's texels come from.
+struct ImageSource {
+  size_t arg = 0;
+  Image* image = nullptr;
+  bool writes = false;  // not read_only: texels are written back
+};
+
 uint64_t StepBudget() {
   uint64_t budget = oracles::reference::ReferenceOptions().step_budget;
   if (const char* env = std::getenv("L0SPV_REFERENCE_STEP_BUDGET")) {
@@ -136,6 +143,7 @@ ze_result_t ExecuteLaunch(const LaunchParams& p) {
   range.local = local;
 
   std::vector<BufferSource> sources;
+  std::vector<ImageSource> images;
   for (size_t i = 0; i < kernel.args.size(); ++i) {
     const KernelArgInfo& info = kernel.args[i];
     const BoundArg& bound = p.args[i];
@@ -190,6 +198,31 @@ ze_result_t ExecuteLaunch(const LaunchParams& p) {
         arg.kind = spirv::KernelArg::Kind::kScalar;
         arg.bytes = bound.value;
         break;
+      case KernelArgInfo::Kind::kImage: {
+        // Texels travel by value like buffers: copied in now, written back
+        // after the run.
+        arg.kind = spirv::KernelArg::Kind::kImage;
+        arg.image = bound.image->desc;
+        arg.image.access = info.image_access;
+        arg.is_result = info.image_access != spirv::ImageAccess::kReadOnly;
+        for (const ImageSource& o : images) {
+          if (o.image == bound.image && (o.writes || arg.is_result)) {
+            return Finish(
+                kernel,
+                Unsupported(absl::StrCat(
+                    "arguments ", o.arg, " and ", i,
+                    " are the same image and one of them is written; the "
+                    "l0spv reference device passes images by value")));
+          }
+        }
+        arg.bytes = bound.image->texels;
+        images.push_back({i, bound.image, arg.is_result});
+        break;
+      }
+      case KernelArgInfo::Kind::kSampler:
+        arg.kind = spirv::KernelArg::Kind::kSampler;
+        arg.sampler = bound.sampler;
+        break;
     }
     tc.args.push_back(std::move(arg));
   }
@@ -203,6 +236,11 @@ ze_result_t ExecuteLaunch(const LaunchParams& p) {
   for (const BufferSource& s : sources) {
     if (s.arg < e.buffers.size() && e.buffers[s.arg].size() == s.size)
       std::memcpy(s.data, e.buffers[s.arg].data(), s.size);
+  }
+  for (const ImageSource& s : images) {
+    if (s.writes && s.arg < e.buffers.size() &&
+        e.buffers[s.arg].size() == s.image->texels.size())
+      s.image->texels = e.buffers[s.arg];
   }
   return Finish(kernel, e);
 }

@@ -194,8 +194,13 @@ BuildResult BuildModule(std::span<const uint32_t> words,
     const uint32_t fn_id = ep.word(1);
     auto prog = oracles::reference::Decode(*module, k.name);
     if (!prog.ok()) {
+      // A valid module the interpreter cannot run is a feature this device
+      // lacks, not a broken module: ZE_RESULT_ERROR_UNSUPPORTED_FEATURE lets
+      // the gpu target say `unsupported` like `ref` does.
       return Failure(
-          ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+          prog.status().code() == absl::StatusCode::kUnimplemented
+              ? ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
+              : ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
           absl::StrCat(log, "error: kernel ", k.name, ": ",
                        prog.status().code() == absl::StatusCode::kUnimplemented
                            ? "unsupported by the l0spv reference device: "
@@ -240,10 +245,35 @@ BuildResult BuildModule(std::span<const uint32_t> words,
           break;
         case PK::kValue:
         case PK::kByValuePointer:
-        case PK::kImage:
-        case PK::kSampler:
           arg.kind = KernelArgInfo::Kind::kValue;
           arg.value_bytes = p.bytes;
+          break;
+        case PK::kImage: {
+          arg.kind = KernelArgInfo::Kind::kImage;
+          // The decoder keeps the OpTypeImage's Dim, Arrayed and access
+          // qualifier; the bound image must have that dimensionality.
+          switch (static_cast<spv::Dim>(p.image_dim)) {
+            case spv::Dim::Dim1D:
+              arg.image_dim = p.image_arrayed ? spirv::ImageDim::k1DArray
+                                              : spirv::ImageDim::k1D;
+              break;
+            case spv::Dim::Dim3D:
+              arg.image_dim = spirv::ImageDim::k3D;
+              break;
+            case spv::Dim::Buffer:
+              arg.image_dim = spirv::ImageDim::k1DBuffer;
+              break;
+            default:
+              arg.image_dim = p.image_arrayed ? spirv::ImageDim::k2DArray
+                                              : spirv::ImageDim::k2D;
+              break;
+          }
+          if (p.image_access <= 2)
+            arg.image_access = static_cast<spirv::ImageAccess>(p.image_access);
+          break;
+        }
+        case PK::kSampler:
+          arg.kind = KernelArgInfo::Kind::kSampler;
           break;
       }
       k.args.push_back(arg);

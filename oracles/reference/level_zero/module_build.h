@@ -24,11 +24,17 @@
 #include <string_view>
 #include <vector>
 
+#include "spirv/image_format.h"
+
 namespace l0spv::zeref {
 
 struct KernelArgInfo {
-  enum class Kind { kBuffer, kLocal, kValue };
+  enum class Kind { kBuffer, kLocal, kValue, kImage, kSampler };
   Kind kind = Kind::kBuffer;
+  // kImage: the parameter's OpTypeImage, which the bound image must match
+  // (dimensionality; its access qualifier is what the kernel declares).
+  spirv::ImageDim image_dim = spirv::ImageDim::k2D;
+  spirv::ImageAccess image_access = spirv::ImageAccess::kReadOnly;
   uint32_t value_bytes = 0;  // kValue: size of the argument value
   // kBuffer: the pointee type contains a pointer, i.e. the kernel reads
   // pointers stored in the buffer; the reference device cannot honour them.

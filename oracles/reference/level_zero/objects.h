@@ -22,6 +22,7 @@
 
 #include "oracles/reference/level_zero/command.h"
 #include "oracles/reference/level_zero/module_build.h"
+#include "spirv/image_format.h"
 
 namespace l0spv::zeref {
 
@@ -98,12 +99,42 @@ struct Module : Tagged<0x6c30dd0a> {
   std::shared_ptr<const BuiltModule> built;
 };
 
+// Device image limits (zeDeviceGetImageProperties); the same per-dimension
+// limits spirv::ValidateImageDesc enforces, so every image the driver
+// creates is one a test case can hold.
+inline constexpr uint32_t kMaxImageDims1D = 16384, kMaxImageDims2D = 16384,
+                          kMaxImageDims3D = 2048, kMaxImageArraySlices = 2048;
+inline constexpr uint64_t kMaxImageBufferBytes = uint64_t{1} << 26;
+inline constexpr uint64_t kMaxImageBytes = uint64_t{1} << 30;
+inline constexpr uint32_t kMaxSamplers = 16, kMaxReadImageArgs = 128,
+                          kMaxWriteImageArgs = 64;
+
+// False when L0SPV_REFERENCE_NO_IMAGES is set (non-empty, not "0"): the
+// device then reports no image support and refuses zeImageCreate and
+// zeSamplerCreate, as a device without images does (read once).
+bool ImagesEnabled();
+
+// An image: its descriptor and texels (spirv/image_format.h layout), host
+// memory like every allocation of this device. Commands read and write the
+// texels on the queue workers; like device memory, concurrent use from
+// several queues without synchronization is the application's race.
+struct Image : Tagged<0x6c30dd0c> {
+  spirv::ImageDesc desc;
+  std::vector<uint8_t> texels;  // ImageBytes(desc), zero filled at creation
+};
+
+struct Sampler : Tagged<0x6c30dd0d> {
+  spirv::SamplerDesc desc;
+};
+
 // One argument as set by zeKernelSetArgumentValue.
 struct BoundArg {
   bool set = false;
   uint64_t pointer = 0;        // kBuffer: the allocation pointer (0 = null)
   uint64_t local_bytes = 0;    // kLocal
   std::vector<uint8_t> value;  // kValue
+  Image* image = nullptr;      // kImage: texels are read at execution
+  spirv::SamplerDesc sampler;  // kSampler: the state, fixed when set
 };
 
 struct Kernel : Tagged<0x6c30dd0b> {
