@@ -1,10 +1,8 @@
 // Launching kernels on the l0spv reference driver through the real loader:
 // regular and immediate command lists, events, fences, copies and fills,
 // interpreter verdicts, and every corpus kernel against RunReference.
-#include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -396,7 +394,7 @@ TEST_F(ZeLaunchTest, GivenCorpusKernelsThenDriverEqualsReference) {
   auto entries = spirv::ReadCorpusManifest(manifest);
   ASSERT_TRUE(entries.ok()) << entries.status();
   ASSERT_FALSE(entries->empty());
-  int compared = 0, non_uniform = 0, ref_unsupported = 0;
+  int compared = 0, non_uniform = 0;
   for (const spirv::CorpusEntry& entry : *entries) {
     SCOPED_TRACE(entry.name);
     auto tc = spirv::LoadSidecarCase(entry.spv_path, entry.json_path);
@@ -404,18 +402,6 @@ TEST_F(ZeLaunchTest, GivenCorpusKernelsThenDriverEqualsReference) {
     const oracles::Execution ref = oracles::reference::RunReference(
         *tc, oracles::reference::ReferenceOptions());
     const oracles::Execution got = RunThroughApi(context_, device_, *tc);
-    const bool uses_images =
-        std::any_of(tc->args.begin(), tc->args.end(), [](const auto& a) {
-          return a.kind == spirv::KernelArg::Kind::kImage ||
-                 a.kind == spirv::KernelArg::Kind::kSampler;
-        });
-    if (uses_images && ref.status == oracles::ExecutionStatus::kUnsupported) {
-      // Image kernels the interpreter cannot run yet: nothing to compare.
-      std::cout << "[driver] " << entry.name << ": ref unsupported ("
-                << ref.message << ")\n";
-      ++ref_unsupported;
-      continue;
-    }
     if (ref.status != oracles::ExecutionStatus::kOk) {
       ADD_FAILURE() << "ref: " << ref.message;
       continue;
@@ -432,8 +418,7 @@ TEST_F(ZeLaunchTest, GivenCorpusKernelsThenDriverEqualsReference) {
       EXPECT_EQ(got.buffers[i], ref.buffers[i]) << "argument " << i;
     ++compared;
   }
-  EXPECT_EQ(compared + non_uniform + ref_unsupported,
-            static_cast<int>(entries->size()));
+  EXPECT_EQ(compared + non_uniform, static_cast<int>(entries->size()));
   // Today: 4 corpus kernels launch partial work-groups.
   EXPECT_LE(non_uniform, 4);
 }
