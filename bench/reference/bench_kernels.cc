@@ -153,8 +153,11 @@ spirv::KernelArg Buffer(size_t bytes) {
 // Image: 128 sampled reads per work-item (normalised coordinates, nearest,
 // clamp-to-edge) from a 64x64 RGBA UnormInt8 image, summed, written to a
 // 64x64 RGBA Float image and to a buffer. A whole module: images need their
-// own capabilities. Nearest filtering keeps every consumer's result exact
-// (unorm8 -> float is c / 255 correctly rounded, summed in one order).
+// own capabilities; vectors are built with OpCompositeInsert because
+// llvm-spirv-14 -r crashes on OpCompositeConstruct of run-time values (known
+// bug composite_construct_runtime). Nearest filtering keeps every consumer's
+// result exact (unorm8 -> float is c / 255 correctly rounded, summed in one
+// order).
 constexpr char kImage[] = R"(
 OpCapability Addresses
 OpCapability Kernel
@@ -190,6 +193,8 @@ OpDecorate %gid BuiltIn GlobalInvocationId
 %float_half = OpConstant %float 0.5
 %float_inv64 = OpConstant %float 0.015625
 %v4float_0 = OpConstantComposite %v4float %float_0 %float_0 %float_0 %float_0
+%v2float_0 = OpConstantComposite %v2float %float_0 %float_0
+%v2uint_0 = OpConstantComposite %v2uint %uint_0 %uint_0
 %kfn = OpTypeFunction %void %ptr_g_float %img_ro %smp %img_wo
 %k = OpFunction %void None %kfn
 %out = OpFunctionParameter %ptr_g_float
@@ -218,7 +223,8 @@ OpBranch %loop
 %uy = OpFAdd %float %fy %float_half
 %nx = OpFMul %float %ux %float_inv64
 %ny = OpFMul %float %uy %float_inv64
-%coord = OpCompositeConstruct %v2float %nx %ny
+%coord0 = OpCompositeInsert %v2float %nx %v2float_0 0
+%coord = OpCompositeInsert %v2float %ny %coord0 1
 %texel = OpImageSampleExplicitLod %v4float %si %coord Lod %float_0
 %acc2 = OpFAdd %v4float %acc %texel
 %i2 = OpIAdd %uint %i %uint_1
@@ -233,7 +239,8 @@ OpBranchConditional %more %loop %done
 %wy3 = OpShiftRightLogical %uint %wy2 %uint_1
 %wy4 = OpShiftRightLogical %uint %wy3 %uint_1
 %wy = OpShiftRightLogical %uint %wy4 %uint_1
-%wc = OpCompositeConstruct %v2uint %wx %wy
+%wc0 = OpCompositeInsert %v2uint %wx %v2uint_0 0
+%wc = OpCompositeInsert %v2uint %wy %wc0 1
 OpImageWrite %dst %wc %acc2
 %r = OpCompositeExtract %float %acc2 0
 %p = OpInBoundsPtrAccessChain %ptr_g_float %out %x64
