@@ -56,6 +56,19 @@ const std::map<std::string, std::string>& Skipped() {
       {"workitem_2d",
        "non-uniform work-groups refused (CL_INVALID_WORK_GROUP_SIZE); the "
        "results record local ids and sizes"},
+      {"image_literal_samplers",
+       "PoCL bug: the border colour of an R image is (0,0,0,0), OpenCL 1.2 "
+       "§8.2 says (0,0,0,1) for orders without alpha"},
+      {"image_3d_2darray",
+       "PoCL bug: the border colour of an R image is (0,0,0,0), not "
+       "(0,0,0,1)"},
+      {"conformance_images",
+       "PoCL bugs: R HalfFloat images read garbage and are not written, "
+       "read_imagei of an R SignedInt32 image gives alpha 0 (not 1), R "
+       "border colour (0,0,0,0) (checks 15-17, 25, 27, 32, 33 fail)"},
+      {"image_channel_orders",
+       "no RG, Intensity or Luminance images (clGetSupportedImageFormats)"},
+      {"image_unorm_short_565", "no UnormShort565 images"},
       {"printf_formats",
        "PoCL bug: float arguments of %f/%e/%g print as 0 (SPIR passes float "
        "unpromoted when cl_khr_fp64 is off, PoCL's printf reads a double)"},
@@ -171,7 +184,8 @@ TEST(PoclDifferentialSidecars, InexactSidecarsCarryAParsableTolerance) {
     auto options = ToleranceFromSidecar(sidecar, e.json_path);
     EXPECT_TRUE(options.ok()) << options.status();
     if (!sidecar.value("exact", true)) {
-      EXPECT_TRUE(sidecar.contains("tolerance"))
+      EXPECT_TRUE(sidecar.contains("tolerance") ||
+                  sidecar.contains("tolerances"))
           << e.json_path << ": \"exact\": false needs \"tolerance\"";
     }
   }

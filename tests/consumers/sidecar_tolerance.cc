@@ -17,11 +17,19 @@ absl::Status Bad(const std::string& where, size_t i, const std::string& what) {
 absl::StatusOr<oracles::CompareOptions> ToleranceFromSidecar(
     const nlohmann::json& sidecar, const std::string& where) {
   oracles::CompareOptions options;
-  if (!sidecar.contains("tolerance")) return options;
-  const nlohmann::json& list = sidecar["tolerance"];
+  // Older sidecars say "tolerance"; image sidecars use "tolerances", the name
+  // case.json and spirv::LoadSidecarCase read. A sidecar carries one of them.
+  const bool singular = sidecar.contains("tolerance");
+  const bool plural = sidecar.contains("tolerances");
+  if (singular && plural)
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": give either \"tolerance\" or \"tolerances\", not both"));
+  if (!singular && !plural) return options;
+  const char* key = singular ? "tolerance" : "tolerances";
+  const nlohmann::json& list = sidecar[key];
   if (!list.is_array())
     return absl::InvalidArgumentError(
-        absl::StrCat(where, ": \"tolerance\" must be an array"));
+        absl::StrCat(where, ": \"", key, "\" must be an array"));
   const size_t num_args = sidecar.contains("args") && sidecar["args"].is_array()
                               ? sidecar["args"].size()
                               : 0;

@@ -1,7 +1,8 @@
 // tests/consumers/sidecar_tolerance.h — reads the "tolerance" field of a
-// corpus sidecar (corpora/README.md) into oracles::CompareOptions.
+// corpus sidecar (corpora/README.md; "tolerances", the case.json name, is
+// read the same way) into oracles::CompareOptions.
 //
-// Contract: a sidecar without "tolerance" yields empty options (everything
+// Contract: a sidecar without either yields empty options (everything
 // compared exactly). Every malformed entry is InvalidArgument naming the
 // sidecar, the entry index and the field.
 #pragma once

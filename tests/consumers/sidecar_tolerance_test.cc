@@ -65,5 +65,26 @@ TEST(SidecarTolerance, RejectsMalformedEntriesNamingThem) {
   }
 }
 
+// Image sidecars use "tolerances", the case.json spelling.
+TEST(SidecarTolerance, ReadsThePluralSpelling) {
+  nlohmann::json j = Sidecar(nullptr);
+  j.erase("tolerance");
+  j["tolerances"] = nlohmann::json::parse(
+      R"([{"arg": 1, "type": "f32", "ulp": 1.5, "reason": "unorm"}])");
+  auto o = ToleranceFromSidecar(j, "k.json");
+  ASSERT_TRUE(o.ok()) << o.status();
+  ASSERT_EQ(o->tolerances.size(), 1u);
+  EXPECT_EQ(o->tolerances[0].arg, 1u);
+  EXPECT_EQ(o->tolerances[0].ulp, 1.5);
+}
+
+TEST(SidecarTolerance, RefusesBothSpellings) {
+  nlohmann::json j = Sidecar(nlohmann::json::array());
+  j["tolerances"] = nlohmann::json::array();
+  auto o = ToleranceFromSidecar(j, "k.json");
+  ASSERT_FALSE(o.ok());
+  EXPECT_THAT(o.status().message(), HasSubstr("not both"));
+}
+
 }  // namespace
 }  // namespace l0spv::consumers_test

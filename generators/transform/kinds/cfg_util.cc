@@ -152,7 +152,25 @@ absl::Status CheckRun(TransformContext& ctx, const BlockRef& ref, size_t first,
           "the run holds ", std::string(inst.name()),
           ", which must stay where it is (collective or block-bound)"));
   }
+  if (SeparatesSampledImage(bb, first) ||
+      SeparatesSampledImage(bb, first + count))
+    return absl::FailedPreconditionError(
+        "the run's boundary separates an OpSampledImage from its use");
   return absl::OkStatus();
+}
+
+bool SeparatesSampledImage(const spirv::BasicBlock& bb, size_t index) {
+  for (size_t i = 0; i < index && i < bb.instructions.size(); ++i) {
+    const spirv::Instruction& def = bb.instructions[i];
+    if (static_cast<spv::Op>(def.opcode()) != spv::Op::OpSampledImage) continue;
+    for (size_t j = index; j < bb.instructions.size(); ++j) {
+      bool uses = false;
+      bb.instructions[j].ForEachInId(
+          [&](uint32_t id) { uses |= id == def.result_id(); });
+      if (uses) return true;
+    }
+  }
+  return false;
 }
 
 std::optional<Run> ProposeRun(TransformContext& ctx, Rng& rng,

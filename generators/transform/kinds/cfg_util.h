@@ -63,10 +63,14 @@ bool ReachesCollective(const spirv::Module& m, uint32_t function_id);
 // Whether `from` is `target` or calls it, directly or through calls (a new
 // call from `target` to `from` would make a recursion).
 bool Reaches(const spirv::Module& m, uint32_t from, uint32_t target);
+// Whether cutting block `bb` just before instruction `index` would separate
+// an OpSampledImage from a use of it (SPIR-V requires both in one block).
+bool SeparatesSampledImage(const spirv::BasicBlock& bb, size_t index);
 // Whether a run [first, first + count) of block `ref` can be moved into new
 // blocks: inside the ordinary-instruction range of a block that is no loop
 // header, with no collective (barrier, group operation) and no
-// OpSampledImage (whose uses must share its block).
+// OpSampledImage (whose uses must share its block), nor a run boundary
+// between an OpSampledImage and a use.
 absl::Status CheckRun(TransformContext& ctx, const BlockRef& ref, size_t first,
                       size_t count);
 // Proposes a run in a random reachable block (function, block, first,

@@ -1,7 +1,8 @@
 // B: a; b; c; term  →  B: a; OpBranch %N   N: b; c; term
 // Phis and entry-block variables stay in B; a selection header's merge
 // moves with its terminator. Loop headers are left alone (their back edges
-// name the header). Successors' phis now name N as the predecessor.
+// name the header), nor is a block cut between an OpSampledImage and its
+// use. Successors' phis now name N as the predecessor.
 #include "absl/strings/str_cat.h"
 #include "generators/transform/ir_util.h"
 #include "generators/transform/kinds/cfg_util.h"
@@ -23,7 +24,7 @@ class SplitBlockKind : public Transformation {
               const spirv::BasicBlock& bb = ctx.BlockAt(p);
               return p.index >= TransformContext::FirstInsertionIndex(bb) &&
                      p.index <= TransformContext::LastInsertionIndex(bb) &&
-                     !HasLoopMerge(bb);
+                     !HasLoopMerge(bb) && !SeparatesSampledImage(bb, p.index);
             }),
         rng);
     if (!pos) return std::nullopt;
@@ -38,6 +39,9 @@ class SplitBlockKind : public Transformation {
     if (!pos.ok()) return pos.status();
     if (HasLoopMerge(ctx.BlockAt(*pos)))
       return absl::FailedPreconditionError("loop headers are not split");
+    if (SeparatesSampledImage(ctx.BlockAt(*pos), pos->index))
+      return absl::FailedPreconditionError(
+          "the split would separate an OpSampledImage from its use");
     return absl::OkStatus();
   }
 
