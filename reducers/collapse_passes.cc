@@ -22,7 +22,7 @@ using spirv::Module;
 using spirv::TestCase;
 using spv::Op;
 
-Op OpOf(const Instruction& inst) { return static_cast<Op>(inst.opcode()); }
+using spirv::OpOf;
 
 // The definitions (spirv::DefUse) and the vector/composite questions the
 // passes ask of them. Holds pointers into the module it was built on.

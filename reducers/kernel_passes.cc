@@ -26,9 +26,7 @@ using spirv::Module;
 using spirv::TestCase;
 using spv::Op;
 
-bool Is(const Instruction& inst, Op op) {
-  return inst.opcode() == static_cast<uint32_t>(op);
-}
+using spirv::Is;
 
 bool IsNumeric(const spirv::TypeTable& types, uint32_t type_id) {
   auto scalar = [&](uint32_t id) {

@@ -18,9 +18,7 @@ namespace {
 using spirv::Instruction;
 using spv::Op;
 
-bool Is(const Instruction& inst, Op op) {
-  return inst.opcode() == static_cast<uint32_t>(op);
-}
+using spirv::Is;
 
 // Removing this instruction removes nothing but its result value.
 bool IsPure(const Instruction& inst, const spirv::Module& module,

@@ -7,15 +7,8 @@
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::spirv {
-namespace {
 
 using spv::Op;
-
-bool Is(const Instruction& inst, Op op) {
-  return inst.opcode() == static_cast<uint32_t>(op);
-}
-
-}  // namespace
 
 std::vector<uint32_t> BranchTargets(const Instruction& term) {
   std::vector<uint32_t> out;

@@ -16,6 +16,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "spirv/grammar.h"
+#include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::spirv {
 
@@ -116,6 +117,15 @@ void Instruction::ForEachInId(F&& f) const {
       for (uint32_t w : op.words) f(w);
     }
   }
+}
+
+// The instruction's opcode as SPIRV-Headers' enum, and a test against one:
+// the one spelling every room uses instead of comparing raw words.
+inline spv::Op OpOf(const Instruction& inst) {
+  return static_cast<spv::Op>(inst.opcode());
+}
+inline bool Is(const Instruction& inst, spv::Op op) {
+  return inst.opcode() == static_cast<uint32_t>(op);
 }
 
 }  // namespace l0spv::spirv

@@ -12,9 +12,7 @@ namespace {
 
 using spv::Op;
 
-Op OpOf(const spirv::Instruction& inst) {
-  return static_cast<Op>(inst.opcode());
-}
+using spirv::OpOf;
 
 // Whether the memory behind a kernel pointer argument is only ever read:
 // every pointer derived from it (access chains, casts, copies, phis,

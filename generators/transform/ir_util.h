@@ -20,9 +20,7 @@
 
 namespace l0spv::generators::transform {
 
-inline spv::Op OpOf(const spirv::Instruction& inst) {
-  return static_cast<spv::Op>(inst.opcode());
-}
+using spirv::OpOf;
 inline uint32_t U(spv::Op op) { return static_cast<uint32_t>(op); }
 
 // Opcode properties (purity, commutativity, ...) are spirv/opcode_traits.h

@@ -16,7 +16,7 @@ using spv::Op;
 
 // A block ending in a plain OpBranch to another block, with no merge
 // instruction (loop and selection headers keep their shape).
-bool Fits(const spirv::BasicBlock& bb) {
+bool HostsDeadBlock(const spirv::BasicBlock& bb) {
   const spirv::Instruction* term = bb.terminator();
   if (term == nullptr || OpOf(*term) != Op::OpBranch) return false;
   if (term->word(0) == bb.id()) return false;
@@ -31,7 +31,8 @@ class AddDeadBlockKind : public Transformation {
                                 Rng& rng) const override {
     std::vector<std::pair<size_t, size_t>> blocks;
     for (auto [f, b] : ReachableBlocks(ctx))
-      if (Fits(ctx.module().functions[f].blocks[b])) blocks.emplace_back(f, b);
+      if (HostsDeadBlock(ctx.module().functions[f].blocks[b]))
+        blocks.emplace_back(f, b);
     if (blocks.empty()) return std::nullopt;
     auto [f, b] = blocks[rng.Below(static_cast<uint32_t>(blocks.size()))];
     return Record{{"block", ctx.module().functions[f].blocks[b].id()},
@@ -46,7 +47,7 @@ class AddDeadBlockKind : public Transformation {
           absl::StrCat("%", label, " is not a block"));
     const spirv::BasicBlock& bb =
         ctx.module().functions[where->first].blocks[where->second];
-    if (!Fits(bb))
+    if (!HostsDeadBlock(bb))
       return absl::FailedPreconditionError(
           absl::StrCat("block %", label, " does not end in a plain OpBranch"));
     if (!ctx.dominators(where->first).IsReachable(label))

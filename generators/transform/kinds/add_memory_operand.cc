@@ -17,8 +17,11 @@ namespace {
 
 using spv::Op;
 
-constexpr uint32_t kVolatile = 0x1;
-constexpr uint32_t kAligned = 0x2;
+// The MemoryAccess mask bits this kind sets (SPIRV-Headers' enumerants).
+constexpr uint32_t kVolatile =
+    static_cast<uint32_t>(spv::MemoryAccessMask::Volatile);
+constexpr uint32_t kAligned =
+    static_cast<uint32_t>(spv::MemoryAccessMask::Aligned);
 
 // Index of the memory-access mask operand, and of the pointer operand.
 size_t MaskIndex(const spirv::Instruction& inst) {

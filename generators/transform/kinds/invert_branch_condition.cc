@@ -15,7 +15,7 @@ namespace {
 
 using spv::Op;
 
-bool Fits(const spirv::BasicBlock& bb) {
+bool EndsInConditionalBranch(const spirv::BasicBlock& bb) {
   const spirv::Instruction* term = bb.terminator();
   return term != nullptr && OpOf(*term) == Op::OpBranchConditional;
 }
@@ -29,7 +29,7 @@ class InvertBranchConditionKind : public Transformation {
     std::vector<uint32_t> labels;
     for (auto [f, b] : ReachableBlocks(ctx)) {
       const spirv::BasicBlock& bb = ctx.module().functions[f].blocks[b];
-      if (Fits(bb)) labels.push_back(bb.id());
+      if (EndsInConditionalBranch(bb)) labels.push_back(bb.id());
     }
     if (labels.empty()) return std::nullopt;
     return Record{
@@ -39,7 +39,8 @@ class InvertBranchConditionKind : public Transformation {
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
     auto ref = ReachableBlock(ctx, Field<uint32_t>(r, "block"));
     if (!ref.ok()) return ref.status();
-    if (!Fits(ctx.module().functions[ref->function].blocks[ref->block]))
+    if (!EndsInConditionalBranch(
+            ctx.module().functions[ref->function].blocks[ref->block]))
       return absl::FailedPreconditionError(
           "the block does not end in OpBranchConditional");
     return absl::OkStatus();

@@ -21,11 +21,11 @@ namespace {
 
 using spv::Op;
 
-constexpr uint32_t kAligned = 0x2;
-
-bool Fits(TransformContext& ctx, const spirv::Instruction& inst) {
+bool IsPlainLoad(TransformContext& ctx, const spirv::Instruction& inst) {
   if (OpOf(inst) != Op::OpLoad) return false;
-  if (inst.NumOperands() > 1 && (inst.word(1) & ~kAligned) != 0) return false;
+  // Only an Aligned memory operand (Volatile/Nontemporal loads stay loads).
+  const auto aligned = static_cast<uint32_t>(spv::MemoryAccessMask::Aligned);
+  if (inst.NumOperands() > 1 && (inst.word(1) & ~aligned) != 0) return false;
   const spirv::TypeInfo* p = ctx.types().Get(ctx.TypeOf(inst.word(0)));
   const spirv::TypeInfo* t = ctx.types().Get(inst.type_id());
   // Not from built-in (Input) variables: they are values the device
@@ -44,8 +44,10 @@ class LoadViaCopyMemoryKind : public Transformation {
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
     auto pos = PickPosition(
-        FindPositions(ctx, [&](const spirv::Instruction& inst,
-                               const InstPos&) { return Fits(ctx, inst); }),
+        FindPositions(ctx,
+                      [&](const spirv::Instruction& inst, const InstPos&) {
+                        return IsPlainLoad(ctx, inst);
+                      }),
         rng);
     if (!pos) return std::nullopt;
     return Record{{"load", ToJson(ctx.Describe(*pos))}};
@@ -54,7 +56,7 @@ class LoadViaCopyMemoryKind : public Transformation {
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
     auto pos = ResolveField(ctx, r, "load");
     if (!pos.ok()) return pos.status();
-    if (!Fits(ctx, ctx.At(*pos)))
+    if (!IsPlainLoad(ctx, ctx.At(*pos)))
       return absl::FailedPreconditionError(
           "not a plain load of an int or float scalar/vector");
     return absl::OkStatus();

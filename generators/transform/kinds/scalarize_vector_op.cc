@@ -33,7 +33,7 @@ bool IsLaneWise(Op op) {
   }
 }
 
-bool Fits(TransformContext& ctx, const spirv::Instruction& inst) {
+bool IsScalarizable(TransformContext& ctx, const spirv::Instruction& inst) {
   if (!IsLaneWise(OpOf(inst))) return false;
   const spirv::TypeInfo* t = ctx.types().Get(inst.type_id());
   if (t == nullptr || t->op != Op::OpTypeVector || t->count > 4) return false;
@@ -51,8 +51,10 @@ class ScalarizeVectorOpKind : public Transformation {
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
     auto pos = PickPosition(
-        FindPositions(ctx, [&](const spirv::Instruction& inst,
-                               const InstPos&) { return Fits(ctx, inst); }),
+        FindPositions(ctx,
+                      [&](const spirv::Instruction& inst, const InstPos&) {
+                        return IsScalarizable(ctx, inst);
+                      }),
         rng);
     if (!pos) return std::nullopt;
     return Record{{"instruction", ToJson(ctx.Describe(*pos))}};
@@ -62,7 +64,7 @@ class ScalarizeVectorOpKind : public Transformation {
     auto pos = ResolveField(ctx, r, "instruction");
     if (!pos.ok()) return pos.status();
     const spirv::Instruction& inst = ctx.At(*pos);
-    if (!Fits(ctx, inst))
+    if (!IsScalarizable(ctx, inst))
       return absl::FailedPreconditionError(absl::StrCat(
           std::string(inst.name()),
           " is not an exact component-wise integer vector operation"));

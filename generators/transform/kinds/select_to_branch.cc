@@ -15,8 +15,8 @@ namespace {
 
 using spv::Op;
 
-bool Fits(TransformContext& ctx, const spirv::Instruction& inst,
-          const InstPos& pos) {
+bool IsConvertibleSelect(TransformContext& ctx, const spirv::Instruction& inst,
+                         const InstPos& pos) {
   if (OpOf(inst) != Op::OpSelect) return false;
   const spirv::BasicBlock& bb = ctx.BlockAt(pos);
   if (HasLoopMerge(bb) || pos.index < TransformContext::FirstInsertionIndex(bb))
@@ -42,7 +42,7 @@ class SelectToBranchKind : public Transformation {
     auto pos = PickPosition(
         FindPositions(ctx,
                       [&](const spirv::Instruction& inst, const InstPos& p) {
-                        return Fits(ctx, inst, p);
+                        return IsConvertibleSelect(ctx, inst, p);
                       }),
         rng);
     if (!pos) return std::nullopt;
@@ -57,7 +57,7 @@ class SelectToBranchKind : public Transformation {
           absl::StrCat("%", id, " is not defined in a block"));
     if (!ReachableBlock(ctx, ctx.BlockAt(*pos).id()).ok())
       return absl::FailedPreconditionError("the select is unreachable");
-    if (!Fits(ctx, ctx.At(*pos), *pos))
+    if (!IsConvertibleSelect(ctx, ctx.At(*pos), *pos))
       return absl::FailedPreconditionError(absl::StrCat(
           "%", id,
           " is not an OpSelect of scalars/vectors on a boolean outside a "
