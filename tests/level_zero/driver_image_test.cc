@@ -446,7 +446,7 @@ TEST_F(ZeImageKernelTest, GivenImageKernelThenApiRunEqualsReference) {
 TEST_F(ZeImageKernelTest, GivenSameImageReadAndWrittenThenUnsupported) {
   // dst and src bound to one image: images travel by value, so aliasing a
   // written image is refused rather than run wrongly.
-  auto words = spirv::Assemble(kImageKernel);
+  auto words = spirv::Assemble(ImageKernel());
   ASSERT_TRUE(words.ok());
   ze_module_handle_t module = nullptr;
   ASSERT_EQ(CreateModule(*words, &module), ZE_RESULT_SUCCESS);
