@@ -1,6 +1,7 @@
 #include "bench/reference/bench_kernels.h"
 
 #include "spirv/spirv_tools.h"
+#include "tests/spirv/image_kernel_prelude.h"
 
 namespace l0spv::bench {
 namespace {
@@ -152,36 +153,15 @@ spirv::KernelArg Buffer(size_t bytes) {
 
 // Image: 128 sampled reads per work-item (normalised coordinates, nearest,
 // clamp-to-edge) from a 64x64 RGBA UnormInt8 image, summed, written to a
-// 64x64 RGBA Float image and to a buffer. A whole module: images need their
-// own capabilities; vectors are built with OpCompositeInsert because
+// 64x64 RGBA Float image and to a buffer. After the shared image prelude
+// (tests/spirv/image_kernel_prelude.h), not kPrelude: images need their own
+// capabilities; vectors are built with OpCompositeInsert because
 // llvm-spirv-14 -r crashes on OpCompositeConstruct of run-time values (known
 // bug composite_construct_runtime). Nearest filtering keeps every consumer's
 // result exact (unorm8 -> float is c / 255 correctly rounded, summed in one
 // order).
 constexpr char kImage[] = R"(
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Int64
-OpCapability ImageBasic
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k" %gid
-OpDecorate %gid BuiltIn GlobalInvocationId
-%void = OpTypeVoid
-%uint = OpTypeInt 32 0
-%ulong = OpTypeInt 64 0
-%float = OpTypeFloat 32
-%bool = OpTypeBool
-%v2uint = OpTypeVector %uint 2
-%v2float = OpTypeVector %float 2
-%v4float = OpTypeVector %float 4
-%v3ulong = OpTypeVector %ulong 3
-%ptr_in = OpTypePointer Input %v3ulong
-%gid = OpVariable %ptr_in Input
 %ptr_g_float = OpTypePointer CrossWorkgroup %float
-%img_ro = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
-%img_wo = OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly
-%smp = OpTypeSampler
-%simg = OpTypeSampledImage %img_ro
 %uint_0 = OpConstant %uint 0
 %uint_1 = OpConstant %uint 1
 %uint_7 = OpConstant %uint 7
@@ -287,7 +267,7 @@ absl::StatusOr<spirv::TestCase> KernelCase(BenchKernel kernel) {
       break;
     }
     case BenchKernel::kImage: {
-      text = kImage;
+      text = spirv::test::ImageKernelModule(kImage);
       spirv::KernelArg src, sampler, dst;
       src.kind = dst.kind = spirv::KernelArg::Kind::kImage;
       src.image.width = src.image.height = 64;

@@ -653,18 +653,10 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
       }
       case Op::kConvert: {
         const ConvertSpec& spec = prog_.converts[I.d];
-        if (spec.from == kI32 && spec.to == kF32 &&
-            (spec.default_rounding || spec.mode == RoundMode::kRte)) {
-          // OpConvert[SU]ToF to float, the common case: one correctly
-          // rounded hardware conversion per lane (ConvertLanes agrees).
-          for (int l = 0; l < I.n; ++l) {
-            uint32_t v;
-            std::memcpy(&v, R + I.a + 4 * l, 4);
-            const float f = spec.from_signed
-                                ? static_cast<float>(static_cast<int32_t>(v))
-                                : static_cast<float>(v);
-            std::memcpy(R + I.r + 4 * l, &f, 4);
-          }
+        if (IsHardwareIntToFloat(spec)) {
+          // The common case, straight into the result registers (no lane
+          // can be out of range).
+          HardwareIntToFloatLanes(spec, R + I.a, R + I.r, I.n);
           ++pc;
           break;
         }

@@ -217,6 +217,10 @@ bool FloatToInt(long double v, bool is_signed, int bits, RoundMode mode,
 
 int ConvertLanes(const ConvertSpec& spec, const uint8_t* src, uint8_t* dst,
                  int n, bool ftz) {
+  if (IsHardwareIntToFloat(spec)) {
+    HardwareIntToFloatLanes(spec, src, dst, n);
+    return -1;
+  }
   const uint32_t sb = KindBytes(spec.from), db = KindBytes(spec.to);
   for (int i = 0; i < n; ++i) {
     const uint8_t* s = src + i * sb;
@@ -230,25 +234,6 @@ int ConvertLanes(const ConvertSpec& spec, const uint8_t* src, uint8_t* dst,
                   ConvertInt(bits, spec.from == kBool ? kI8 : spec.from,
                              spec.from_signed && spec.from != kBool, spec.to,
                              spec.to_signed, spec.saturate));
-      }
-      continue;
-    }
-    // Fast path, the common OpConvert[SU]ToF: an integer of at most 32 bits
-    // into float or double under round-to-nearest-even is one hardware
-    // conversion (the process never changes the rounding mode), correctly
-    // rounded and never denormal; the exact path below costs ~20x more.
-    if (spec.from != kBool && !IsFloatKind(spec.from) &&
-        KindBytes(spec.from) <= 4 && (spec.to == kF32 || spec.to == kF64) &&
-        (spec.default_rounding || spec.mode == RoundMode::kRte)) {
-      const int shift = 64 - static_cast<int>(sb) * 8;
-      const uint64_t bits = LaneBits(spec.from, s);
-      const int64_t value = spec.from_signed
-                                ? static_cast<int64_t>(bits << shift) >> shift
-                                : static_cast<int64_t>(bits);
-      if (spec.to == kF32) {
-        StoreAs<float>(d, static_cast<float>(value));
-      } else {
-        StoreAs<double>(d, static_cast<double>(value));
       }
       continue;
     }

@@ -68,6 +68,51 @@ inline uint16_t DoubleToHalf(double d, RoundMode m = RoundMode::kRte) {
 bool FloatToInt(long double v, bool is_signed, int bits, RoundMode mode,
                 bool saturate, uint64_t* out);
 
+// The common OpConvert[SU]ToF: an integer of at most 32 bits into float or
+// double under round-to-nearest-even is one hardware conversion per lane
+// (the process never changes the rounding mode), correctly rounded and never
+// denormal, so flushing cannot apply; the exact path costs ~20x more.
+inline bool IsHardwareIntToFloat(const ConvertSpec& spec) {
+  return spec.from >= kI8 && spec.from <= kI32 &&
+         (spec.to == kF32 || spec.to == kF64) &&
+         (spec.default_rounding || spec.mode == RoundMode::kRte);
+}
+
+// Converts n lanes under IsHardwareIntToFloat(spec). Inline because the
+// executor runs it per instruction (the image benchmark's coordinates);
+// i32 -> f32, the most common, is spelt out so it stays one load, one
+// cvtsi2ss and one store per lane.
+inline void HardwareIntToFloatLanes(const ConvertSpec& spec, const uint8_t* src,
+                                    uint8_t* dst, int n) {
+  if (spec.from == kI32 && spec.to == kF32) {
+    for (int l = 0; l < n; ++l) {
+      uint32_t v;
+      std::memcpy(&v, src + 4 * l, 4);
+      const float f = spec.from_signed
+                          ? static_cast<float>(static_cast<int32_t>(v))
+                          : static_cast<float>(v);
+      std::memcpy(dst + 4 * l, &f, 4);
+    }
+    return;
+  }
+  const uint32_t sb = KindBytes(spec.from);
+  const int shift = 64 - static_cast<int>(sb) * 8;
+  for (int l = 0; l < n; ++l) {
+    uint64_t bits = 0;  // little-endian host: the low sb bytes
+    std::memcpy(&bits, src + l * sb, sb);
+    const int64_t value = spec.from_signed
+                              ? static_cast<int64_t>(bits << shift) >> shift
+                              : static_cast<int64_t>(bits);
+    if (spec.to == kF32) {
+      const float f = static_cast<float>(value);
+      std::memcpy(dst + 4 * l, &f, 4);
+    } else {
+      const double d = static_cast<double>(value);
+      std::memcpy(dst + 8 * l, &d, 8);
+    }
+  }
+}
+
 // Converts n lanes from `src` to `dst` (register layout) as `spec` says.
 // Returns the first lane whose float -> int conversion was out of range
 // without saturation, or -1 when every lane converted.

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "absl/strings/str_cat.h"
+#include "oracles/targets/cl_info.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -11,15 +12,6 @@ namespace {
 using spirv::ImageAccess;
 using spirv::ImageDesc;
 using spirv::ImageDim;
-
-std::string InfoString(cl_device_id d, cl_device_info what) {
-  size_t size = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS) return "";
-  std::string s(size, '\0');
-  clGetDeviceInfo(d, what, size, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
 
 size_t DeviceSize(cl_device_id d, cl_device_info what) {
   size_t v = 0;
@@ -106,7 +98,7 @@ std::string Limit(const std::string& label, const char* what, uint64_t value,
 
 std::string DeviceLabel(const std::string& platform_name, cl_device_id device) {
   return absl::StrCat(platform_name, " device ",
-                      InfoString(device, CL_DEVICE_NAME));
+                      ClDeviceString(device, CL_DEVICE_NAME));
 }
 
 std::string SamplerUnsupportedReason(cl_device_id device,

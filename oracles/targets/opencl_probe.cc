@@ -3,28 +3,11 @@
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
 #include "oracles/process/subprocess.h"
+#include "oracles/targets/cl_info.h"
 #include "oracles/targets/consumer_probe.h"
 
 namespace l0spv::oracles {
 namespace {
-
-std::string PlatformString(cl_platform_id p, cl_platform_info what) {
-  size_t size = 0;
-  if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS) return "";
-  std::string s(size, '\0');
-  clGetPlatformInfo(p, what, size, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
-
-std::string DeviceString(cl_device_id d, cl_device_info what) {
-  size_t size = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS) return "";
-  std::string s(size, '\0');
-  clGetDeviceInfo(d, what, size, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
 
 // Runs inside the child: ICDs are third-party code that may crash or hang.
 std::string ProbeInChild() {
@@ -42,8 +25,8 @@ std::string ProbeInChild() {
   clGetPlatformIDs(count, platforms.data(), nullptr);
   out["platforms"] = nlohmann::json::array();
   for (cl_platform_id p : platforms) {
-    nlohmann::json pj{{"name", PlatformString(p, CL_PLATFORM_NAME)},
-                      {"version", PlatformString(p, CL_PLATFORM_VERSION)},
+    nlohmann::json pj{{"name", ClPlatformString(p, CL_PLATFORM_NAME)},
+                      {"version", ClPlatformString(p, CL_PLATFORM_VERSION)},
                       {"devices", nlohmann::json::array()}};
     cl_uint ndev = 0;
     if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &ndev) ==
@@ -57,9 +40,9 @@ std::string ProbeInChild() {
                             nullptr) != CL_SUCCESS)
           images = CL_FALSE;
         pj["devices"].push_back(
-            {{"name", DeviceString(d, CL_DEVICE_NAME)},
-             {"version", DeviceString(d, CL_DEVICE_VERSION)},
-             {"il_version", DeviceString(d, CL_DEVICE_IL_VERSION)},
+            {{"name", ClDeviceString(d, CL_DEVICE_NAME)},
+             {"version", ClDeviceString(d, CL_DEVICE_VERSION)},
+             {"il_version", ClDeviceString(d, CL_DEVICE_IL_VERSION)},
              {"images", images == CL_TRUE}});
       }
     }

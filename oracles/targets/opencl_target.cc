@@ -23,6 +23,7 @@
 #include "nlohmann/json.hpp"
 #include "oracles/execution_json.h"
 #include "oracles/process/subprocess.h"
+#include "oracles/targets/cl_info.h"
 #include "oracles/targets/opencl_images.h"
 #include "oracles/targets/scratch_dir.h"
 #include "oracles/targets/spir_translate.h"
@@ -119,24 +120,9 @@ std::string ClError(const char* call, cl_int err) {
   return absl::StrCat(call, " returned ", ClErrorName(err), " (", err, ")");
 }
 
-std::string PlatformName(cl_platform_id p) {
-  size_t size = 0;
-  if (clGetPlatformInfo(p, CL_PLATFORM_NAME, 0, nullptr, &size) != CL_SUCCESS)
-    return "";
-  std::string s(size, '\0');
-  clGetPlatformInfo(p, CL_PLATFORM_NAME, size, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
-
 std::string DeviceIlVersion(cl_device_id d) {
-  size_t size = 0;
-  if (clGetDeviceInfo(d, CL_DEVICE_IL_VERSION, 0, nullptr, &size) != CL_SUCCESS)
-    return "";
-  std::string s(size, '\0');
-  clGetDeviceInfo(d, CL_DEVICE_IL_VERSION, size, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return std::string(absl::StripAsciiWhitespace(s));
+  return std::string(
+      absl::StripAsciiWhitespace(ClDeviceString(d, CL_DEVICE_IL_VERSION)));
 }
 
 std::string BuildLog(cl_program program, cl_device_id device) {
@@ -249,7 +235,7 @@ nlohmann::json PickDevice(const std::string& wanted, cl_device_id* device,
   clGetPlatformIDs(count, platforms.data(), nullptr);
   std::vector<std::string> names;
   for (cl_platform_id p : platforms) {
-    const std::string name = PlatformName(p);
+    const std::string name = ClPlatformString(p, CL_PLATFORM_NAME);
     names.push_back(name);
     if (!wanted.empty() && !ContainsIgnoreCase(name, wanted)) continue;
     cl_uint ndev = 0;

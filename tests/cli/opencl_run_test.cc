@@ -17,6 +17,7 @@
 #include "oracles/process/subprocess.h"
 #include "spirv/file_io.h"
 #include "spirv/spirv_tools.h"
+#include "tests/spirv/image_kernel_prelude.h"
 
 namespace l0spv::fuzzers::cli {
 namespace {
@@ -27,29 +28,8 @@ using ::testing::HasSubstr;
 // dst(x, y) = read_imagef(src, s, (x + 0.5, y + 0.5)). Coordinates are
 // built with OpCompositeInsert: llvm-spirv-14 -r crashes on
 // OpCompositeConstruct with run-time operands.
+// The kernel after the shared image prelude (image_kernel_prelude.h).
 constexpr char kCopyKernel[] = R"(
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Int64
-OpCapability ImageBasic
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k" %gid
-OpDecorate %gid BuiltIn GlobalInvocationId
-OpDecorate %gid Constant
-%void = OpTypeVoid
-%uint = OpTypeInt 32 0
-%ulong = OpTypeInt 64 0
-%v3ulong = OpTypeVector %ulong 3
-%ptr_in = OpTypePointer Input %v3ulong
-%gid = OpVariable %ptr_in Input
-%float = OpTypeFloat 32
-%v2float = OpTypeVector %float 2
-%v4float = OpTypeVector %float 4
-%v2uint = OpTypeVector %uint 2
-%img_ro = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
-%img_wo = OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly
-%smp = OpTypeSampler
-%simg = OpTypeSampledImage %img_ro
 %kfn = OpTypeFunction %void %img_ro %img_wo %smp
 %float_0 = OpConstant %float 0
 %half = OpConstant %float 0.5
@@ -106,7 +86,7 @@ class OpenClRunImages : public ::testing::Test {
     ASSERT_TRUE(
         spirv::WriteTextFile((dir_ / "opencl_run.c").string(), kOpenClRunSource)
             .ok());
-    auto words = spirv::Assemble(kCopyKernel);
+    auto words = spirv::Assemble(spirv::test::ImageKernelModule(kCopyKernel));
     ASSERT_TRUE(words.ok()) << words.status();
     std::vector<uint8_t> bytes(words->size() * 4);
     std::memcpy(bytes.data(), words->data(), bytes.size());

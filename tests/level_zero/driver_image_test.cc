@@ -363,31 +363,56 @@ OpReturn
 OpFunctionEnd
 )";
 
-class ZeImageKernelTest : public ZeTest {};
+// Images (ZeImageTest), kernel "k" of a module and a clamp sampler, all
+// destroyed, and checked to be, at tear-down.
+class ZeImageKernelTest : public ZeImageTest {
+ protected:
+  ze_kernel_handle_t KernelK(const std::vector<uint32_t>& words) {
+    ze_module_handle_t module = nullptr;
+    std::string log;
+    EXPECT_EQ(CreateModule(words, &module, &log), ZE_RESULT_SUCCESS) << log;
+    if (!module) return nullptr;
+    modules_.push_back(module);
+    auto kd = Desc<ze_kernel_desc_t>(ZE_STRUCTURE_TYPE_KERNEL_DESC);
+    kd.pKernelName = "k";
+    ze_kernel_handle_t kernel = nullptr;
+    EXPECT_EQ(zeKernelCreate(module, &kd, &kernel), ZE_RESULT_SUCCESS);
+    if (kernel) kernels_.push_back(kernel);
+    return kernel;
+  }
+  ze_sampler_handle_t ClampSampler() {
+    auto sd = Desc<ze_sampler_desc_t>(ZE_STRUCTURE_TYPE_SAMPLER_DESC);
+    sd.addressMode = ZE_SAMPLER_ADDRESS_MODE_CLAMP;
+    ze_sampler_handle_t sampler = nullptr;
+    EXPECT_EQ(zeSamplerCreate(context_, device_, &sd, &sampler),
+              ZE_RESULT_SUCCESS);
+    if (sampler) samplers_.push_back(sampler);
+    return sampler;
+  }
+  void TearDown() override {
+    for (auto s : samplers_) EXPECT_EQ(zeSamplerDestroy(s), ZE_RESULT_SUCCESS);
+    for (auto k : kernels_) EXPECT_EQ(zeKernelDestroy(k), ZE_RESULT_SUCCESS);
+    for (auto m : modules_) EXPECT_EQ(zeModuleDestroy(m), ZE_RESULT_SUCCESS);
+    ZeImageTest::TearDown();
+  }
+  std::vector<ze_module_handle_t> modules_;
+  std::vector<ze_kernel_handle_t> kernels_;
+  std::vector<ze_sampler_handle_t> samplers_;
+};
 
 TEST_F(ZeImageKernelTest, GivenImageAndSamplerParamsThenArgumentsChecked) {
   auto words = spirv::Assemble(kImageArgs);
   ASSERT_TRUE(words.ok()) << words.status();
-  ze_module_handle_t module = nullptr;
-  std::string log;
-  ASSERT_EQ(CreateModule(*words, &module, &log), ZE_RESULT_SUCCESS) << log;
-  auto kd = Desc<ze_kernel_desc_t>(ZE_STRUCTURE_TYPE_KERNEL_DESC);
-  kd.pKernelName = "k";
-  ze_kernel_handle_t kernel = nullptr;
-  ASSERT_EQ(zeKernelCreate(module, &kd, &kernel), ZE_RESULT_SUCCESS);
+  ze_kernel_handle_t kernel = KernelK(*words);
+  ASSERT_NE(kernel, nullptr);
 
-  ze_image_handle_t img2 = nullptr, img1 = nullptr;
-  auto d2 = Desc2D(4, 4);
-  ASSERT_EQ(zeImageCreate(context_, device_, &d2, &img2), ZE_RESULT_SUCCESS);
+  ze_image_handle_t img2 = Image(Desc2D(4, 4));
   auto d1 = Desc2D(8, 1);
   d1.type = ZE_IMAGE_TYPE_1D;
   d1.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
-  ASSERT_EQ(zeImageCreate(context_, device_, &d1, &img1), ZE_RESULT_SUCCESS);
-  auto sd = Desc<ze_sampler_desc_t>(ZE_STRUCTURE_TYPE_SAMPLER_DESC);
-  sd.addressMode = ZE_SAMPLER_ADDRESS_MODE_CLAMP;
-  ze_sampler_handle_t sampler = nullptr;
-  ASSERT_EQ(zeSamplerCreate(context_, device_, &sd, &sampler),
-            ZE_RESULT_SUCCESS);
+  ze_image_handle_t img1 = Image(d1);
+  ze_sampler_handle_t sampler = ClampSampler();
+  ASSERT_TRUE(img1 && img2 && sampler);
   void* out = Shared(4);
 
   // Wrong dimensionality, wrong sizes, wrong handle kinds.
@@ -418,13 +443,7 @@ TEST_F(ZeImageKernelTest, GivenImageAndSamplerParamsThenArgumentsChecked) {
   ASSERT_EQ(zeCommandListClose(list), ZE_RESULT_SUCCESS);
   EXPECT_EQ(Execute(list), ZE_RESULT_SUCCESS);
   EXPECT_EQ(*static_cast<uint32_t*>(out), 7u);
-
   EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeSamplerDestroy(sampler), ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeImageDestroy(img1), ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeImageDestroy(img2), ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeKernelDestroy(kernel), ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeModuleDestroy(module), ZE_RESULT_SUCCESS);
 }
 
 TEST_F(ZeImageKernelTest, GivenImageKernelThenApiRunEqualsReference) {
@@ -446,23 +465,15 @@ TEST_F(ZeImageKernelTest, GivenImageKernelThenApiRunEqualsReference) {
 TEST_F(ZeImageKernelTest, GivenSameImageReadAndWrittenThenUnsupported) {
   // dst and src bound to one image: images travel by value, so aliasing a
   // written image is refused rather than run wrongly.
-  auto words = spirv::Assemble(kImageKernel);
+  auto words = spirv::Assemble(ImageKernel());
   ASSERT_TRUE(words.ok());
-  ze_module_handle_t module = nullptr;
-  ASSERT_EQ(CreateModule(*words, &module), ZE_RESULT_SUCCESS);
-  auto kd = Desc<ze_kernel_desc_t>(ZE_STRUCTURE_TYPE_KERNEL_DESC);
-  kd.pKernelName = "k";
-  ze_kernel_handle_t kernel = nullptr;
-  ASSERT_EQ(zeKernelCreate(module, &kd, &kernel), ZE_RESULT_SUCCESS);
+  ze_kernel_handle_t kernel = KernelK(*words);
+  ASSERT_NE(kernel, nullptr);
   auto d = Desc2D(4, 4);
   d.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
-  ze_image_handle_t image = nullptr;
-  ASSERT_EQ(zeImageCreate(context_, device_, &d, &image), ZE_RESULT_SUCCESS);
-  auto sd = Desc<ze_sampler_desc_t>(ZE_STRUCTURE_TYPE_SAMPLER_DESC);
-  sd.addressMode = ZE_SAMPLER_ADDRESS_MODE_CLAMP;
-  ze_sampler_handle_t sampler = nullptr;
-  ASSERT_EQ(zeSamplerCreate(context_, device_, &sd, &sampler),
-            ZE_RESULT_SUCCESS);
+  ze_image_handle_t image = Image(d);
+  ze_sampler_handle_t sampler = ClampSampler();
+  ASSERT_TRUE(image && sampler);
   void* out = Shared(256);
   ASSERT_EQ(zeKernelSetArgumentValue(kernel, 0, sizeof image, &image),
             ZE_RESULT_SUCCESS);
@@ -481,10 +492,6 @@ TEST_F(ZeImageKernelTest, GivenSameImageReadAndWrittenThenUnsupported) {
   ASSERT_EQ(zeCommandListClose(list), ZE_RESULT_SUCCESS);
   EXPECT_EQ(Execute(list), ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
   EXPECT_EQ(zeCommandListDestroy(list), ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeSamplerDestroy(sampler), ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeImageDestroy(image), ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeKernelDestroy(kernel), ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeModuleDestroy(module), ZE_RESULT_SUCCESS);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "oracles/reference/level_zero/ze_image_format.h"
 #include "spirv/spirv_tools.h"
+#include "tests/spirv/image_kernel_prelude.h"
 
 namespace l0spv::zeref_test {
 
@@ -104,34 +105,14 @@ OpReturn
 OpFunctionEnd
 )";
 
+namespace {
 // k(read_only image2d_t src, write_only image2d_t dst, sampler_t s,
 //   global uint4* out), on a 4x4 range:
 //   dst[x,y] = read_imageui(src, (x,y)) + 1;
 //   out[y*4+x] = read_imageui(src, s, (float2)(x - 0.5, y + 0.5));
-// (nearest filtering of the texel to the left; clamped at x = 0).
-const char kImageKernel[] = R"(
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Int64
-OpCapability ImageBasic
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k" %gid
-OpDecorate %gid BuiltIn GlobalInvocationId
-OpDecorate %gid Constant
-%void = OpTypeVoid
-%uint = OpTypeInt 32 0
-%ulong = OpTypeInt 64 0
-%float = OpTypeFloat 32
-%v2uint = OpTypeVector %uint 2
-%v4uint = OpTypeVector %uint 4
-%v2float = OpTypeVector %float 2
-%v3ulong = OpTypeVector %ulong 3
-%ptr_in = OpTypePointer Input %v3ulong
-%gid = OpVariable %ptr_in Input
-%img_ro = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
-%img_wo = OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly
-%smp = OpTypeSampler
-%sampled = OpTypeSampledImage %img_ro
+// (nearest filtering of the texel to the left; clamped at x = 0). After the
+// shared image prelude (tests/spirv/image_kernel_prelude.h).
+constexpr char kImageKernelBody[] = R"(
 %ptr_out = OpTypePointer CrossWorkgroup %v4uint
 %uint_1 = OpConstant %uint 1
 %ulong_4 = OpConstant %ulong 4
@@ -159,7 +140,7 @@ OpImageWrite %dst %c %t1
 %fxm = OpFSub %float %fx %float_half
 %fyp = OpFAdd %float %fy %float_half
 %cf = OpCompositeConstruct %v2float %fxm %fyp
-%si = OpSampledImage %sampled %src %s
+%si = OpSampledImage %simg %src %s
 %v = OpImageSampleExplicitLod %v4uint %si %cf Lod %float_0
 %row = OpIMul %ulong %y64 %ulong_4
 %idx = OpIAdd %ulong %row %x64
@@ -168,10 +149,15 @@ OpStore %p %v Aligned 16
 OpReturn
 OpFunctionEnd
 )";
+}  // namespace
+
+std::string ImageKernel() {
+  return spirv::test::ImageKernelModule(kImageKernelBody);
+}
 
 spirv::TestCase ImageKernelCase(uint32_t order) {
   spirv::TestCase tc;
-  auto words = spirv::Assemble(kImageKernel);
+  auto words = spirv::Assemble(ImageKernel());
   EXPECT_TRUE(words.ok()) << words.status();
   if (words.ok()) tc.module_words = *words;
   tc.entry_point = "k";

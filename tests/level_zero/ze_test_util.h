@@ -30,7 +30,7 @@ extern const char kLocalCopy[];
 //   global uint4* out) on 4x4 work-items: dst[x,y] = src[x,y] + 1 per
 // channel; out[y*4+x] = src sampled (nearest, unnormalized, clamp to edge)
 // at (x - 0.5, y + 0.5), i.e. texel (max(x-1, 0), y). A complete module.
-extern const char kImageKernel[];
+std::string ImageKernel();
 // Its test case: 4x4 images of `order` UnsignedInt8 (src seeded, dst zero),
 // the sampler, a 256-byte result buffer; groups of 2x2.
 spirv::TestCase ImageKernelCase(uint32_t order = spirv::channel_order::kRGBA);

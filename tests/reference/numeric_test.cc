@@ -2,6 +2,7 @@
 #include "oracles/reference/numeric.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "gtest/gtest.h"
@@ -59,6 +60,58 @@ TEST(ReferenceNumeric, FloatToIntRangeAndSaturation) {
   EXPECT_FALSE(FloatToInt(-0.5L, false, 32, RoundMode::kRtn, false, &out));
   EXPECT_TRUE(FloatToInt(-0.5L, false, 32, RoundMode::kRtz, false, &out));
   EXPECT_EQ(out, 0u);
+}
+
+// The hardware int -> float path ConvertLanes and the executor share: every
+// integer width it takes, both signednesses, into float and double, against
+// RoundToFloat of the exact value; and the specs it must leave alone.
+TEST(ReferenceNumeric, HardwareIntToFloatMatchesTheExactPath) {
+  const uint32_t patterns[] = {0u,          1u,          0x7Fu,
+                               0x80u,       0xFFu,       0x8000u,
+                               0xFFFFu,     0x7FFFFFFFu, 0x80000001u,
+                               0xFFFFFFFFu, 0x01000001u};  // 2^24 + 1: rounds
+                                                           // in a float
+  for (Kind from : {kI8, kI16, kI32})
+    for (Kind to : {kF32, kF64})
+      for (bool is_signed : {false, true}) {
+        ConvertSpec spec{from, to, is_signed};
+        ASSERT_TRUE(IsHardwareIntToFloat(spec));
+        const uint32_t sb = KindBytes(from), bits = sb * 8;
+        uint8_t src[4 * 11] = {}, dst[8 * 11] = {};
+        for (int l = 0; l < 11; ++l)
+          std::memcpy(src + l * sb, &patterns[l], sb);
+        ASSERT_EQ(ConvertLanes(spec, src, dst, 11, /*flush_denormals=*/true),
+                  -1);
+        for (int l = 0; l < 11; ++l) {
+          const uint64_t raw =
+              bits == 32 ? patterns[l] : patterns[l] & ((1u << bits) - 1);
+          const long double exact =
+              is_signed && (raw >> (bits - 1))
+                  ? static_cast<long double>(raw) - std::ldexp(1.0L, bits)
+                  : raw;
+          if (to == kF32) {
+            float got;
+            std::memcpy(&got, dst + 4 * l, 4);
+            EXPECT_EQ(got,
+                      static_cast<float>(RoundToFloat(exact, RoundMode::kRte)))
+                << "lane " << l << " from " << bits << " bits";
+          } else {
+            double got;
+            std::memcpy(&got, dst + 8 * l, 8);
+            EXPECT_EQ(got, static_cast<double>(exact)) << "lane " << l;
+          }
+        }
+      }
+  ConvertSpec spec{kI32, kF32};
+  spec.default_rounding = false;
+  spec.mode = RoundMode::kRtz;
+  EXPECT_FALSE(IsHardwareIntToFloat(spec));
+  spec.mode = RoundMode::kRte;
+  EXPECT_TRUE(IsHardwareIntToFloat(spec));
+  EXPECT_FALSE(IsHardwareIntToFloat({kI64, kF32}));
+  EXPECT_FALSE(IsHardwareIntToFloat({kBool, kF32}));
+  EXPECT_FALSE(IsHardwareIntToFloat({kI32, kF16}));
+  EXPECT_FALSE(IsHardwareIntToFloat({kF32, kF64}));
 }
 
 }  // namespace

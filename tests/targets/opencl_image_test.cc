@@ -14,6 +14,7 @@
 #include "oracles/targets/target.h"
 #include "spirv/image_format.h"
 #include "spirv/spirv_tools.h"
+#include "tests/spirv/image_kernel_prelude.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -28,29 +29,8 @@ using namespace std::chrono_literals;
 // Vectors are built with OpCompositeInsert, not OpCompositeConstruct or
 // OpVectorShuffle: llvm-spirv-14 -r crashes on those with run-time
 // operands (known bugs composite_construct_runtime, vector_shuffle_mixed).
+// After the shared image prelude (image_kernel_prelude.h).
 constexpr char kSampleKernel[] = R"(
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Int64
-OpCapability ImageBasic
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k" %gid
-OpDecorate %gid BuiltIn GlobalInvocationId
-OpDecorate %gid Constant
-%void = OpTypeVoid
-%uint = OpTypeInt 32 0
-%ulong = OpTypeInt 64 0
-%v3ulong = OpTypeVector %ulong 3
-%ptr_in = OpTypePointer Input %v3ulong
-%gid = OpVariable %ptr_in Input
-%float = OpTypeFloat 32
-%v2float = OpTypeVector %float 2
-%v4float = OpTypeVector %float 4
-%v2uint = OpTypeVector %uint 2
-%img_ro = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
-%img_wo = OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly
-%smp = OpTypeSampler
-%simg = OpTypeSampledImage %img_ro
 %ptr_v4 = OpTypePointer CrossWorkgroup %v4float
 %ptr_f = OpTypePointer CrossWorkgroup %float
 %kfn = OpTypeFunction %void %img_ro %img_wo %smp %smp %smp %smp %smp %ptr_v4 %ptr_f
@@ -137,25 +117,8 @@ OpFunctionEnd
 // Signed, not unsigned: llvm-spirv-14 -r turns every integer OpImageRead /
 // OpImageWrite into read_imagei / write_imagei (SPIR-V 1.2 has no
 // signedness), which Oclgrind refuses on UnsignedInt images.
+// After the shared prelude with buffer images.
 constexpr char kBufferImageKernel[] = R"(
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Int64
-OpCapability ImageBasic
-OpCapability SampledBuffer
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k" %gid
-OpDecorate %gid BuiltIn GlobalInvocationId
-OpDecorate %gid Constant
-%void = OpTypeVoid
-%uint = OpTypeInt 32 0
-%ulong = OpTypeInt 64 0
-%v3ulong = OpTypeVector %ulong 3
-%v4uint = OpTypeVector %uint 4
-%ptr_in = OpTypePointer Input %v3ulong
-%gid = OpVariable %ptr_in Input
-%img_ro = OpTypeImage %void Buffer 0 0 0 0 Unknown ReadOnly
-%img_wo = OpTypeImage %void Buffer 0 0 0 0 Unknown WriteOnly
 %kfn = OpTypeFunction %void %img_ro %img_wo
 %uint_1 = OpConstant %uint 1
 %uint_2 = OpConstant %uint 2
@@ -291,7 +254,7 @@ spirv::TestCase SampleCase(uint32_t src_order, uint32_t src_type) {
   namespace co = spirv::channel_order;
   namespace ct = spirv::channel_type;
   spirv::TestCase tc;
-  auto words = spirv::Assemble(kSampleKernel);
+  auto words = spirv::Assemble(spirv::test::ImageKernelModule(kSampleKernel));
   EXPECT_TRUE(words.ok()) << words.status();
   if (words.ok()) tc.module_words = *words;
   EXPECT_TRUE(spirv::Validate(tc.module_words, SPV_ENV_OPENCL_2_2).ok());
@@ -405,7 +368,8 @@ TEST(OpenClImages, OclgrindSamplesWithEverySamplerSettingAndWritesTexels) {
 
 spirv::TestCase BufferImageCase(uint32_t type) {
   spirv::TestCase tc;
-  auto words = spirv::Assemble(kBufferImageKernel);
+  auto words = spirv::Assemble(spirv::test::ImageKernelModule(
+      kBufferImageKernel, spirv::test::PreludeImageDim::kBuffer));
   EXPECT_TRUE(words.ok()) << words.status();
   if (words.ok()) tc.module_words = *words;
   EXPECT_TRUE(spirv::Validate(tc.module_words, SPV_ENV_OPENCL_2_2).ok());

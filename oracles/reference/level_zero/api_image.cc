@@ -200,55 +200,57 @@ ze_result_t ZE_APICALL AppendImageCopy(ze_command_list_handle_t handle,
                                num_waits, waits);
 }
 
-// Memory holds the region's texels tightly packed (x fastest).
-ze_result_t ZE_APICALL AppendImageCopyToMemory(
-    ze_command_list_handle_t handle, void* dst, ze_image_handle_t src_handle,
-    const ze_image_region_t* src_region, ze_event_handle_t signal,
-    uint32_t num_waits, ze_event_handle_t* waits) {
+// A copy between an image's region and memory holding the region's texels
+// tightly packed (x fastest): into `to` when it is set, else from `from`
+// (the two API calls below differ only in direction).
+ze_result_t AppendImageMemoryCopy(ze_command_list_handle_t handle,
+                                  ze_image_handle_t image_handle,
+                                  const ze_image_region_t* region, uint8_t* to,
+                                  const uint8_t* from, ze_event_handle_t signal,
+                                  uint32_t num_waits,
+                                  ze_event_handle_t* waits) {
   CommandList* l;
   Command c;
   if (ze_result_t r = Prepare(handle, signal, num_waits, waits, &l, &c);
       r != ZE_RESULT_SUCCESS)
     return r;
-  Image* src = FromHandle<Image>(src_handle);
-  if (!src) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!dst) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  Box from;
-  if (ze_result_t r = RegionOf(*src, src_region, &from); r != ZE_RESULT_SUCCESS)
+  Image* image = FromHandle<Image>(image_handle);
+  if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!to && !from) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Box box;
+  if (ze_result_t r = RegionOf(*image, region, &box); r != ZE_RESULT_SUCCESS)
     return r;
-  const uint32_t texel = spirv::TexelBytes(src->desc.order, src->desc.type);
-  c.run = [dst, src, from, texel] {
-    CopyBox(src->texels.data(), spirv::StorageExtent(src->desc), from.origin,
-            static_cast<uint8_t*>(dst), from.size, Extent{0, 0, 0}, from.size,
-            texel);
+  const uint32_t texel = spirv::TexelBytes(image->desc.order, image->desc.type);
+  c.run = [image, to, from, box, texel] {
+    const Extent extent = spirv::StorageExtent(image->desc);
+    if (to) {
+      CopyBox(image->texels.data(), extent, box.origin, to, box.size,
+              Extent{0, 0, 0}, box.size, texel);
+    } else {
+      CopyBox(from, box.size, Extent{0, 0, 0}, image->texels.data(), extent,
+              box.origin, box.size, texel);
+    }
     return ZE_RESULT_SUCCESS;
   };
   return Record(l, std::move(c));
 }
 
+ze_result_t ZE_APICALL AppendImageCopyToMemory(
+    ze_command_list_handle_t handle, void* dst, ze_image_handle_t src,
+    const ze_image_region_t* src_region, ze_event_handle_t signal,
+    uint32_t num_waits, ze_event_handle_t* waits) {
+  return AppendImageMemoryCopy(handle, src, src_region,
+                               static_cast<uint8_t*>(dst), nullptr, signal,
+                               num_waits, waits);
+}
+
 ze_result_t ZE_APICALL AppendImageCopyFromMemory(
-    ze_command_list_handle_t handle, ze_image_handle_t dst_handle,
-    const void* src, const ze_image_region_t* dst_region,
-    ze_event_handle_t signal, uint32_t num_waits, ze_event_handle_t* waits) {
-  CommandList* l;
-  Command c;
-  if (ze_result_t r = Prepare(handle, signal, num_waits, waits, &l, &c);
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  Image* dst = FromHandle<Image>(dst_handle);
-  if (!dst) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!src) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  Box to;
-  if (ze_result_t r = RegionOf(*dst, dst_region, &to); r != ZE_RESULT_SUCCESS)
-    return r;
-  const uint32_t texel = spirv::TexelBytes(dst->desc.order, dst->desc.type);
-  c.run = [dst, src, to, texel] {
-    CopyBox(static_cast<const uint8_t*>(src), to.size, Extent{0, 0, 0},
-            dst->texels.data(), spirv::StorageExtent(dst->desc), to.origin,
-            to.size, texel);
-    return ZE_RESULT_SUCCESS;
-  };
-  return Record(l, std::move(c));
+    ze_command_list_handle_t handle, ze_image_handle_t dst, const void* src,
+    const ze_image_region_t* dst_region, ze_event_handle_t signal,
+    uint32_t num_waits, ze_event_handle_t* waits) {
+  return AppendImageMemoryCopy(handle, dst, dst_region, nullptr,
+                               static_cast<const uint8_t*>(src), signal,
+                               num_waits, waits);
 }
 
 }  // namespace

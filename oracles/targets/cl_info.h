@@ -1,0 +1,34 @@
+// oracles/targets/cl_info.h — string queries of OpenCL platforms and
+// devices, shared by the probe (opencl_probe.cc), the runner
+// (opencl_target.cc) and the image checks (opencl_images.cc), which live in
+// different libraries: header-only, it needs none of them.
+//
+// Contract: the value as a std::string without the C string's trailing nul
+// (nor any padding nuls some ICDs add); "" when the query fails.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <string>
+
+namespace l0spv::oracles {
+
+inline std::string ClPlatformString(cl_platform_id p, cl_platform_info what) {
+  size_t size = 0;
+  if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS) return "";
+  std::string s(size, '\0');
+  clGetPlatformInfo(p, what, size, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+inline std::string ClDeviceString(cl_device_id d, cl_device_info what) {
+  size_t size = 0;
+  if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS) return "";
+  std::string s(size, '\0');
+  clGetDeviceInfo(d, what, size, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+}  // namespace l0spv::oracles
