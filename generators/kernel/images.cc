@@ -126,19 +126,30 @@ Format RandomFormat(GenContext& ctx, bool exact_rw) {
     order = co::kRGBA;
   // PoCL 3.1 reads single-channel images wrongly: alpha 0 instead of 1
   // (known-consumer-bugs/pocl_image_r_alpha; the reference and Oclgrind give
-  // (r, 0, 0, 1)) and HalfFloat texels as 234.0 (not filed yet): RGBA.
+  // (r, 0, 0, 1)), and R HalfFloat texels as 234.0, never writing them
+  // (pocl_image_r_half): RGBA.
   if (order == co::kR && !ctx.BugsAllowed(KnownBugId::kPoclImageRAlpha))
+    order = co::kRGBA;
+  if (order == co::kR && type == ct::kHalfFloat &&
+      !ctx.BugsAllowed(KnownBugId::kPoclImageRHalf))
     order = co::kRGBA;
   return {order, type};
 }
 
-// PoCL 3.1's kernel library has no read_image*/write_image* for 3D and 2D
-// array images ("Cannot find symbol _Z11read_imagef14ocl_image3d_ro..."):
-// 2D images instead.
-ImageDim AvoidPoclDims(const GenContext& ctx, ImageDim dim) {
-  if (!Avoiding(ctx, oracles::kConsumerPocl)) return dim;
-  if (dim == ImageDim::k3D || dim == ImageDim::k2DArray) return ImageDim::k2D;
-  return dim;
+// Whether coordinates of this image get a fourth, zero lane: llvm-spirv 14
+// -r turns a 3-component coordinate of a 3D or 2D-array image into
+// read_imagef(image3d_ro, int3) and the like, overloads OpenCL C does not
+// have (known-consumer-bugs/llvm_spirv_image_coord3; PoCL fails to link).
+// SPIR-V lets a coordinate vector be larger than needed (the extra lanes
+// come last and are ignored), and int4/float4 is OpenCL C's own shape.
+bool PadsCoordinate(const GenContext& ctx, const ImageDesc& d) {
+  return (d.dim == ImageDim::k3D || d.dim == ImageDim::k2DArray) &&
+         !ctx.BugsAllowed(KnownBugId::kLlvmSpirvImageCoord3);
+}
+
+bool IsIntegerImage(const ImageDesc& d) {
+  const ChannelClass c = spirv::ClassOfChannelType(d.type);
+  return c == ChannelClass::kSigned || c == ChannelClass::kUnsigned;
 }
 
 uint64_t PowerOfTwo(GenContext& ctx, uint32_t min_log, uint32_t max_log) {
@@ -157,7 +168,6 @@ ImageDesc ReadImageDesc(GenContext& ctx, bool sampled) {
   ImageDesc d;
   d.dim = sampled ? ctx.rng.Pick<ImageDim>(kSampledDims)
                   : ctx.rng.Pick<ImageDim>(kReadDims);
-  d.dim = AvoidPoclDims(ctx, d.dim);
   const Format format = RandomFormat(ctx, false);
   d.order = format.order;
   d.type = format.type;
@@ -199,7 +209,13 @@ ImageDesc OwnedImageDesc(GenContext& ctx, const KernelResources& k,
                                        ImageDim::k1DArray, ImageDim::k2D,
                                        ImageDim::k2DArray, ImageDim::k3D};
   d.access = ImageAccess::kWriteOnly;
-  d.dim = AvoidPoclDims(ctx, ctx.rng.Pick<ImageDim>(kDims));
+  d.dim = ctx.rng.Pick<ImageDim>(kDims);
+  // PoCL 3.1 defines write_imagei of 3D and 2D-array images under a wrongly
+  // mangled name (known-consumer-bugs/pocl_write_imagei_3d), and llvm-spirv
+  // -r writes unsigned images with write_imagei too: 2D instead.
+  if ((d.dim == ImageDim::k3D || d.dim == ImageDim::k2DArray) &&
+      IsIntegerImage(d) && !ctx.BugsAllowed(KnownBugId::kPoclWriteImagei3d))
+    d.dim = ImageDim::k2D;
   // OpenCL requires a 3D image's depth to exceed 1.
   if (d.dim == ImageDim::k3D && range.global[2] < 2) d.dim = ImageDim::k2D;
   const uint64_t gx = range.global[0], gy = range.global[1],
@@ -241,11 +257,6 @@ SamplerDesc RandomSampler(GenContext& ctx, bool integer_image) {
                  ? spirv::FilterMode::kLinear
                  : spirv::FilterMode::kNearest;
   return s;
-}
-
-bool IsIntegerImage(const ImageDesc& d) {
-  const ChannelClass c = spirv::ClassOfChannelType(d.type);
-  return c == ChannelClass::kSigned || c == ChannelClass::kUnsigned;
 }
 
 // --- emission helpers
@@ -359,6 +370,7 @@ uint32_t InRangeCoordinates(GenContext& ctx, const ImageDesc& d) {
     const uint32_t start = ctx.rng.Below(static_cast<uint32_t>(extent[a]));
     lanes.push_back(Wrap(ctx, base, start, static_cast<uint32_t>(extent[a])));
   }
+  if (PadsCoordinate(ctx, d)) lanes.push_back(ctx.types.U32(0));
   return Vector(ctx, IntT(32), lanes);
 }
 
@@ -379,6 +391,7 @@ uint32_t TexelOf(GenContext& ctx, const ImageDesc& d, uint32_t index) {
       rest = fn.Op(Op::OpUDiv, u32, {rest, e});
     }
   }
+  if (PadsCoordinate(ctx, d)) lanes.push_back(ctx.types.U32(0));
   return Vector(ctx, IntT(32), lanes);
 }
 
@@ -478,6 +491,7 @@ void SampledRead(GenContext& ctx, const ImageResource& img) {
       ++filtered;
     }
   }
+  if (PadsCoordinate(ctx, d)) lanes.push_back(FloatConst(ctx, 0.0));
   const uint32_t coordinate = Vector(ctx, FloatT(32), lanes);
   const uint32_t read = fn.OpWith(
       Op::OpImageSampleExplicitLod, ReadType(ctx, d),
@@ -539,10 +553,11 @@ uint32_t WriteValue(GenContext& ctx, const ImageDesc& d) {
 }
 
 void Queries(GenContext& ctx, const ImageResource& img) {
-  // PoCL 3.1's kernel library has no get_image_* for image1d_buffer_t
-  // ("undefined symbol: _Z19_cl_get_image_width21ocl_image1d_buffer_ro").
+  // PoCL 3.1's kernel library calls an undefined _cl_get_image_* for every
+  // query of an image1d_buffer_t: loading the kernel aborts
+  // (known-consumer-bugs/pocl_image1d_buffer_query).
   if (img.desc.dim == ImageDim::k1DBuffer &&
-      Avoiding(ctx, oracles::kConsumerPocl))
+      !ctx.BugsAllowed(KnownBugId::kPoclImage1dBufferQuery))
     return;
   FunctionEmitter& fn = *ctx.fn;
   const uint32_t u32 = ctx.types.Id(IntT(32));
