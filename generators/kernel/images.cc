@@ -485,7 +485,14 @@ void SampledRead(GenContext& ctx, const ImageResource& img) {
   const uint32_t count = spirv::CoordinateCount(d.dim);
   for (uint32_t a = 0; a < count; ++a) {
     if (spirv::IsArrayed(d.dim) && a + 1 == count) {
-      lanes.push_back(LayerCoordinate(ctx, extent[a], true));
+      // PoCL 3.1 scales the layer by the array size when the sampler
+      // normalises (known-consumer-bugs/pocl_image_array_layer_normalized):
+      // layer 0, which it reads right, while PoCL is avoided.
+      const bool scaled_layer =
+          s.normalized &&
+          !ctx.BugsAllowed(KnownBugId::kPoclImageArrayLayerNormalized);
+      lanes.push_back(scaled_layer ? FloatConst(ctx, 0.0)
+                                   : LayerCoordinate(ctx, extent[a], true));
     } else {
       lanes.push_back(SampleCoordinate(ctx, extent[a], s));
       ++filtered;
