@@ -131,8 +131,10 @@ std::vector<uint32_t> BarrierSemantics(const spirv::Module& m) {
 // Consumer limitations: PoCL has no 3D / 2D-array image built-ins, no RG
 // formats and no queries of 1D buffer images (not checked here: only with
 // the module's parameter types),
-// Oclgrind stops on unsigned images read through llvm-spirv and reports a
-// race across an image-only fence.
+// Oclgrind stops on unsigned images read through llvm-spirv, reports a race
+// across an image-only fence and zeroes linear reads with addressing None,
+// llvm-spirv keeps the CL_* offset in a query's later uses (registry
+// entries named in images.cc).
 TEST(GeneratorImageTest, AvoidedConsumersGetNoImageFormsTheyFail) {
   bool rw = false;
   for (uint64_t seed = 0; seed < 150; ++seed) {
@@ -147,11 +149,39 @@ TEST(GeneratorImageTest, AvoidedConsumersGetNoImageFormsTheyFail) {
       EXPECT_NE(a.image.order, spirv::channel_order::kR) << "seed " << seed;
       rw |= a.image.access == spirv::ImageAccess::kReadWrite;
     }
-    for (uint32_t semantics : BarrierSemantics(Read(tc))) {
+    const spirv::Module m = Read(tc);
+    for (uint32_t semantics : BarrierSemantics(m)) {
       if (semantics & 0x800) {
         EXPECT_TRUE(semantics & 0x200) << "seed " << seed;
       }
     }
+    // oclgrind_image_linear_none: no Linear sampler with addressing None.
+    for (const spirv::KernelArg& a : tc.args) {
+      if (a.kind == spirv::KernelArg::Kind::kSampler &&
+          a.sampler.filter == spirv::FilterMode::kLinear) {
+        EXPECT_NE(a.sampler.addressing, spirv::AddressingMode::kNone)
+            << "seed " << seed;
+      }
+    }
+    for (const spirv::Instruction& i : m.types_values) {
+      if (static_cast<Op>(i.opcode()) == Op::OpConstantSampler &&
+          i.operand(2).AsLiteral() == 1) {                           // Linear
+        EXPECT_NE(i.operand(0).AsLiteral(), 0u) << "seed " << seed;  // None
+      }
+    }
+    // llvm_spirv_image_query_offset: a format/order query has one use.
+    std::multiset<uint32_t> uses;
+    std::set<uint32_t> queries;
+    for (const spirv::Function& fn : m.functions)
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions) {
+          const Op op = static_cast<Op>(i.opcode());
+          if (op == Op::OpImageQueryFormat || op == Op::OpImageQueryOrder)
+            queries.insert(i.result_id());
+          for (uint32_t k = 0; k < i.NumOperands(); ++k)
+            if (i.operand(k).IsId()) uses.insert(i.operand(k).AsId());
+        }
+    for (uint32_t q : queries) EXPECT_EQ(uses.count(q), 1u) << "seed " << seed;
   }
   EXPECT_TRUE(rw);
 }
