@@ -110,9 +110,10 @@ Format RandomFormat(GenContext& ctx, bool exact_rw) {
                            : ctx.rng.Pick<uint32_t>(kTypes);
   // llvm-spirv 14 reads a SPIR-V 1.2 OpImageRead/Sample/Write of an integer
   // image as read_imagei/write_imagei (no signedness before SPIR-V 1.4's
-  // ZeroExtend), and Oclgrind 21.10 then stops on an unsigned image
-  // ("Unsupported image channel data type: 10DA"): the signed twin.
-  if (Avoiding(ctx, oracles::kConsumerOclgrind)) {
+  // ZeroExtend; known-consumer-bugs/llvm_spirv_image_unsigned), undefined in
+  // OpenCL C on an unsigned image: Oclgrind 21.10 stops ("Unsupported image
+  // channel data type: 10DA"). The signed twin instead.
+  if (!ctx.BugsAllowed(KnownBugId::kLlvmSpirvImageUnsigned)) {
     if (type == ct::kUnsignedInt8) type = ct::kSignedInt8;
     if (type == ct::kUnsignedInt16) type = ct::kSignedInt16;
     if (type == ct::kUnsignedInt32) type = ct::kSignedInt32;
@@ -256,6 +257,14 @@ SamplerDesc RandomSampler(GenContext& ctx, bool integer_image) {
   s.filter = !integer_image && ctx.rng.Percent(40)
                  ? spirv::FilterMode::kLinear
                  : spirv::FilterMode::kNearest;
+  // Oclgrind 21.10 answers (0, 0, 0, 0) for linear filtering with addressing
+  // None even when the footprint is inside the image
+  // (known-consumer-bugs/oclgrind_image_linear_none): clamp to edge, which
+  // reads the same texels for the in-range coordinates None gets.
+  if (s.filter == spirv::FilterMode::kLinear &&
+      s.addressing == spirv::AddressingMode::kNone &&
+      !ctx.BugsAllowed(KnownBugId::kOclgrindImageLinearNone))
+    s.addressing = spirv::AddressingMode::kClampToEdge;
   return s;
 }
 
@@ -579,20 +588,20 @@ void Queries(GenContext& ctx, const ImageResource& img) {
     AddValue(ctx, size, t);
     SinkValue(ctx, Value{size, t});
   }
-  // llvm-spirv 14 -r turns OpImageQueryFormat/Order into
-  // get_image_channel_data_type/order without subtracting the CL_* offset
-  // (0x10D0 / 0x10B0), so PoCL and Oclgrind answer CL_UNORM_INT16 where
-  // SPIR-V defines the enumerant UnormInt16: not while it is avoided.
-  if (Avoiding(ctx, oracles::kConsumerLlvmSpirv)) return;
-  if (ctx.rng.Percent(30)) {
-    const uint32_t format = fn.Op(Op::OpImageQueryFormat, u32, {img.param});
-    AddValue(ctx, format, IntT(32));
-    SinkValue(ctx, Value{format, IntT(32)});
-  }
-  if (ctx.rng.Percent(30)) {
-    const uint32_t order = fn.Op(Op::OpImageQueryOrder, u32, {img.param});
-    AddValue(ctx, order, IntT(32));
-    SinkValue(ctx, Value{order, IntT(32)});
+  // llvm-spirv 14 -r subtracts the CL_* offset (0x10D0 / 0x10B0) from
+  // get_image_channel_data_type/order for the first use of the query only
+  // (known-consumer-bugs/llvm_spirv_image_query_offset): unless that bug is
+  // allowed, the query's single use is an OpBitwiseOr with 0 that carries
+  // the value to every other use.
+  const bool single_use =
+      !ctx.BugsAllowed(KnownBugId::kLlvmSpirvImageQueryOffset);
+  for (const Op query : {Op::OpImageQueryFormat, Op::OpImageQueryOrder}) {
+    if (!ctx.rng.Percent(30)) continue;
+    uint32_t value = fn.Op(query, u32, {img.param});
+    if (single_use)
+      value = fn.Op(Op::OpBitwiseOr, u32, {value, ctx.types.U32(0)});
+    AddValue(ctx, value, IntT(32));
+    SinkValue(ctx, Value{value, IntT(32)});
   }
 }
 
@@ -719,11 +728,14 @@ void GenImageOps(GenContext& ctx) {
   if (neighbours.empty()) return;
   // Phase 2: after the image barrier, read a neighbour's texel.
   // Oclgrind 21.10 reports a read-write race across a barrier whose only
-  // fence is CLK_IMAGE_MEM_FENCE (its race detector clears image accesses
-  // only on a global fence): also CrossWorkgroupMemory while it is avoided.
+  // fence is CLK_IMAGE_MEM_FENCE (known-consumer-bugs/
+  // oclgrind_image_fence_race; quiet on a global fence): also
+  // CrossWorkgroupMemory unless that bug is allowed.
   const uint32_t semantics =
       kImageBarrierSemantics |
-      (Avoiding(ctx, oracles::kConsumerOclgrind) ? kCrossWorkgroupMemory : 0);
+      (ctx.BugsAllowed(KnownBugId::kOclgrindImageFenceRace)
+           ? 0
+           : kCrossWorkgroupMemory);
   if (!ctx.GuardOn(kGuardImageBarrier)) {
     for (const auto& [img, coordinate] : neighbours)
       PlainRead(ctx, *img, coordinate);

@@ -121,9 +121,12 @@ class OclgrindTarget : public AdapterBase {
     if (report.fatal && IsUnsignedImageRefusal(report.first)) {
       // Not Oclgrind's bug nor the kernel's: llvm-spirv -r maps every
       // integer image read/write to read_imagei/write_imagei (SPIR-V 1.2
-      // carries no signedness), and Oclgrind checks the function against
-      // the channel type. No SPIR-path run can show what the kernel does.
-      e.status = ExecutionStatus::kUnsupported;
+      // carries no signedness), undefined in OpenCL C on an unsigned image,
+      // and Oclgrind checks the function against the channel type. A
+      // finding of the filed llvm-spirv bug (known-consumer-bugs/
+      // llvm_spirv_image_unsigned), which the generator avoids; the message
+      // names the cause so triage matches it.
+      e.status = ExecutionStatus::kCrashed;
       e.message = absl::StrCat(
           "Oclgrind refuses read_imagei/write_imagei on an UnsignedInt image "
           "(llvm-spirv -r turns read_imageui/write_imageui into them): ",

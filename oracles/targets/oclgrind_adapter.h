@@ -20,8 +20,9 @@
 //    ...": the simulator's failure, and the buffers are incomplete. The
 //    one exception is its refusal of read_imagei/write_imagei on an
 //    UnsignedInt image ("Unsupported image channel data type: 10DA..10DC"),
-//    which llvm-spirv -r causes by turning read_imageui into read_imagei:
-//    kUnsupported, saying so.
+//    which llvm-spirv -r causes by turning read_imageui into read_imagei
+//    (known-consumer-bugs/llvm_spirv_image_unsigned): kCrashed too, but the
+//    message names that cause instead of "Oclgrind internal error".
 //  - Otherwise statuses are RunOnOpenCl's (kBuildFailed, kCrashed, ...).
 //  - MakeOclgrindTarget: FailedPrecondition when Oclgrind or its ICD library
 //    is missing. TargetOptions::program may name the ICD library.

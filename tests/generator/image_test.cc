@@ -178,9 +178,10 @@ std::vector<uint32_t> BarrierSemantics(const spirv::Module& m) {
 // writes of 3D / 2D-array images (pocl_write_imagei_3d) and queries of 1D
 // buffer images (pocl_image1d_buffer_query, the only users of
 // OpImageQuerySize); llvm-spirv's 3-lane coordinates of 3D / 2D-array
-// images (llvm_spirv_image_coord3: four lanes instead); Oclgrind stops on
-// unsigned images read through llvm-spirv and reports a race across an
-// image-only fence.
+// images (llvm_spirv_image_coord3: four lanes instead) and the CL_* offset
+// in a query's later uses (llvm_spirv_image_query_offset); Oclgrind stops on
+// unsigned images read through llvm-spirv, reports a race across an
+// image-only fence and zeroes linear reads with addressing None.
 TEST(GeneratorImageTest, AvoidedConsumersGetNoImageFormsTheyFail) {
   bool rw = false, deep = false, buffer = false;
   for (uint64_t seed = 0; seed < 150; ++seed) {
@@ -212,6 +213,33 @@ TEST(GeneratorImageTest, AvoidedConsumersGetNoImageFormsTheyFail) {
         EXPECT_EQ(lanes, 4u) << "seed " << seed;
       }
     }
+    // oclgrind_image_linear_none: no Linear sampler with addressing None.
+    for (const spirv::KernelArg& a : tc.args) {
+      if (a.kind == spirv::KernelArg::Kind::kSampler &&
+          a.sampler.filter == spirv::FilterMode::kLinear) {
+        EXPECT_NE(a.sampler.addressing, spirv::AddressingMode::kNone)
+            << "seed " << seed;
+      }
+    }
+    for (const spirv::Instruction& i : m.types_values) {
+      if (static_cast<Op>(i.opcode()) == Op::OpConstantSampler &&
+          i.operand(2).AsLiteral() == 1) {                           // Linear
+        EXPECT_NE(i.operand(0).AsLiteral(), 0u) << "seed " << seed;  // None
+      }
+    }
+    // llvm_spirv_image_query_offset: a format/order query has one use.
+    std::multiset<uint32_t> uses;
+    std::set<uint32_t> queries;
+    for (const spirv::Function& fn : m.functions)
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions) {
+          const Op op = static_cast<Op>(i.opcode());
+          if (op == Op::OpImageQueryFormat || op == Op::OpImageQueryOrder)
+            queries.insert(i.result_id());
+          for (uint32_t k = 0; k < i.NumOperands(); ++k)
+            if (i.operand(k).IsId()) uses.insert(i.operand(k).AsId());
+        }
+    for (uint32_t q : queries) EXPECT_EQ(uses.count(q), 1u) << "seed " << seed;
   }
   EXPECT_TRUE(rw);
   EXPECT_TRUE(deep) << "3D / 2D-array images stay, with padded coordinates";
