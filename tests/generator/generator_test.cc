@@ -13,6 +13,8 @@
 #include "oracles/reference/interpreter.h"
 #include "oracles/validity/lint.h"
 #include "spirv/binary.h"
+#include "spirv/type_table.h"
+#include "spirv/unified1/OpenCL.std.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::generators::kernel {
@@ -236,6 +238,40 @@ TEST(GeneratorTest, FloatResultsCarryTolerances) {
     }
   }
   EXPECT_GT(with_tolerances, 0u);
+}
+
+// remquo / sincos calls whose value is a vector of 512 bits or more, in
+// `seeds` generated cases (pocl_wide_vector_out_pointer).
+int WideOutPointerCalls(uint64_t seeds, uint32_t avoid) {
+  int calls = 0;
+  for (uint64_t seed = 0; seed < seeds; ++seed) {
+    GeneratorOptions options;
+    options.seed = seed;
+    options.avoid_known_bugs = avoid;
+    auto tc = GenerateTestCase(options);
+    if (!tc.ok()) return -1;
+    auto module = spirv::ReadModuleWords(tc->module_words);
+    if (!module.ok()) return -1;
+    const spirv::TypeTable types(*module);
+    for (const spirv::Function& fn : module->functions)
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions) {
+          if (!spirv::Is(i, spv::Op::OpExtInst)) continue;
+          const uint32_t n = i.operand(1).AsLiteral();
+          if (n != OpenCLLIB::Remquo && n != OpenCLLIB::Sincos) continue;
+          const spirv::TypeInfo* t = types.Get(i.type_id());
+          const spirv::TypeInfo* e = t ? types.Get(t->element) : nullptr;
+          if (t && e && t->op == spv::Op::OpTypeVector &&
+              t->count * e->width >= 512)
+            ++calls;
+        }
+  }
+  return calls;
+}
+
+TEST(GeneratorTest, WideRemquoAndSincosOnlyWhenPoclIsNotAvoided) {
+  EXPECT_EQ(WideOutPointerCalls(1000, oracles::kAllConsumers), 0);
+  EXPECT_GT(WideOutPointerCalls(1000, 0), 0);
 }
 
 TEST(GeneratorTest, CaseRoundTripsThroughDisk) {
