@@ -106,10 +106,24 @@ absl::StatusOr<std::optional<KnownMatch>> MatchKnownBug(const Finding& f) {
   std::stable_sort(
       ranked.begin(), ranked.end(),
       [](const auto& a, const auto& b) { return a.first < b.first; });
+  const std::set<uint32_t> mine = Construct(f.test_case.module_words);
+  auto has_construct_of = [&](const oracles::KnownBug& b) {
+    auto tc = oracles::ReproducerCase(b);
+    if (!tc.ok()) return false;
+    const std::set<uint32_t> theirs = Construct(tc->module_words);
+    return !theirs.empty() && std::includes(mine.begin(), mine.end(),
+                                            theirs.begin(), theirs.end());
+  };
+  // A mismatch signature names only the target and the kind of value that
+  // differs, so every miscompile of a target shares it: for a mismatch the
+  // signature is evidence only together with the entry's construct (without
+  // this, every new PoCL mismatch was labelled the first PoCL miscompile).
+  const bool mismatch = f.kind == "mismatch";
   // Signature: the entry's reproducer, under the finding's kernel name, on
   // the finding's target (its verdict there may differ from the recorded
   // one: the translator's abort is a crash on Oclgrind's path).
   for (const auto& [rank, b] : ranked) {
+    if (mismatch && !has_construct_of(*b)) continue;
     auto run = oracles::RunKnownBug(*b, f.target, std::chrono::seconds(30),
                                     f.test_case.entry_point);
     if (!run.ok() || !run->verdict.IsFinding()) continue;
@@ -117,14 +131,8 @@ absl::StatusOr<std::optional<KnownMatch>> MatchKnownBug(const Finding& f) {
       return KnownMatch{b->name, "signature"};
   }
   // Construct: only entries of the same verdict kind.
-  const std::set<uint32_t> mine = Construct(f.test_case.module_words);
   for (const auto& [rank, b] : ranked) {
-    if (b->verdict != f.kind) continue;
-    auto tc = oracles::ReproducerCase(*b);
-    if (!tc.ok()) continue;
-    const std::set<uint32_t> theirs = Construct(tc->module_words);
-    if (!theirs.empty() &&
-        std::includes(mine.begin(), mine.end(), theirs.begin(), theirs.end()))
+    if (b->verdict == f.kind && has_construct_of(*b))
       return KnownMatch{b->name, "construct"};
   }
   return std::optional<KnownMatch>();

@@ -4,7 +4,8 @@
 // registry entries of the same consumer and verdict kind:
 //  - signature: the entry's reproducer, run on the finding's target, gives
 //    the finding's signature (SignatureMatches: a mismatch matches any
-//    mismatch of the same target);
+//    mismatch of the same target, so for a mismatch the construct below
+//    must hold as well);
 //  - construct: every distinctive instruction of the entry's reproducer
 //    (its function-body opcodes and OpenCL.std calls, minus loads, stores,
 //    address arithmetic, control flow and other boilerplate) occurs in the
