@@ -241,7 +241,7 @@ TEST(GeneratorTest, FloatResultsCarryTolerances) {
 }
 
 // remquo / sincos calls whose value is a vector of 512 bits or more, in
-// `seeds` generated cases (pocl_wide_vector_out_pointer).
+// `seeds` generated cases (pocl_wide_vector_math).
 int WideOutPointerCalls(uint64_t seeds, uint32_t avoid) {
   int calls = 0;
   for (uint64_t seed = 0; seed < seeds; ++seed) {
