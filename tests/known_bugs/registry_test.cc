@@ -4,6 +4,8 @@
 // the field, and a reproducer's own module is matched back to its entry.
 #include "oracles/known_bugs/registry.h"
 
+#include <string>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/reproduce.h"
@@ -112,53 +114,38 @@ TEST(KnownBugRegistry, TwoEntriesWithOneNameAreAnError) {
   EXPECT_THAT(r.status().message(), HasSubstr("listed twice"));
 }
 
+// The label MatchKnownBug gives a finding on spirv-opt's ccp pass whose
+// module is `entry`'s reproducer ("" = new).
+std::string MatchOnCcp(KnownBugId entry, const std::string& kind) {
+  const KnownBug* bug = KnownBugOf(entry);
+  if (bug == nullptr) return "no such entry";
+  auto tc = ReproducerCase(*bug);
+  if (!tc.ok()) return std::string(tc.status().message());
+  reducers::Finding f;
+  f.kind = kind;
+  f.target = "spirv-opt:ccp";
+  f.signature = kind + ":spirv-opt:ccp:" + (kind == "mismatch" ? "arg0" : "");
+  f.test_case = *tc;
+  auto match = reducers::MatchKnownBug(f);
+  if (!match.ok()) return std::string(match.status().message());
+  return match->has_value() ? (*match)->name : "";
+}
+
 // A finding whose module is an entry's reproducer is that entry (by
 // signature where the consumer is installed, else by construct).
 TEST(KnownBugMatch, AReproducerIsMatchedToItsEntry) {
-  const KnownBug* bug = KnownBugOf(KnownBugId::kSpirvOptSmodFold);
-  ASSERT_NE(bug, nullptr);
-  auto tc = ReproducerCase(*bug);
-  ASSERT_TRUE(tc.ok()) << tc.status();
-  reducers::Finding f;
-  f.kind = "mismatch";
-  f.target = "spirv-opt:ccp";
-  f.signature = "mismatch:spirv-opt:ccp:arg0";
-  f.test_case = *tc;
-  auto match = reducers::MatchKnownBug(f);
-  ASSERT_TRUE(match.ok()) << match.status();
-  ASSERT_TRUE(match->has_value());
-  EXPECT_EQ((*match)->name, "spirv_opt_smod_fold");
+  EXPECT_EQ(MatchOnCcp(KnownBugId::kSpirvOptSmodFold, "mismatch"),
+            "spirv_opt_smod_fold");
 }
 
 // spirv-opt's ccp miscompiles the smod reproducer whatever the finding's
 // module holds: a mismatch of another construct is not that bug.
 TEST(KnownBugMatch, AMismatchWithoutTheEntrysConstructIsNew) {
-  const KnownBug* other = KnownBugOf(KnownBugId::kPoclTruncNan);
-  ASSERT_NE(other, nullptr);
-  auto tc = ReproducerCase(*other);
-  ASSERT_TRUE(tc.ok()) << tc.status();
-  reducers::Finding f;
-  f.kind = "mismatch";
-  f.target = "spirv-opt:ccp";
-  f.signature = "mismatch:spirv-opt:ccp:arg0";
-  f.test_case = *tc;
-  auto match = reducers::MatchKnownBug(f);
-  ASSERT_TRUE(match.ok()) << match.status();
-  EXPECT_FALSE(match->has_value()) << (*match)->name;
+  EXPECT_EQ(MatchOnCcp(KnownBugId::kPoclTruncNan, "mismatch"), "");
 }
 
 TEST(KnownBugMatch, AnotherVerdictKindIsNotMatched) {
-  const KnownBug* bug = KnownBugOf(KnownBugId::kSpirvOptSmodFold);
-  auto tc = ReproducerCase(*bug);
-  ASSERT_TRUE(tc.ok());
-  reducers::Finding f;
-  f.kind = "timeout";
-  f.target = "spirv-opt:ccp";
-  f.signature = "timeout:spirv-opt:ccp:";
-  f.test_case = *tc;
-  auto match = reducers::MatchKnownBug(f);
-  ASSERT_TRUE(match.ok());
-  EXPECT_FALSE(match->has_value());
+  EXPECT_EQ(MatchOnCcp(KnownBugId::kSpirvOptSmodFold, "timeout"), "");
 }
 
 }  // namespace
