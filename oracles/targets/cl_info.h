@@ -13,22 +13,23 @@
 
 namespace l0spv::oracles {
 
-inline std::string ClPlatformString(cl_platform_id p, cl_platform_info what) {
+// One string query: `get` is clGetPlatformInfo or clGetDeviceInfo.
+template <typename Get, typename Object, typename Param>
+std::string ClInfoString(Get get, Object object, Param what) {
   size_t size = 0;
-  if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS) return "";
+  if (get(object, what, 0, nullptr, &size) != CL_SUCCESS) return "";
   std::string s(size, '\0');
-  clGetPlatformInfo(p, what, size, s.data(), nullptr);
+  get(object, what, size, s.data(), nullptr);
   while (!s.empty() && s.back() == '\0') s.pop_back();
   return s;
 }
 
+inline std::string ClPlatformString(cl_platform_id p, cl_platform_info what) {
+  return ClInfoString(clGetPlatformInfo, p, what);
+}
+
 inline std::string ClDeviceString(cl_device_id d, cl_device_info what) {
-  size_t size = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS) return "";
-  std::string s(size, '\0');
-  clGetDeviceInfo(d, what, size, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
+  return ClInfoString(clGetDeviceInfo, d, what);
 }
 
 }  // namespace l0spv::oracles
