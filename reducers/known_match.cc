@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "oracles/known_bugs/registry.h"
 #include "oracles/known_bugs/reproduce.h"
@@ -107,12 +108,18 @@ absl::StatusOr<std::optional<KnownMatch>> MatchKnownBug(const Finding& f) {
       ranked.begin(), ranked.end(),
       [](const auto& a, const auto& b) { return a.first < b.first; });
   const std::set<uint32_t> mine = Construct(f.test_case.module_words);
+  // Whether the finding holds an entry's construct, worked out once per
+  // entry (both passes below may ask).
+  absl::flat_hash_map<const oracles::KnownBug*, bool> construct_memo;
   auto has_construct_of = [&](const oracles::KnownBug& b) {
+    auto [it, inserted] = construct_memo.try_emplace(&b, false);
+    if (!inserted) return it->second;
     auto tc = oracles::ReproducerCase(b);
     if (!tc.ok()) return false;
     const std::set<uint32_t> theirs = Construct(tc->module_words);
-    return !theirs.empty() && std::includes(mine.begin(), mine.end(),
-                                            theirs.begin(), theirs.end());
+    it->second = !theirs.empty() && std::includes(mine.begin(), mine.end(),
+                                                  theirs.begin(), theirs.end());
+    return it->second;
   };
   // A mismatch signature names only the target and the kind of value that
   // differs, so every miscompile of a target shares it: for a mismatch the
