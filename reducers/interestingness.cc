@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "oracles/compare/compare.h"
+#include "oracles/known_bugs/consumers.h"
 #include "oracles/validity/device_profile.h"
 #include "oracles/validity/lint.h"
 #include "reducers/module_edit.h"
@@ -92,6 +93,13 @@ absl::Status Interestingness::LimitReferenceSteps(uint64_t steps) {
   if (!ref.ok()) return ref.status();
   ref_ = std::move(*ref);
   return absl::OkStatus();
+}
+
+uint32_t Interestingness::consumers() const {
+  uint32_t mask = 0;
+  for (const std::string& t : options_.targets)
+    mask |= oracles::ConsumersOfTarget(t);
+  return mask;
 }
 
 CheckOutcome Interestingness::Check(const spirv::TestCase& candidate) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "oracles/known_bugs/image_format_bugs.h"
 #include "reducers/module_edit.h"
 #include "spirv/binary.h"
 #include "spirv/grammar.h"
@@ -253,7 +254,7 @@ std::vector<uint8_t> ReencodeTexels(const ImageDesc& from,
 
 bool ShrinkImageArguments(TestCase& current,
                           absl::FunctionRef<bool(const TestCase&)> keep,
-                          absl::FunctionRef<bool()> expired) {
+                          absl::FunctionRef<bool()> expired, uint32_t avoid) {
   bool progress = false;
   auto attempt = [&](const TestCase& c) {
     if (!keep(c)) return false;
@@ -311,7 +312,9 @@ bool ShrinkImageArguments(TestCase& current,
       ImageDesc to = d;
       to.order = o;
       to.type = plain;
-      if (to == d || OrderRank(o) > OrderRank(d.order) || !Valid(to)) continue;
+      if (to == d || OrderRank(o) > OrderRank(d.order) || !Valid(to) ||
+          oracles::KnownBugOfImageFormat(to.order, to.type, avoid))
+        continue;
       TestCase c = current;
       c.args[i].image = to;
       c.args[i].bytes = ReencodeTexels(d, current.args[i].bytes, to);
@@ -332,7 +335,7 @@ class ShrinkImagesStage : public Stage {
     TestCase current = ctx.current();
     return ShrinkImageArguments(
         current, [&ctx](const TestCase& c) { return ctx.Try(c); },
-        [&ctx] { return ctx.Expired(); });
+        [&ctx] { return ctx.Expired(); }, ctx.oracle().consumers());
   }
 };
 

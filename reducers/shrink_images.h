@@ -16,7 +16,10 @@
 //    channel (r, g, b, a by meaning, not storage position; missing channels
 //    0, alpha 1; normalised values rounded to UnormInt8, clamped to [0, 1]).
 //    A step only ever moves down the order R < RGBA < the rest, so the stage
-//    reaches a fixed point.
+//    reaches a fixed point. A format that meets a filed bug of a consumer in
+//    `avoid` (oracles/known_bugs/image_format_bugs.h; the pipeline passes the
+//    consumers of the finding's targets) is never proposed: an R image on
+//    PoCL would turn a reduction into pocl_image_r_alpha.
 // and for each sampler argument: Linear filtering -> Nearest; Clamp, Repeat
 // and RepeatMirrored addressing -> ClampToEdge (normalised coordinates stay:
 // changing them changes every coordinate the kernel computes); and the
@@ -36,7 +39,8 @@ namespace l0spv::reducers {
 
 bool ShrinkImageArguments(spirv::TestCase& current,
                           absl::FunctionRef<bool(const spirv::TestCase&)> keep,
-                          absl::FunctionRef<bool()> expired);
+                          absl::FunctionRef<bool()> expired,
+                          uint32_t avoid = 0);
 
 // The same texels in a new shape (extents cut or grown; grown texels 0).
 std::vector<uint8_t> ResizeTexels(const spirv::ImageDesc& from,

@@ -6,6 +6,7 @@
 
 #include "generators/kernel/expressions.h"
 #include "generators/kernel/outputs.h"
+#include "oracles/known_bugs/image_format_bugs.h"
 #include "spirv/image_format.h"
 #include "spirv/numeric_bits.h"
 
@@ -108,16 +109,6 @@ Format RandomFormat(GenContext& ctx, bool exact_rw) {
                                          co::kR, co::kRG};
   uint32_t type = exact_rw ? ctx.rng.Pick<uint32_t>(kExactTypes)
                            : ctx.rng.Pick<uint32_t>(kTypes);
-  // llvm-spirv 14 reads a SPIR-V 1.2 OpImageRead/Sample/Write of an integer
-  // image as read_imagei/write_imagei (no signedness before SPIR-V 1.4's
-  // ZeroExtend; known-consumer-bugs/llvm_spirv_image_unsigned), undefined in
-  // OpenCL C on an unsigned image: Oclgrind 21.10 stops ("Unsupported image
-  // channel data type: 10DA"). The signed twin instead.
-  if (!ctx.BugsAllowed(KnownBugId::kLlvmSpirvImageUnsigned)) {
-    if (type == ct::kUnsignedInt8) type = ct::kSignedInt8;
-    if (type == ct::kUnsignedInt16) type = ct::kSignedInt16;
-    if (type == ct::kUnsignedInt32) type = ct::kSignedInt32;
-  }
   uint32_t order = ctx.rng.Pick<uint32_t>(kOrders);
   if (!exact_rw && type == ct::kUnormInt8 && ctx.rng.Percent(25))
     order = co::kBGRA;
@@ -125,15 +116,20 @@ Format RandomFormat(GenContext& ctx, bool exact_rw) {
   // answers unsupported): RGBA instead.
   if (order == co::kRG && Avoiding(ctx, oracles::kConsumerPocl))
     order = co::kRGBA;
-  // PoCL 3.1 reads single-channel images wrongly: alpha 0 instead of 1
-  // (known-consumer-bugs/pocl_image_r_alpha; the reference and Oclgrind give
-  // (r, 0, 0, 1)), and R HalfFloat texels as 234.0, never writing them
-  // (pocl_image_r_half): RGBA.
-  if (order == co::kR && !ctx.BugsAllowed(KnownBugId::kPoclImageRAlpha))
-    order = co::kRGBA;
-  if (order == co::kR && type == ct::kHalfFloat &&
-      !ctx.BugsAllowed(KnownBugId::kPoclImageRHalf))
-    order = co::kRGBA;
+  // Formats that meet a filed bug of an avoided consumer
+  // (oracles/known_bugs/image_format_bugs.h): an unsigned type becomes its
+  // signed twin (llvm_spirv_image_unsigned), a single-channel order RGBA
+  // (pocl_image_r_alpha, pocl_image_r_half).
+  while (const auto bug = oracles::KnownBugOfImageFormat(
+             order, type, ctx.features.avoid_bugs)) {
+    if (*bug == KnownBugId::kLlvmSpirvImageUnsigned) {
+      type = type == ct::kUnsignedInt8    ? ct::kSignedInt8
+             : type == ct::kUnsignedInt16 ? ct::kSignedInt16
+                                          : ct::kSignedInt32;
+    } else {
+      order = co::kRGBA;
+    }
+  }
   return {order, type};
 }
 

@@ -2,7 +2,9 @@
 // reference runs, profiles, tolerances and the coverage table.
 #include "generators/kernel/generator.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -240,10 +242,13 @@ TEST(GeneratorTest, FloatResultsCarryTolerances) {
   EXPECT_GT(with_tolerances, 0u);
 }
 
-// remquo / sincos calls whose value is a vector of 512 bits or more, in
-// `seeds` generated cases (pocl_wide_vector_math).
-int WideOutPointerCalls(uint64_t seeds, uint32_t avoid) {
-  int calls = 0;
+// Instructions of `seeds` generated cases (known bugs of `avoid` avoided)
+// that `match` accepts; -1 when a case does not generate or parse.
+int CountGenerated(
+    uint64_t seeds, uint32_t avoid,
+    const std::function<bool(const spirv::TypeTable&,
+                             const spirv::Instruction&)>& match) {
+  int count = 0;
   for (uint64_t seed = 0; seed < seeds; ++seed) {
     GeneratorOptions options;
     options.seed = seed;
@@ -255,23 +260,48 @@ int WideOutPointerCalls(uint64_t seeds, uint32_t avoid) {
     const spirv::TypeTable types(*module);
     for (const spirv::Function& fn : module->functions)
       for (const spirv::BasicBlock& bb : fn.blocks)
-        for (const spirv::Instruction& i : bb.instructions) {
-          if (!spirv::Is(i, spv::Op::OpExtInst)) continue;
-          const uint32_t n = i.operand(1).AsLiteral();
-          if (n != OpenCLLIB::Remquo && n != OpenCLLIB::Sincos) continue;
-          const spirv::TypeInfo* t = types.Get(i.type_id());
-          const spirv::TypeInfo* e = t ? types.Get(t->element) : nullptr;
-          if (t && e && t->op == spv::Op::OpTypeVector &&
-              t->count * e->width >= 512)
-            ++calls;
-        }
+        for (const spirv::Instruction& i : bb.instructions)
+          if (match(types, i)) ++count;
   }
-  return calls;
+  return count;
+}
+
+bool IsVectorOf(const spirv::TypeTable& types, uint32_t type_id,
+                uint32_t min_bits) {
+  const spirv::TypeInfo* t = types.Get(type_id);
+  const spirv::TypeInfo* e = t ? types.Get(t->element) : nullptr;
+  return t && e && t->op == spv::Op::OpTypeVector &&
+         t->count * std::max(e->width, 1u) >= min_bits;
+}
+
+// remquo / sincos calls whose value is a vector of 512 bits or more
+// (pocl_wide_vector_math).
+int WideOutPointerCalls(uint64_t seeds, uint32_t avoid) {
+  return CountGenerated(seeds, avoid, [](const spirv::TypeTable& types,
+                                         const spirv::Instruction& i) {
+    if (!spirv::Is(i, spv::Op::OpExtInst)) return false;
+    const uint32_t n = i.operand(1).AsLiteral();
+    return (n == OpenCLLIB::Remquo || n == OpenCLLIB::Sincos) &&
+           IsVectorOf(types, i.type_id(), 512);
+  });
 }
 
 TEST(GeneratorTest, WideRemquoAndSincosOnlyWhenPoclIsNotAvoided) {
   EXPECT_EQ(WideOutPointerCalls(1000, oracles::kAllConsumers), 0);
   EXPECT_GT(WideOutPointerCalls(1000, 0), 0);
+}
+
+// oclgrind_bool_vector_not: a vector OpLogicalNot only when Oclgrind's bugs
+// are allowed (IGC's logical_not gates every OpLogicalNot, so it stays
+// allowed here).
+TEST(GeneratorTest, VectorLogicalNotOnlyWhenOclgrindIsNotAvoided) {
+  const auto vector_not = [](const spirv::TypeTable& types,
+                             const spirv::Instruction& i) {
+    return spirv::Is(i, spv::Op::OpLogicalNot) &&
+           IsVectorOf(types, i.type_id(), 2);
+  };
+  EXPECT_EQ(CountGenerated(1000, oracles::kConsumerOclgrind, vector_not), 0);
+  EXPECT_GT(CountGenerated(1000, 0, vector_not), 0);
 }
 
 TEST(GeneratorTest, CaseRoundTripsThroughDisk) {

@@ -8,8 +8,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "oracles/known_bugs/image_format_bugs.h"
 #include "oracles/known_bugs/reproduce.h"
 #include "reducers/known_match.h"
+#include "spirv/image_format.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -46,6 +48,24 @@ TEST(KnownBugRegistry, GateIdsFollowTheRegistry) {
             kConsumerIgc | kConsumerLlvmSpirv);
   EXPECT_EQ(ConsumersOf({KnownBugId::kPoclHalfMath, KnownBugId::kOclgrindHalf}),
             kConsumerPocl | kConsumerOclgrind);
+}
+
+TEST(KnownBugRegistry, ImageFormatsWithFiledBugsOfAvoidedConsumers) {
+  namespace co = spirv::channel_order;
+  namespace ct = spirv::channel_type;
+  EXPECT_EQ(KnownBugOfImageFormat(co::kR, ct::kSignedInt32, kConsumerPocl),
+            KnownBugId::kPoclImageRAlpha);
+  EXPECT_EQ(KnownBugOfImageFormat(co::kR, ct::kSignedInt32, kConsumerOclgrind),
+            std::nullopt);
+  EXPECT_EQ(KnownBugOfImageFormat(co::kRGBA, ct::kUnsignedInt16,
+                                  ConsumersOfTarget("oclgrind")),
+            KnownBugId::kLlvmSpirvImageUnsigned);
+  // Several apply: the first in the list.
+  EXPECT_EQ(KnownBugOfImageFormat(co::kR, ct::kUnsignedInt8, kAllConsumers),
+            KnownBugId::kLlvmSpirvImageUnsigned);
+  EXPECT_EQ(KnownBugOfImageFormat(co::kRGBA, ct::kUnormInt8, kAllConsumers),
+            std::nullopt);
+  EXPECT_EQ(KnownBugOfImageFormat(co::kR, ct::kHalfFloat, 0), std::nullopt);
 }
 
 TEST(KnownBugRegistry, TargetsMapToTheConsumersTheyExercise) {

@@ -9,6 +9,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "oracles/known_bugs/consumers.h"
 #include "spirv/image_format.h"
 
 namespace l0spv::reducers {
@@ -215,6 +216,32 @@ TEST(ShrinkImageArguments, FormatsMoveTowardsRThenRgba) {
   EXPECT_EQ(all.args[0].image.order, order::kR);
   EXPECT_EQ(all.args[0].image.type, type::kSignedInt32);
   EXPECT_THAT(all.args[0].bytes, ElementsAre(0, 0, 0, 0));
+}
+
+// The seed-189 PoCL finding (issue 17): with every candidate interesting,
+// an RGBA image became R and the reduction slipped into pocl_image_r_alpha.
+// With PoCL's bugs avoided it stops at RGBA; with llvm-spirv's, an
+// unsigned image is never made plainer into another unsigned type either.
+TEST(ShrinkImageArguments, NeverProposesAFormatWithAFiledBugOfTheTargets) {
+  const ImageDesc d =
+      Desc(ImageDim::k1D, order::kRGBA, type::kSignedInt8, 1, 1, 1, 1);
+  const auto always = [](const TestCase&) { return true; };
+  TestCase pocl = CaseWith({ImageArg(d, {1, 2, 3, 4})});
+  EXPECT_TRUE(ShrinkImageArguments(
+      pocl, always, [] { return false; }, oracles::kConsumerPocl));
+  EXPECT_EQ(pocl.args[0].image.order, order::kRGBA);
+  EXPECT_EQ(pocl.args[0].image.type, type::kSignedInt32);
+  TestCase ref = CaseWith({ImageArg(d, {1, 2, 3, 4})});
+  EXPECT_TRUE(ShrinkImageArguments(ref, always, [] { return false; }, 0));
+  EXPECT_EQ(ref.args[0].image.order, order::kR);
+
+  const ImageDesc u =
+      Desc(ImageDim::k1D, order::kBGRA, type::kUnsignedInt8, 1, 1, 1, 1);
+  TestCase spirv = CaseWith({ImageArg(u, {1, 2, 3, 4})});
+  ShrinkImageArguments(spirv, always, [] { return false; },
+                       oracles::kConsumerLlvmSpirv);
+  EXPECT_EQ(spirv.args[0].image.order, order::kBGRA);
+  EXPECT_EQ(spirv.args[0].image.type, type::kUnsignedInt8);
 }
 
 TEST(ShrinkImageArguments, SamplersBecomeNearestClampToEdge) {

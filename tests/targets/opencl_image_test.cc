@@ -343,26 +343,7 @@ TEST(OpenClImages, PoclSamplesWithEverySamplerSettingAndWritesTexels) {
   ExpectSampledAndWritten("opencl");
 }
 
-// Under AddressSanitizer the worker that loads Oclgrind 21.10 aborts with
-// new-delete-type-mismatch while running these image kernels (seen in the
-// clang ASan CI stage, session 9; not yet traced to Oclgrind or to us:
-// docs/NEXT.md). The g++ stage runs them.
-#if defined(__SANITIZE_ADDRESS__)
-#define L0SPV_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define L0SPV_ASAN 1
-#endif
-#endif
-#ifdef L0SPV_ASAN
-#define SKIP_OCLGRIND_IMAGES_UNDER_ASAN() \
-  GTEST_SKIP() << "Oclgrind image runs abort under ASan (docs/NEXT.md)"
-#else
-#define SKIP_OCLGRIND_IMAGES_UNDER_ASAN() (void)0
-#endif
-
 TEST(OpenClImages, OclgrindSamplesWithEverySamplerSettingAndWritesTexels) {
-  SKIP_OCLGRIND_IMAGES_UNDER_ASAN();
   ExpectSampledAndWritten("oclgrind");
 }
 
@@ -409,7 +390,6 @@ TEST(OpenClImages, PoclRunsA1DBufferImage) {
 }
 
 TEST(OpenClImages, OclgrindRunsA1DBufferImage) {
-  SKIP_OCLGRIND_IMAGES_UNDER_ASAN();
   ExpectBufferImage("oclgrind");
 }
 
