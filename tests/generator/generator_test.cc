@@ -277,13 +277,14 @@ bool IsVectorOf(const spirv::TypeTable& types, uint32_t type_id,
 // remquo / sincos calls whose value is a vector of 512 bits or more
 // (pocl_wide_vector_math).
 int WideOutPointerCalls(uint64_t seeds, uint32_t avoid) {
-  return CountGenerated(seeds, avoid, [](const spirv::TypeTable& types,
-                                         const spirv::Instruction& i) {
-    if (!spirv::Is(i, spv::Op::OpExtInst)) return false;
-    const uint32_t n = i.operand(1).AsLiteral();
-    return (n == OpenCLLIB::Remquo || n == OpenCLLIB::Sincos) &&
-           IsVectorOf(types, i.type_id(), 512);
-  });
+  return CountGenerated(
+      seeds, avoid,
+      [](const spirv::TypeTable& types, const spirv::Instruction& i) {
+        if (!spirv::Is(i, spv::Op::OpExtInst)) return false;
+        const uint32_t n = i.operand(1).AsLiteral();
+        return (n == OpenCLLIB::Remquo || n == OpenCLLIB::Sincos) &&
+               IsVectorOf(types, i.type_id(), 512);
+      });
 }
 
 TEST(GeneratorTest, WideRemquoAndSincosOnlyWhenPoclIsNotAvoided) {

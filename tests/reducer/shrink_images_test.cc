@@ -232,14 +232,15 @@ TEST(ShrinkImageArguments, NeverProposesAFormatWithAFiledBugOfTheTargets) {
   EXPECT_EQ(pocl.args[0].image.order, order::kRGBA);
   EXPECT_EQ(pocl.args[0].image.type, type::kSignedInt32);
   TestCase ref = CaseWith({ImageArg(d, {1, 2, 3, 4})});
-  EXPECT_TRUE(ShrinkImageArguments(ref, always, [] { return false; }, 0));
+  EXPECT_TRUE(ShrinkImageArguments(
+      ref, always, [] { return false; }, 0));
   EXPECT_EQ(ref.args[0].image.order, order::kR);
 
   const ImageDesc u =
       Desc(ImageDim::k1D, order::kBGRA, type::kUnsignedInt8, 1, 1, 1, 1);
   TestCase spirv = CaseWith({ImageArg(u, {1, 2, 3, 4})});
-  ShrinkImageArguments(spirv, always, [] { return false; },
-                       oracles::kConsumerLlvmSpirv);
+  ShrinkImageArguments(
+      spirv, always, [] { return false; }, oracles::kConsumerLlvmSpirv);
   EXPECT_EQ(spirv.args[0].image.order, order::kBGRA);
   EXPECT_EQ(spirv.args[0].image.type, type::kUnsignedInt8);
 }
