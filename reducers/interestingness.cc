@@ -3,6 +3,8 @@
 #include "absl/strings/str_cat.h"
 #include "oracles/compare/compare.h"
 #include "oracles/known_bugs/consumers.h"
+#include "oracles/targets/target_name.h"
+#include "oracles/targets/target_registry.h"
 #include "oracles/validity/device_profile.h"
 #include "oracles/validity/lint.h"
 #include "reducers/module_edit.h"
@@ -96,9 +98,11 @@ absl::Status Interestingness::LimitReferenceSteps(uint64_t steps) {
 }
 
 uint32_t Interestingness::consumers() const {
+  // Test doubles (fault targets) exercise no consumer.
   uint32_t mask = 0;
   for (const std::string& t : options_.targets)
-    mask |= oracles::ConsumersOfTarget(t);
+    if (oracles::IsTargetKind(oracles::TargetKind(t)))
+      mask |= oracles::ConsumersOfTarget(t);
   return mask;
 }
 

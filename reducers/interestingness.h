@@ -84,8 +84,8 @@ class Interestingness {
     return Check(candidate).interesting;
   }
   uint64_t runs() const { return runs_; }
-  // The consumers the targets exercise (oracles::ConsumersOfTarget, OR-ed):
-  // stages keep candidates away from those consumers' filed bugs.
+  // The consumers the targets exercise (oracles::ConsumersOfTarget, OR-ed;
+  // test doubles none): stages keep candidates away from their filed bugs.
   uint32_t consumers() const;
   // Caps the reference's executed instructions from now on (a reduced loop
   // bound must not cost a full step budget per candidate). 0 = no change.

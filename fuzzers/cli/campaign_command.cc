@@ -229,8 +229,10 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   }
   std::string profile = absl::GetFlag(FLAGS_profile);
   if (profile == "auto") profile = AutoProfile(o.targets);
-  if (auto p = oracles::FindDeviceProfile(profile); !p.ok()) {
-    return UsageError("campaign", std::string(p.status().message()));
+  auto device_profile = oracles::FindDeviceProfile(profile);
+  if (!device_profile.ok()) {
+    return UsageError("campaign",
+                      std::string(device_profile.status().message()));
   }
   o.generator.profile = profile;
   o.generator.max_statements = absl::GetFlag(FLAGS_max_statements);
@@ -246,6 +248,19 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (!images.ok())
     return UsageError("campaign", std::string(images.status().message()));
   o.generator.images = *images;
+  if (absl::Status v = SpirvVersionsFromFlag(*device_profile, o.generator);
+      !v.ok())
+    return UsageError("campaign", std::string(v.message()));
+  // The version swarm stops at the newest SPIR-V every target's consumer
+  // reads; a version asked for explicitly is sent as asked (a consumer that
+  // cannot read it says unsupported).
+  if (o.generator.max_spirv_version == 0) {
+    uint32_t consumers = 0;
+    for (const std::string& t : o.targets)
+      consumers |= oracles::ConsumersOfTarget(t);
+    const uint32_t newest = oracles::NewestSpirvVersionOf(consumers);
+    if (newest != ~0u) o.generator.max_spirv_version = newest;
+  }
   o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
   // The reduction after the campaign must not find a bad flag only then.
   if (!absl::GetFlag(FLAGS_no_reduce)) {
@@ -286,7 +301,7 @@ Command CampaignCommand() {
       "[campaign] [--target=LIST] [--time=60s|--iterations=N] [--seed=N]\n"
       "           [--jobs=N] [--out=DIR] [--profile=NAME] [--shard=K/N]\n"
       "           [--timeout=SECONDS] [--allow_known_bugs] [--non_uniform]\n"
-      "           [--images=off|swarm|on]\n"
+      "           [--images=off|swarm|on] [--spirv_version=swarm|1.N|1.N-1.M]\n"
       "           [--no_reduce] [--reduce_time=5m] [--spirv_reduce=PATH]\n\n"
       "Generates test cases, runs each on the reference interpreter and on "
       "every target, and judges every target against the reference "
@@ -298,13 +313,16 @@ Command CampaignCommand() {
       "seed space for batch schedulers; `l0spv-fuzz merge` combines the "
       "shards. Without --target: every available target (`l0spv-fuzz "
       "targets`). --images=on|swarm adds image and sampler kernels (as in "
-      "`generate`). After the campaign every new finding is reduced "
+      "`generate`). Each case is a SPIR-V version from 1.0 to the newest "
+      "the profile and every target's consumer read (--spirv_version). After "
+      "the campaign every new finding is reduced "
       "(`reduce`, --reduce_time each; --no_reduce skips it) and findings "
       "whose reduced cases share a signature are re-bucketed. Exit 1 when "
       "DIR holds findings.",
       {"target", "time", "iterations", "seed", "jobs", "out", "profile",
        "shard", "timeout", "max_statements", "allow_known_bugs", "non_uniform",
-       "images", "mutate", "no_reduce", "reduce_time", "spirv_reduce"},
+       "images", "spirv_version", "mutate", "no_reduce", "reduce_time",
+       "spirv_reduce"},
       RunCampaignCommand};
 }
 

@@ -4,6 +4,7 @@
 #include "absl/status/statusor.h"
 #include "fuzzers/cli/command.h"
 #include "generators/kernel/generator.h"
+#include "oracles/validity/device_profile.h"
 
 namespace l0spv::fuzzers::cli {
 Command LintCommand();
@@ -21,4 +22,9 @@ Command ReportCommand();
 
 // The generator's image mode from --images (generate and campaign).
 absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag();
+// The generator's SPIR-V version range from --spirv_version (generate and
+// campaign); InvalidArgument for a malformed value or one the profile
+// cannot take.
+absl::Status SpirvVersionsFromFlag(const oracles::DeviceProfile& profile,
+                                   generators::kernel::GeneratorOptions& o);
 }  // namespace l0spv::fuzzers::cli

@@ -4,8 +4,10 @@
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "fuzzers/cli/commands.h"
 #include "generators/kernel/generator.h"
 #include "generators/kernel/opcode_stats.h"
@@ -38,7 +40,46 @@ ABSL_FLAG(std::string, images, "off",
           "image and sampler kernels: off (default), swarm (a quarter of the "
           "cases) or on (every case); only profiles with images get them");
 
+ABSL_FLAG(std::string, spirv_version, "swarm",
+          "SPIR-V version of the cases: swarm (each case draws one from 1.0 "
+          "to the newest the profile and, in a campaign, every target's "
+          "consumer accepts), a version (1.3) or a range (1.0-1.2)");
+
 namespace l0spv::fuzzers::cli {
+
+absl::Status SpirvVersionsFromFlag(const oracles::DeviceProfile& profile,
+                                   generators::kernel::GeneratorOptions& o) {
+  const std::string v = absl::GetFlag(FLAGS_spirv_version);
+  const auto word = [](const std::string& text) -> std::optional<uint32_t> {
+    uint32_t minor = 0;
+    if (text.size() != 3 || text.substr(0, 2) != "1." ||
+        !absl::SimpleAtoi(absl::string_view(text).substr(2), &minor) ||
+        minor > 6)
+      return std::nullopt;
+    return 0x00010000u | (minor << 8);
+  };
+  o.min_spirv_version = 0x00010000;
+  o.max_spirv_version = 0;
+  if (v != "swarm") {
+    const std::vector<std::string> ends = absl::StrSplit(v, '-');
+    const auto low = word(ends[0]);
+    const auto high = ends.size() == 2 ? word(ends[1]) : low;
+    if (ends.size() > 2 || !low || !high || *low > *high) {
+      return absl::InvalidArgumentError(
+          "--spirv_version expects swarm, a version 1.0 to 1.6 or a range "
+          "LOW-HIGH of them, not '" +
+          v + "'");
+    }
+    o.min_spirv_version = *low;
+    o.max_spirv_version = *high;
+  }
+  if (o.min_spirv_version > profile.max_spirv_version) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--spirv_version=", v, ": profile '", profile.name,
+        "' accepts SPIR-V 1.0 to ", profile.MaxSpirvVersionString()));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag() {
   const std::string v = absl::GetFlag(FLAGS_images);
@@ -84,6 +125,8 @@ int RunGenerate(const std::vector<std::string>& positional) {
   if (!images.ok())
     return UsageError("generate", std::string(images.status().message()));
   options.images = *images;
+  if (absl::Status v = SpirvVersionsFromFlag(*profile, options); !v.ok())
+    return UsageError("generate", std::string(v.message()));
   if (options.images == generators::kernel::ImageMode::kOn &&
       !profile->images) {
     return UsageError(
@@ -166,7 +209,7 @@ Command GenerateCommand() {
           "generate [--seed=N] [--count=K] [--out=DIR] [--profile=NAME]\n"
           "         [--stats] [--check] [--max_statements=N]\n"
           "         [--allow_known_bugs] [--non_uniform] "
-          "[--images=off|swarm|on]\n\n"
+          "[--images=off|swarm|on] [--spirv_version=swarm|1.N|1.N-1.M]\n\n"
           "Generates test cases (module, ND-range, argument buffers, float "
           "tolerances) from consecutive seeds; the same seed, flags and "
           "profile always give the same bytes. --out writes case "
@@ -177,9 +220,12 @@ Command GenerateCommand() {
           "--images=on gives every case image and sampler arguments "
           "(sampled, sampler-less, written and read-write images, queries, "
           "literal samplers); swarm gives a quarter of them; off (default) "
-          "none. Profiles without images never get them.",
+          "none. Profiles without images never get them. Each case draws its "
+          "SPIR-V version from 1.0 to the profile's newest (--spirv_version "
+          "fixes one or a range) and uses what that version adds.",
           {"seed", "count", "out", "profile", "stats", "check", "json",
-           "max_statements", "allow_known_bugs", "non_uniform", "images"},
+           "max_statements", "allow_known_bugs", "non_uniform", "images",
+           "spirv_version"},
           RunGenerate};
 }
 

@@ -371,7 +371,14 @@ bool GenSelect(GenContext& ctx) {
   if (v == nullptr) return false;
   const ValueType t = v->type;
   uint32_t condition = 0;
-  if (t.IsVector()) {
+  // SPIR-V 1.4 lets one scalar condition choose a whole vector; llvm-spirv
+  // 14 writes that back into a SPIR-V 1.0 module
+  // (known-consumer-bugs/llvm_spirv_select_spirv14).
+  const bool scalar_condition =
+      t.IsVector() && ctx.features.HasVersion(1, 4) &&
+      ctx.BugsAllowed(KnownBugId::kLlvmSpirvSelectSpirv14) &&
+      ctx.rng.Percent(50);
+  if (t.IsVector() && !scalar_condition) {
     // Before SPIR-V 1.4 a vector select needs a condition of equal size.
     const ValueType bt = t.BoolOf();
     const Value* c =
@@ -542,6 +549,21 @@ bool GenStructValue(GenContext& ctx) {
   const uint32_t pick = rng.Below(count);
   std::vector<spirv::Operand> path{Id(value), Lit(pick)};
   if (pick == 0 && nested) path.push_back(Lit(rng.Below(2)));
+  // SPIR-V 1.4: OpSelect of whole structs, between the value and a copy
+  // with the picked member replaced (llvm_spirv_select_spirv14 as above).
+  if (ctx.features.HasVersion(1, 4) &&
+      ctx.BugsAllowed(KnownBugId::kLlvmSpirvSelectSpirv14) && rng.Percent(40)) {
+    const ValueType member = pick == 0 && nested ? members[0] : members[pick];
+    std::vector<spirv::Operand> insert{Id(Operand(ctx, member, true)),
+                                       Id(value)};
+    for (size_t i = 1; i < path.size(); ++i) insert.push_back(path[i]);
+    const uint32_t other =
+        fn.OpWith(Op::OpCompositeInsert, struct_type, std::move(insert));
+    const bool swap = rng.Percent(50);
+    value = fn.Op(Op::OpSelect, struct_type,
+                  {Condition(ctx), swap ? other : value, swap ? value : other});
+    path[0] = Id(value);
+  }
   AddValue(ctx,
            fn.OpWith(Op::OpCompositeExtract, ctx.types.Id(members[pick]),
                      std::move(path)),

@@ -4,6 +4,14 @@
 
 namespace l0spv::generators::kernel {
 
+std::pair<uint32_t, uint32_t> SpirvVersionRange(
+    const oracles::DeviceProfile& profile, const GeneratorOptions& options) {
+  uint32_t high = profile.max_spirv_version;
+  if (options.max_spirv_version != 0)
+    high = std::min(high, options.max_spirv_version);
+  return {options.min_spirv_version, high};
+}
+
 Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
                       const GeneratorOptions& options) {
   Features f;
@@ -59,6 +67,22 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   }
   // Image reads that return floats store into the f32 result buffer.
   if (f.images) f.fp32 = true;
+  // PoCL 3.1 loses the stores of switch arms before a barrier
+  // (known-consumer-bugs/pocl_switch_store_before_barrier) and aborts on
+  // other switch-and-barrier shapes (pocl_barrier_switch_phi_abort): no
+  // switches in a case with barriers (exchanges, work-group collectives)
+  // while PoCL is avoided.
+  const bool barriers =
+      f.weights[kFamExchange] != 0 || f.weights[kFamGroup] != 0;
+  if (barriers && (options.avoid_known_bugs &
+                   oracles::ConsumersOf(
+                       {oracles::KnownBugId::kPoclSwitchStoreBeforeBarrier,
+                        oracles::KnownBugId::kPoclBarrierSwitchPhiAbort})) != 0)
+    f.weights[kFamSwitch] = 0;
+  // Drawn after everything else so the draws above keep their values.
+  const uint32_t low = options.min_spirv_version >> 8;
+  const uint32_t high = SpirvVersionRange(profile, options).second >> 8;
+  f.spirv_version = (low == high ? low : rng.Range(low, high)) << 8;
   return f;
 }
 

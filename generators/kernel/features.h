@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "generators/kernel/generator.h"
 #include "generators/kernel/random.h"
@@ -63,12 +64,23 @@ struct Features {
                                     // different blocks
   bool images = false;              // image and sampler arguments (images.h);
                                     // only for profiles with images
+  // Header version word, drawn from the options' range (the version swarm):
+  // what a version adds is used only at or above it (HasVersion).
+  uint32_t spirv_version = 0x00010200;
+  bool HasVersion(uint32_t major, uint32_t minor) const {
+    return spirv_version >= ((major << 16) | (minor << 8));
+  }
   uint32_t avoid_bugs =
       oracles::kAllConsumers;  // GeneratorOptions::avoid_known_bugs
   uint32_t statements = 20;
   uint32_t helper_functions = 0;
   uint32_t max_depth = 3;
 };
+
+// The versions a case may draw: [options.min_spirv_version, the lower of
+// the profile's newest and options.max_spirv_version (0 = no bound)].
+std::pair<uint32_t, uint32_t> SpirvVersionRange(
+    const oracles::DeviceProfile& profile, const GeneratorOptions& options);
 
 Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
                       const GeneratorOptions& options);

@@ -1,11 +1,13 @@
 #include "generators/kernel/generator.h"
 
+#include "absl/strings/str_cat.h"
 #include "generators/kernel/context.h"
 #include "generators/kernel/features.h"
 #include "generators/kernel/kernel_builder.h"
 #include "generators/kernel/statements.h"
 #include "oracles/validity/device_profile.h"
 #include "spirv/binary.h"
+#include "spirv/entry_interface.h"
 
 namespace l0spv::generators::kernel {
 
@@ -25,12 +27,24 @@ absl::StatusOr<spirv::TestCase> GenerateTestCase(
       oracles::FindDeviceProfile(options.profile);
   if (!profile.ok()) return profile.status();
 
+  const auto [min_version, max_version] = SpirvVersionRange(*profile, options);
+  const bool well_formed = [](uint32_t v) {
+    return (v & 0xFF0000FF) == 0 && (v >> 16) == 1;
+  }(min_version);
+  if (!well_formed || min_version > max_version) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no SPIR-V version to generate: versions ",
+                     oracles::SpirvVersionString(min_version), " to ",
+                     oracles::SpirvVersionString(max_version),
+                     " requested, profile '", options.profile,
+                     "' accepts 1.0 to ", profile->MaxSpirvVersionString()));
+  }
   Rng rng(options.seed, options.decisions);
   rng.Record(options.record_decisions);
   const Features features = DrawFeatures(rng, *profile, options);
 
   spirv::Module module;
-  module.header.version = 0x00010200;
+  module.header.version = features.spirv_version;
   // Registered generator ids are SPIR-V Khronos business; 0 = unknown.
   module.header.generator = 0;
   module.header.bound = 1;
@@ -61,6 +75,7 @@ absl::StatusOr<spirv::TestCase> GenerateTestCase(
   spirv::TestCase test_case;
   BuildHelperFunctions(ctx);
   BuildKernel(ctx, test_case);
+  spirv::CompleteEntryPointInterfaces(module);  // SPIR-V 1.4 interfaces
   test_case.module_words = spirv::EncodeModule(module);
   return test_case;
 }

@@ -18,7 +18,8 @@
 //    flush of denormals, covered by an absolute tolerance); results of
 //    looser OpenCL.std functions are stored directly (never fed onwards)
 //    with the ulps the OpenCL specification allows.
-//  - Errors: an unknown profile is InvalidArgument.
+//  - Errors: an unknown profile, or SPIR-V version bounds that leave no
+//    version, is InvalidArgument.
 #pragma once
 
 #include <cstdint>
@@ -68,6 +69,13 @@ struct GeneratorOptions {
   // (OpenCL 2.0 non-uniform work-groups; Level Zero cannot launch them).
   bool allow_non_uniform = false;
   ImageMode images = ImageMode::kOff;
+  // SPIR-V versions (header words, 0x00010000 = 1.0) a case may be: each
+  // case draws one in [min, max] (the version swarm) and uses what it adds
+  // (features.h). max 0 = the profile's newest; a max above the profile's
+  // is lowered to it. A campaign passes the newest its targets' consumers
+  // read (oracles::NewestSpirvVersionOf). min > max is InvalidArgument.
+  uint32_t min_spirv_version = 0x00010000;
+  uint32_t max_spirv_version = 0;
   // libFuzzer: the generator's decisions are read from these bytes first
   // and from the seeded stream once they run out (random.h describes the
   // encoding). Empty = seed only. The bytes must outlive the call.

@@ -139,9 +139,12 @@ Format RandomFormat(GenContext& ctx, bool exact_rw) {
 // have (known-consumer-bugs/llvm_spirv_image_coord3; PoCL fails to link).
 // SPIR-V lets a coordinate vector be larger than needed (the extra lanes
 // come last and are ignored), and int4/float4 is OpenCL C's own shape.
+// IGC lowers such accesses to built-ins it does not define either
+// (igc_image_coord3).
 bool PadsCoordinate(const GenContext& ctx, const ImageDesc& d) {
   return (d.dim == ImageDim::k3D || d.dim == ImageDim::k2DArray) &&
-         !ctx.BugsAllowed(KnownBugId::kLlvmSpirvImageCoord3);
+         !ctx.BugsAllowed(
+             {KnownBugId::kLlvmSpirvImageCoord3, KnownBugId::kIgcImageCoord3});
 }
 
 bool IsIntegerImage(const ImageDesc& d) {

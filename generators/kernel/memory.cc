@@ -255,7 +255,7 @@ bool GenPointerForms(GenContext& ctx) {
   const ValueType u32 = IntT(32);
   const uint32_t u32_type = ctx.types.Id(u32);
   const uint32_t u64_type = ctx.types.Id(IntT(64));
-  switch (rng.Below(4)) {
+  switch (rng.Below(6)) {
     case 0: {
       // Integer round trip of a global pointer with byte arithmetic.
       if (ctx.kernel == nullptr) return false;
@@ -337,6 +337,65 @@ bool GenPointerForms(GenContext& ctx) {
                           {Condition(ctx), generic, global_generic});
       }
       AddValue(ctx, fn.Op(Op::OpLoad, element_type, {load_from}), a.element);
+      return true;
+    }
+    case 4: {
+      // SPIR-V 1.4's pointer comparisons on two elements of the u32 input
+      // buffer (one object, so OpPtrDiff is defined): neither IGC nor
+      // llvm-spirv 14 has them (known-consumer-bugs/igc_ptr_compare,
+      // llvm_spirv_ptr_compare).
+      if (ctx.kernel == nullptr || !ctx.features.HasVersion(1, 4) ||
+          !ctx.BugsAllowed(
+              {KnownBugId::kIgcPtrCompare, KnownBugId::kLlvmSpirvPtrCompare}))
+        return false;
+      KernelResources& k = *ctx.kernel;
+      const uint32_t pointer_type =
+          ctx.types.Pointer(k.in_int_storage, u32_type);
+      uint32_t element[2];
+      for (uint32_t& e : element) {
+        e = fn.Op(
+            Op::OpInBoundsPtrAccessChain, pointer_type,
+            {k.in_int, IndexInto(ctx, AnyIntAs(ctx, 32), u32, k.in_int_count)});
+      }
+      switch (rng.Below(3)) {
+        case 0:
+          AddValue(ctx,
+                   fn.Op(Op::OpPtrEqual, ctx.types.Id(BoolT()),
+                         {element[0], element[1]}),
+                   BoolT());
+          break;
+        case 1:
+          AddValue(ctx,
+                   fn.Op(Op::OpPtrNotEqual, ctx.types.Id(BoolT()),
+                         {element[0], element[1]}),
+                   BoolT());
+          break;
+        default:
+          AddValue(ctx,
+                   fn.Op(Op::OpPtrDiff, u64_type, {element[0], element[1]}),
+                   IntT(64));
+          break;
+      }
+      return true;
+    }
+    case 5: {
+      // SPIR-V 1.1's OpSizeOf of the u32 input buffer's element or of a
+      // private array: neither IGC nor llvm-spirv 14 has it
+      // (known-consumer-bugs/sizeof_v11).
+      if (!ctx.features.HasVersion(1, 1) ||
+          !ctx.BugsAllowed(KnownBugId::kSizeofV11))
+        return false;
+      uint32_t pointer = 0;
+      if (ctx.kernel != nullptr && rng.Percent(50)) {
+        pointer = ctx.kernel->in_int;
+      } else if (!ctx.arrays.empty()) {
+        pointer =
+            ctx.arrays[rng.Below(static_cast<uint32_t>(ctx.arrays.size()))]
+                .pointer;
+      } else {
+        pointer = NewPrivateArray(ctx, u32, rng.Range(1, 8)).pointer;
+      }
+      AddValue(ctx, fn.Op(Op::OpSizeOf, u32_type, {pointer}), u32);
       return true;
     }
     default: {

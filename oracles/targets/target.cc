@@ -2,6 +2,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "oracles/known_bugs/consumers.h"
+#include "oracles/targets/adapter_util.h"
 #include "oracles/targets/level_zero_adapter.h"
 #include "oracles/targets/llvm_spirv_adapter.h"
 #include "oracles/targets/oclgrind_adapter.h"
@@ -11,10 +13,43 @@
 #include "oracles/targets/spirv_opt_adapter.h"
 #include "oracles/targets/target_name.h"
 #include "oracles/targets/target_registry.h"
+#include "oracles/validity/device_profile.h"
 
 namespace l0spv::oracles {
+namespace {
 
-absl::StatusOr<std::unique_ptr<Target>> MakeTarget(
+// Answers `unsupported` for a module newer than the SPIR-V its target's
+// consumers read (oracles::NewestSpirvVersionOf), so such a module is never
+// sent to them: llvm-spirv 14 and ocloc refuse a 1.5 header outright, which
+// is a limitation, not a finding.
+class VersionGate : public Target {
+ public:
+  explicit VersionGate(std::unique_ptr<Target> inner)
+      : inner_(std::move(inner)),
+        newest_(NewestSpirvVersionOf(ConsumersOfTarget(inner_->name()))) {}
+  const std::string& name() const override { return inner_->name(); }
+  bool executes() const override { return inner_->executes(); }
+  const std::string& consumer() const override { return inner_->consumer(); }
+  Execution Run(const spirv::TestCase& test_case,
+                const TargetRunLimits& limits) override {
+    if (test_case.module_words.size() > 1 &&
+        test_case.module_words[1] > newest_) {
+      Execution e;
+      e.status = ExecutionStatus::kUnsupported;
+      e.message = absl::StrCat(
+          "the module is SPIR-V ", SpirvVersionString(test_case.module_words),
+          "; ", name(), " reads SPIR-V 1.0 to ", SpirvVersionString(newest_));
+      return e;
+    }
+    return inner_->Run(test_case, limits);
+  }
+
+ private:
+  std::unique_ptr<Target> inner_;
+  uint32_t newest_;
+};
+
+absl::StatusOr<std::unique_ptr<Target>> MakeUngatedTarget(
     const std::string& name, const TargetOptions& options) {
   const TargetName parsed = ParseTargetName(name);
   const std::string& kind = parsed.kind;
@@ -52,6 +87,16 @@ absl::StatusOr<std::unique_ptr<Target>> MakeTarget(
   if (!info->available) return UnavailableStatus(*info);
   return absl::FailedPreconditionError(
       absl::StrCat(name, ": no adapter for this kind in this build"));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Target>> MakeTarget(
+    const std::string& name, const TargetOptions& options) {
+  auto target = MakeUngatedTarget(name, options);
+  if (!target.ok()) return target.status();
+  return std::unique_ptr<Target>(
+      std::make_unique<VersionGate>(std::move(*target)));
 }
 
 }  // namespace l0spv::oracles

@@ -15,12 +15,6 @@ namespace {
 const std::vector<std::string> kKinds = {
     "ref", "gpu", "opencl", "ocloc", "oclgrind", "spirv-opt", "llvm-spirv"};
 
-bool IsKind(const std::string& word) {
-  for (const std::string& k : kKinds)
-    if (k == word) return true;
-  return false;
-}
-
 std::string ToolConsumer(const ToolProbe& tool) {
   if (!tool.path) return "";
   return tool.version.empty()
@@ -139,6 +133,12 @@ TargetInfo OclgrindInfo() {
 
 }  // namespace
 
+bool IsTargetKind(const std::string& kind) {
+  for (const std::string& k : kKinds)
+    if (k == kind) return true;
+  return false;
+}
+
 const std::vector<std::string>& DefaultOclocDevices() {
   static const auto* devices =
       new std::vector<std::string>{"tgllp", "dg2", "pvc"};
@@ -240,7 +240,7 @@ absl::StatusOr<std::vector<std::string>> ParseTargetList(
     if (entry.empty()) continue;
     const TargetName parsed = ParseTargetName(entry);
     const std::string& kind = parsed.kind;
-    if (IsKind(kind)) {
+    if (IsTargetKind(kind)) {
       open_kind = parsed.has_param ? kind : "";
       if (kind == "ocloc" && entry == "ocloc") {
         return absl::InvalidArgumentError(

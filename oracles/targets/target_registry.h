@@ -41,6 +41,10 @@ absl::StatusOr<TargetInfo> DescribeTarget(const std::string& name);
 // FailedPrecondition; the message is "<name>: <reason>".
 absl::Status UnavailableStatus(const TargetInfo& info);
 
+// Whether `kind` ("ocloc", "opencl", ...: TargetKind of a name) is a target
+// kind of this build. Test doubles (fault targets) are not.
+bool IsTargetKind(const std::string& kind);
+
 // The Intel devices `ocloc:` is probed for by default.
 const std::vector<std::string>& DefaultOclocDevices();
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <map>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -244,12 +245,12 @@ TEST(GeneratorTest, FloatResultsCarryTolerances) {
 
 // Instructions of `seeds` generated cases (known bugs of `avoid` avoided)
 // that `match` accepts; -1 when a case does not generate or parse.
-int CountGenerated(
-    uint64_t seeds, uint32_t avoid,
-    const std::function<bool(const spirv::TypeTable&,
-                             const spirv::Instruction&)>& match) {
+int CountGenerated(uint64_t seeds, uint32_t avoid,
+                   const std::function<bool(const spirv::TypeTable&,
+                                            const spirv::Instruction&)>& match,
+                   uint64_t first = 0) {
   int count = 0;
-  for (uint64_t seed = 0; seed < seeds; ++seed) {
+  for (uint64_t seed = first; seed < first + seeds; ++seed) {
     GeneratorOptions options;
     options.seed = seed;
     options.avoid_known_bugs = avoid;
@@ -303,6 +304,98 @@ TEST(GeneratorTest, VectorLogicalNotOnlyWhenOclgrindIsNotAvoided) {
   };
   EXPECT_EQ(CountGenerated(1000, oracles::kConsumerOclgrind, vector_not), 0);
   EXPECT_GT(CountGenerated(1000, 0, vector_not), 0);
+}
+
+// pocl_switch_store_before_barrier: no switch beside a barrier while PoCL
+// is avoided; with nothing avoided the pair occurs.
+int SwitchesBesideBarriers(uint64_t seeds, uint32_t avoid) {
+  int cases = 0;
+  for (uint64_t seed = 0; seed < seeds; ++seed) {
+    bool has_switch = false, has_barrier = false;
+    CountGenerated(
+        1, avoid,
+        [&](const spirv::TypeTable&, const spirv::Instruction& i) {
+          has_switch |= spirv::Is(i, spv::Op::OpSwitch);
+          has_barrier |= spirv::Is(i, spv::Op::OpControlBarrier);
+          return false;
+        },
+        seed);
+    if (has_switch && has_barrier) ++cases;
+  }
+  return cases;
+}
+
+TEST(GeneratorTest, NoSwitchBesideABarrierWhilePoclIsAvoided) {
+  EXPECT_EQ(SwitchesBesideBarriers(400, oracles::kConsumerPocl), 0);
+  EXPECT_GT(SwitchesBesideBarriers(400, 0), 0);
+}
+
+// The version swarm: every version the profile accepts occurs, a fixed
+// version or range is kept, and what a version adds appears only from it on.
+TEST(GeneratorTest, VersionSwarmDrawsEveryVersionOfTheRange) {
+  std::map<uint32_t, int> versions;
+  for (uint64_t seed = 0; seed < 200; ++seed)
+    ++versions[Generate(seed).module_words[1]];
+  EXPECT_THAT(versions, ::testing::SizeIs(5));  // full: 1.0 to 1.4
+  EXPECT_EQ(versions.begin()->first, 0x00010000u);
+  EXPECT_EQ(versions.rbegin()->first, 0x00010400u);
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    EXPECT_LE(Generate(seed, "baseline").module_words[1], 0x00010200u);
+    GeneratorOptions options;
+    options.seed = seed;
+    options.min_spirv_version = 0x00010100;
+    options.max_spirv_version = 0x00010300;
+    auto tc = GenerateTestCase(options);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    EXPECT_GE(tc->module_words[1], 0x00010100u);
+    EXPECT_LE(tc->module_words[1], 0x00010300u);
+  }
+  GeneratorOptions bad;
+  bad.profile = "baseline";
+  bad.min_spirv_version = 0x00010300;
+  auto tc = GenerateTestCase(bad);
+  ASSERT_FALSE(tc.ok());
+  EXPECT_EQ(tc.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(tc.status().message(), HasSubstr("1.3"));
+}
+
+TEST(GeneratorTest, VersionFeaturesAppearOnlyFromTheirVersion) {
+  // Opcode -> the oldest version words that used it, over cases with
+  // nothing avoided (the pointer forms are IGC/llvm-spirv gated).
+  std::map<spv::Op, uint32_t> oldest;
+  for (uint64_t seed = 0; seed < 600; ++seed) {
+    GeneratorOptions options;
+    options.seed = seed;
+    options.avoid_known_bugs = 0;
+    auto tc = GenerateTestCase(options);
+    ASSERT_TRUE(tc.ok());
+    auto module = spirv::ReadModuleWords(tc->module_words);
+    ASSERT_TRUE(module.ok());
+    const uint32_t v = tc->module_words[1];
+    module->ForEachInstruction([&](const spirv::Instruction& i) {
+      const spv::Op op = spirv::OpOf(i);
+      auto [it, fresh] = oldest.emplace(op, v);
+      if (!fresh) it->second = std::min(it->second, v);
+    });
+    if (v < 0x00010100)
+      EXPECT_TRUE(module->debug_module_processed.empty()) << "seed " << seed;
+  }
+  ASSERT_TRUE(oldest.contains(spv::Op::OpSizeOf));
+  EXPECT_GE(oldest[spv::Op::OpSizeOf], 0x00010100u);
+  for (spv::Op op :
+       {spv::Op::OpPtrEqual, spv::Op::OpPtrNotEqual, spv::Op::OpPtrDiff}) {
+    ASSERT_TRUE(oldest.contains(op)) << static_cast<int>(op);
+    EXPECT_EQ(oldest[op], 0x00010400u);
+  }
+  // With every consumer avoided, none of them.
+  EXPECT_EQ(
+      CountGenerated(300, oracles::kAllConsumers,
+                     [](const spirv::TypeTable&, const spirv::Instruction& i) {
+                       return spirv::Is(i, spv::Op::OpSizeOf) ||
+                              spirv::Is(i, spv::Op::OpPtrDiff) ||
+                              spirv::Is(i, spv::Op::OpPtrEqual);
+                     }),
+      0);
 }
 
 TEST(GeneratorTest, CaseRoundTripsThroughDisk) {

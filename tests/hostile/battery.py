@@ -907,6 +907,18 @@ class Battery:
             ["--out", "log.json"])
         add("generate-no-out", [B, "generate", "--seed=1"], ["--out"],
             expect=ANY)
+        add("generate-spirv-version-bogus",
+            [B, "generate", "--seed=1", "--out=g", "--spirv_version=1.x"],
+            ["--spirv_version", "1.x"])
+        add("generate-spirv-version-inverted",
+            [B, "generate", "--seed=1", "--out=g", "--spirv_version=1.3-1.1"],
+            ["--spirv_version", "1.3-1.1"])
+        add("generate-spirv-version-above-profile",
+            [B, "generate", "--seed=1", "--out=g", "--profile=baseline",
+             "--spirv_version=1.4"], ["--spirv_version", "baseline", "1.2"])
+        add("campaign-spirv-version-bogus",
+            [B, "--target=ref", "--iterations=1", "--out=c",
+             "--spirv_version=2.0"], ["--spirv_version", "2.0"])
         # --- transform
         tr = [B, "transform", "{BASE}/case"]
         add("transform-transformations-1e9", tr + ["--out=t",

@@ -418,7 +418,8 @@ TEST(ReduceFinding, ShrinksTheTransformationLogOfAMutatedFinding) {
   EXPECT_EQ(report->log_records_after, 0u);
   EXPECT_EQ(report->stages[0].name, "shrink-log");
   EXPECT_GE(report->stages[0].kept, 1u);
-  EXPECT_LE(report->instructions_after, 25u);
+  // 27 since the version swarm changed what seed 1 generates.
+  EXPECT_LE(report->instructions_after, 30u);
 }
 
 TEST(ReduceFinding, ErrorPaths) {

@@ -316,6 +316,29 @@ TEST_F(TargetTest, AConsumerThatVanishesAfterMakeTargetIsUnsupported) {
   EXPECT_THAT(e.message, HasSubstr("harness"));
 }
 
+// A module newer than the consumer reads is never sent to it: the stand-in
+// would "crash" if it ran. ref reads it; spirv-opt (1.6) takes a 1.5 one.
+TEST_F(TargetTest, AModuleNewerThanTheConsumerReadsIsUnsupportedUnsent) {
+  const std::string tool = Script("ocloc", "kill -SEGV $$");
+  TargetOptions o = options_;
+  o.program = tool;
+  auto t = MakeTarget("ocloc:tgllp", o);
+  ASSERT_TRUE(t.ok()) << t.status();
+  spirv::TestCase tc = Case(kTimesThree, 4);
+  tc.module_words[1] = 0x00010500;
+  const Execution e = (*t)->Run(tc, Limits(20s));
+  EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << e.message;
+  EXPECT_EQ(e.message,
+            "the module is SPIR-V 1.5; ocloc:tgllp reads SPIR-V 1.0 to 1.4");
+  tc.module_words[1] = 0x00010400;
+  EXPECT_EQ((*t)->Run(tc, Limits(20s)).status, ExecutionStatus::kCrashed);
+  o.program = Script("spirv-opt", "kill -SEGV $$");
+  auto opt = MakeTarget("spirv-opt", o);
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  tc.module_words[1] = 0x00010500;
+  EXPECT_EQ((*opt)->Run(tc, Limits(20s)).status, ExecutionStatus::kCrashed);
+}
+
 TEST_F(TargetTest, ToolAdaptersReportWhatTheyRunAndLeaveNoScratch) {
   struct Want {
     const char* target;
