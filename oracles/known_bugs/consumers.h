@@ -34,7 +34,7 @@ struct ConsumerInfo {
   std::string_view description;     // "Intel Graphics Compiler (ocloc)"
   std::string_view debian_package;  // whose version is the consumer's
   // Header version word of the newest SPIR-V the installed consumer reads
-  // (measured: docs/NEXT.md "SPIR-V versions"). PoCL and Oclgrind read
+  // (measured: generators/kernel/README.md, "SPIR-V versions"). PoCL and Oclgrind read
   // SPIR-V through llvm-spirv, so theirs is the translator's.
   uint32_t newest_spirv_version = 0x00010400;
 };
