@@ -15,6 +15,7 @@
 #include "fuzzers/campaign/campaign.h"
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/reduce_support.h"
+#include "oracles/targets/spirv_versions.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/validity/device_profile.h"
 #include "reducers/dedup.h"
@@ -255,10 +256,9 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   // reads; a version asked for explicitly is sent as asked (a consumer that
   // cannot read it says unsupported).
   if (o.generator.max_spirv_version == 0) {
-    uint32_t consumers = 0;
+    uint32_t newest = ~0u;
     for (const std::string& t : o.targets)
-      consumers |= oracles::ConsumersOfTarget(t);
-    const uint32_t newest = oracles::NewestSpirvVersionOf(consumers);
+      newest = std::min(newest, oracles::NewestSpirvVersionOfTarget(t));
     if (newest != ~0u) o.generator.max_spirv_version = newest;
   }
   o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));

@@ -73,7 +73,7 @@ struct GeneratorOptions {
   // case draws one in [min, max] (the version swarm) and uses what it adds
   // (features.h). max 0 = the profile's newest; a max above the profile's
   // is lowered to it. A campaign passes the newest its targets' consumers
-  // read (oracles::NewestSpirvVersionOf). min > max is InvalidArgument.
+  // read (oracles::NewestSpirvVersionOfTarget). min > max is InvalidArgument.
   uint32_t min_spirv_version = 0x00010000;
   uint32_t max_spirv_version = 0;
   // libFuzzer: the generator's decisions are read from these bytes first

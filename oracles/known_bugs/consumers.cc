@@ -1,6 +1,5 @@
 #include "oracles/known_bugs/consumers.h"
 
-#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -12,17 +11,14 @@ namespace l0spv::oracles {
 
 const std::vector<ConsumerInfo>& Consumers() {
   static const auto* consumers = new std::vector<ConsumerInfo>{
-      // ocloc 22.43 and llvm-spirv 14 refuse a 1.5 header ("Range of
-      // supported/known SPIR-V versions is 1.0 (65536) - 1.4 (66560)");
-      // spirv-opt (SPIRV-Tools 2023.1) reads 1.6.
       {kConsumerIgc, "igc", "Intel Graphics Compiler (ocloc, Level Zero GPU)",
-       "intel-opencl-icd", 0x00010400},
+       "intel-opencl-icd"},
       {kConsumerLlvmSpirv, "llvm-spirv", "SPIRV-LLVM-Translator 14",
-       "llvm-spirv-14", 0x00010400},
-      {kConsumerPocl, "pocl", "PoCL CPU device", "pocl-opencl-icd", 0x00010400},
-      {kConsumerOclgrind, "oclgrind", "Oclgrind", "oclgrind", 0x00010400},
-      {kConsumerSpirvOpt, "spirv-opt", "spirv-opt (SPIRV-Tools)", "spirv-tools",
-       0x00010600},
+       "llvm-spirv-14"},
+      {kConsumerPocl, "pocl", "PoCL CPU device", "pocl-opencl-icd"},
+      {kConsumerOclgrind, "oclgrind", "Oclgrind", "oclgrind"},
+      {kConsumerSpirvOpt, "spirv-opt", "spirv-opt (SPIRV-Tools)",
+       "spirv-tools"},
   };
   return *consumers;
 }
@@ -53,13 +49,6 @@ uint32_t ConsumersOfTarget(const std::string& target) {
     return kConsumerPocl | kConsumerLlvmSpirv;
   }
   return kAllConsumers;
-}
-
-uint32_t NewestSpirvVersionOf(uint32_t consumers) {
-  uint32_t newest = ~0u;
-  for (const ConsumerInfo& c : Consumers())
-    if (consumers & c.bit) newest = std::min(newest, c.newest_spirv_version);
-  return newest;
 }
 
 std::string ConsumerVersion(ConsumerBit bit) {

@@ -33,19 +33,12 @@ struct ConsumerInfo {
   std::string_view name;            // registry spelling: "igc", "pocl", ...
   std::string_view description;     // "Intel Graphics Compiler (ocloc)"
   std::string_view debian_package;  // whose version is the consumer's
-  // Header version word of the newest SPIR-V the installed consumer reads
-  // (measured: generators/kernel/README.md, "SPIR-V versions"). PoCL and Oclgrind read
-  // SPIR-V through llvm-spirv, so theirs is the translator's.
-  uint32_t newest_spirv_version = 0x00010400;
 };
 
 const std::vector<ConsumerInfo>& Consumers();
 std::optional<ConsumerBit> ConsumerByName(std::string_view name);
 const ConsumerInfo& ConsumerInfoOf(ConsumerBit bit);
 uint32_t ConsumersOfTarget(const std::string& target);
-// The newest SPIR-V version word every consumer in `consumers` reads;
-// ~0u (no limit) for an empty mask.
-uint32_t NewestSpirvVersionOf(uint32_t consumers);
 
 // The installed version of a consumer: its Debian package version
 // ("3.1-3+deb12u1"), or "" when the package is not installed (or dpkg is

@@ -2,7 +2,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/adapter_util.h"
 #include "oracles/targets/level_zero_adapter.h"
 #include "oracles/targets/llvm_spirv_adapter.h"
@@ -11,6 +10,7 @@
 #include "oracles/targets/opencl_adapter.h"
 #include "oracles/targets/ref_adapter.h"
 #include "oracles/targets/spirv_opt_adapter.h"
+#include "oracles/targets/spirv_versions.h"
 #include "oracles/targets/target_name.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/validity/device_profile.h"
@@ -19,14 +19,14 @@ namespace l0spv::oracles {
 namespace {
 
 // Answers `unsupported` for a module newer than the SPIR-V its target's
-// consumers read (oracles::NewestSpirvVersionOf), so such a module is never
+// consumer reads (spirv_versions.h), so such a module is never
 // sent to them: llvm-spirv 14 and ocloc refuse a 1.5 header outright, which
 // is a limitation, not a finding.
 class VersionGate : public Target {
  public:
   explicit VersionGate(std::unique_ptr<Target> inner)
       : inner_(std::move(inner)),
-        newest_(NewestSpirvVersionOf(ConsumersOfTarget(inner_->name()))) {}
+        newest_(NewestSpirvVersionOfTarget(inner_->name())) {}
   const std::string& name() const override { return inner_->name(); }
   bool executes() const override { return inner_->executes(); }
   const std::string& consumer() const override { return inner_->consumer(); }

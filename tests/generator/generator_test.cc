@@ -377,8 +377,9 @@ TEST(GeneratorTest, VersionFeaturesAppearOnlyFromTheirVersion) {
       auto [it, fresh] = oldest.emplace(op, v);
       if (!fresh) it->second = std::min(it->second, v);
     });
-    if (v < 0x00010100)
+    if (v < 0x00010100) {
       EXPECT_TRUE(module->debug_module_processed.empty()) << "seed " << seed;
+    }
   }
   ASSERT_TRUE(oldest.contains(spv::Op::OpSizeOf));
   EXPECT_GE(oldest[spv::Op::OpSizeOf], 0x00010100u);

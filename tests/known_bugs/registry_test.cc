@@ -68,14 +68,6 @@ TEST(KnownBugRegistry, ImageFormatsWithFiledBugsOfAvoidedConsumers) {
   EXPECT_EQ(KnownBugOfImageFormat(co::kR, ct::kHalfFloat, 0), std::nullopt);
 }
 
-TEST(KnownBugRegistry, NewestSpirvVersionIsTheOldestOfTheConsumers) {
-  EXPECT_EQ(NewestSpirvVersionOf(kConsumerSpirvOpt), 0x00010600u);
-  EXPECT_EQ(NewestSpirvVersionOf(kConsumerSpirvOpt | kConsumerIgc),
-            0x00010400u);
-  EXPECT_EQ(NewestSpirvVersionOf(ConsumersOfTarget("oclgrind")), 0x00010400u);
-  EXPECT_EQ(NewestSpirvVersionOf(0), ~0u);
-}
-
 TEST(KnownBugRegistry, TargetsMapToTheConsumersTheyExercise) {
   EXPECT_EQ(ConsumersOfTarget("ref"), 0u);
   EXPECT_EQ(ConsumersOfTarget("ocloc:tgllp"), kConsumerIgc);

@@ -16,6 +16,7 @@
 #include "oracles/compare/compare.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/adapter_util.h"
+#include "oracles/targets/spirv_versions.h"
 #include "spirv/spirv_tools.h"
 
 namespace l0spv::oracles {
@@ -314,6 +315,14 @@ TEST_F(TargetTest, AConsumerThatVanishesAfterMakeTargetIsUnsupported) {
   const Execution e = (*t)->Run(Case(kTimesThree, 4), Limits(20s));
   EXPECT_EQ(e.status, ExecutionStatus::kUnsupported) << e.message;
   EXPECT_THAT(e.message, HasSubstr("harness"));
+}
+
+TEST(SpirvVersions, NewestVersionEachTargetReads) {
+  EXPECT_EQ(NewestSpirvVersionOfTarget("spirv-opt:ccp"), 0x00010600u);
+  EXPECT_EQ(NewestSpirvVersionOfTarget("ocloc:pvc"), 0x00010400u);
+  EXPECT_EQ(NewestSpirvVersionOfTarget("opencl:Portable"), 0x00010400u);
+  EXPECT_EQ(NewestSpirvVersionOfTarget("oclgrind"), 0x00010400u);
+  EXPECT_EQ(NewestSpirvVersionOfTarget("ref"), ~0u);
 }
 
 // A module newer than the consumer reads is never sent to it: the stand-in
