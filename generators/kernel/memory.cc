@@ -357,24 +357,15 @@ bool GenPointerForms(GenContext& ctx) {
             Op::OpInBoundsPtrAccessChain, pointer_type,
             {k.in_int, IndexInto(ctx, AnyIntAs(ctx, 32), u32, k.in_int_count)});
       }
-      switch (rng.Below(3)) {
-        case 0:
-          AddValue(ctx,
-                   fn.Op(Op::OpPtrEqual, ctx.types.Id(BoolT()),
-                         {element[0], element[1]}),
-                   BoolT());
-          break;
-        case 1:
-          AddValue(ctx,
-                   fn.Op(Op::OpPtrNotEqual, ctx.types.Id(BoolT()),
-                         {element[0], element[1]}),
-                   BoolT());
-          break;
-        default:
-          AddValue(ctx,
-                   fn.Op(Op::OpPtrDiff, u64_type, {element[0], element[1]}),
-                   IntT(64));
-          break;
+      const uint32_t form = rng.Below(3);
+      if (form == 2) {
+        AddValue(ctx, fn.Op(Op::OpPtrDiff, u64_type, {element[0], element[1]}),
+                 IntT(64));
+      } else {
+        const Op op = form == 0 ? Op::OpPtrEqual : Op::OpPtrNotEqual;
+        AddValue(ctx,
+                 fn.Op(op, ctx.types.Id(BoolT()), {element[0], element[1]}),
+                 BoolT());
       }
       return true;
     }
