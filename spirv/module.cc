@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "absl/strings/str_cat.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::spirv {
@@ -159,6 +160,29 @@ std::vector<std::string> Module::KernelNames() const {
     if (ep.NumOperands() >= 3 &&
         ep.word(0) == static_cast<uint32_t>(spv::ExecutionModel::Kernel))
       names.push_back(ep.operand(2).AsString());
+  }
+  return names;
+}
+
+std::vector<std::string> Module::DeclaredFunctionNames() const {
+  std::vector<std::string> names;
+  for (const Function& f : functions) {
+    if (!f.IsDeclaration()) continue;
+    std::string name;
+    for (const Instruction& n : debug_names) {
+      if (static_cast<spv::Op>(n.opcode()) == spv::Op::OpName &&
+          n.NumOperands() >= 2 && n.word(0) == f.id())
+        name = n.operand(1).AsString();
+    }
+    for (const Instruction& a : annotations) {
+      if (!name.empty()) break;
+      if (static_cast<spv::Op>(a.opcode()) == spv::Op::OpDecorate &&
+          a.NumOperands() >= 3 && a.word(0) == f.id() &&
+          a.word(1) ==
+              static_cast<uint32_t>(spv::Decoration::LinkageAttributes))
+        name = a.operand(2).AsString();
+    }
+    names.push_back(name.empty() ? absl::StrCat("%", f.id()) : name);
   }
   return names;
 }

@@ -111,6 +111,9 @@ struct Module {
   uint32_t KernelEntryPointId(std::string_view name) const;
   // Names of every Kernel entry point, in module order.
   std::vector<std::string> KernelNames() const;
+  // Names of the functions declared without a body (imports), in module
+  // order: the OpName of each, else its LinkageAttributes name, else "%id".
+  std::vector<std::string> DeclaredFunctionNames() const;
 };
 
 // The section an instruction of this opcode belongs to (OpVariable with a

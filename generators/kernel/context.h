@@ -117,6 +117,8 @@ struct KernelResources {
   std::vector<uint32_t> counter_ops;  // spv::Op per counter
   uint32_t atomics64 = 0;             // same layout with u64 elements
   std::vector<uint32_t> counter64_ops;
+  uint32_t float_atomics = 0;  // same layout, Features::float_atomic_width
+  std::vector<uint32_t> float_counter_ops;
   uint32_t linear_id = 0;  // u64 global linear id
 
   // Exchange through local memory: pointer to the first u32 element.

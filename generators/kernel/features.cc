@@ -1,6 +1,9 @@
 #include "generators/kernel/features.h"
 
 #include <algorithm>
+#include <vector>
+
+#include "generators/kernel/float_atomics.h"
 
 namespace l0spv::generators::kernel {
 
@@ -83,6 +86,40 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   const uint32_t low = options.min_spirv_version >> 8;
   const uint32_t high = SpirvVersionRange(profile, options).second >> 8;
   f.spirv_version = (low == high ? low : rng.Range(low, high)) << 8;
+  f.non_uniform_subgroups =
+      f.HasVersion(1, 3) &&
+      profile.HasCapability(spv::Capability::GroupNonUniform);
+  // Float atomics: llvm-spirv 14's round trip loses them
+  // (known-consumer-bugs/llvm_spirv_atomic_float), Oclgrind 21.10 computes
+  // them on the integer bits (oclgrind_atomic_float) and PoCL 3.1 lacks
+  // min/max (pocl_float_atomic_min_max). Drawn only when allowed, so other
+  // cases keep their bytes.
+  const auto avoided = [&](oracles::KnownBugId bug) {
+    return (options.avoid_known_bugs & oracles::ConsumersOf(bug)) != 0;
+  };
+  // What the profile enables at a width, less what avoided consumers fail:
+  // IGC 22.43 cannot link fp16 add (igc_atomic_fadd_f16).
+  const auto allowed = [&](uint8_t width) {
+    FloatAtomicSupport s = FloatAtomicsOf(profile, width);
+    if (avoided(oracles::KnownBugId::kPoclFloatAtomicMinMax)) s.min_max = false;
+    if (width == 16 && avoided(oracles::KnownBugId::kIgcAtomicFaddF16))
+      s.add = false;
+    return s;
+  };
+  if (f.weights[kFamAtomic] != 0 &&
+      !avoided(oracles::KnownBugId::kLlvmSpirvAtomicFloat) &&
+      !avoided(oracles::KnownBugId::kOclgrindAtomicFloat)) {
+    std::vector<uint8_t> widths;
+    for (uint8_t width : {16, 32, 64}) {
+      if ((width == 16 && !f.fp16) || (width == 64 && !f.fp64)) continue;
+      if (allowed(width).add || allowed(width).min_max) widths.push_back(width);
+    }
+    if (!widths.empty() && rng.Percent(50)) {
+      f.float_atomic_width = rng.Pick<uint8_t>(widths);
+      f.float_atomic_add = allowed(f.float_atomic_width).add;
+      f.float_atomic_min_max = allowed(f.float_atomic_width).min_max;
+    }
+  }
   return f;
 }
 

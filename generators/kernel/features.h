@@ -64,6 +64,13 @@ struct Features {
                                     // different blocks
   bool images = false;              // image and sampler arguments (images.h);
                                     // only for profiles with images
+  // SPIR-V 1.3's OpGroupNonUniform* (subgroups.h): the version allows them
+  // and the profile lists GroupNonUniform (the guide's extended subgroups).
+  bool non_uniform_subgroups = false;
+  // Float atomics (float_atomics.h): the width of the case's float atomics
+  // buffer (0 = none) and the operations it may use.
+  uint8_t float_atomic_width = 0;
+  bool float_atomic_add = false, float_atomic_min_max = false;
   // Header version word, drawn from the options' range (the version swarm):
   // what a version adds is used only at or above it (HasVersion).
   uint32_t spirv_version = 0x00010200;

@@ -35,6 +35,7 @@ class KernelBuilder {
                         StorageClass storage = StorageClass::CrossWorkgroup);
   std::vector<uint8_t> RandomInts(uint32_t count);
   std::vector<uint8_t> NiceFloats(uint32_t count);
+  void AddFloatAtomicsArg();
   uint32_t BuiltinVariable(spv::BuiltIn builtin, ValueType type);
   uint32_t LoadBuiltin(spv::BuiltIn builtin, ValueType type);
   uint32_t Component(uint32_t vector, uint32_t index);
@@ -138,6 +139,35 @@ std::vector<uint8_t> KernelBuilder::NiceFloats(uint32_t count) {
     std::memcpy(&bytes[i * 4], &bits, 4);
   }
   return bytes;
+}
+
+// The float atomics buffer (float_atomics.h): shared counters, then a slot
+// per work-item, all starting at small integers.
+void KernelBuilder::AddFloatAtomicsArg() {
+  const Features& f = ctx_.features;
+  std::vector<Op> ops;
+  // fp16 sums of small integers stop being exact at 2048.
+  if (f.float_atomic_add && f.float_atomic_width != 16)
+    ops.push_back(Op::OpAtomicFAddEXT);
+  if (f.float_atomic_min_max) {
+    ops.push_back(Op::OpAtomicFMinEXT);
+    ops.push_back(Op::OpAtomicFMaxEXT);
+  }
+  const uint32_t counters = ops.empty() ? 0 : ctx_.rng.Range(1, 3);
+  for (uint32_t c = 0; c < counters; ++c)
+    k_.float_counter_ops.push_back(
+        static_cast<uint32_t>(ctx_.rng.Pick<Op>(ops)));
+  const uint8_t width = f.float_atomic_width;
+  const uint64_t n = counters + k_.work_items;
+  std::vector<uint8_t> bytes(n * width / 8);
+  for (uint64_t i = 0; i < n; ++i) {
+    const double v = static_cast<int>(ctx_.rng.Below(33)) - 16;
+    const uint64_t bits = spirv::EncodeFloat(v, width);
+    std::memcpy(&bytes[i * width / 8], &bits, width / 8);
+  }
+  AddBufferArg(FloatT(width), n, true, std::move(bytes),
+               "f" + std::to_string(width) + " atomics");
+  param_slots_.push_back(&k_.float_atomics);
 }
 
 uint32_t KernelBuilder::AddBufferArg(ValueType element, uint64_t elements,
@@ -443,6 +473,7 @@ void KernelBuilder::Build() {
       param_slots_.push_back(&k_.atomics64);
       ctx_.builder.AddCapability(spv::Capability::Int64Atomics);
     }
+    if (f.float_atomic_width != 0) AddFloatAtomicsArg();
   }
   // Local memory for exchanges: a __local argument or a Workgroup variable.
   uint32_t local_param = 0;

@@ -2,6 +2,7 @@
 
 #include "generators/kernel/expressions.h"
 #include "generators/kernel/ext_inst.h"
+#include "generators/kernel/float_atomics.h"
 #include "generators/kernel/subgroups.h"
 #include "spirv/unified1/OpenCL.std.h"
 
@@ -420,6 +421,8 @@ bool GenAtomic(GenContext& ctx) {
   if (ctx.kernel == nullptr || ctx.kernel->atomics == 0) return false;
   KernelResources& k = *ctx.kernel;
   Rng& rng = ctx.rng;
+  if (k.float_atomics != 0 && rng.Percent(35) && GenFloatAtomic(ctx))
+    return true;
   FunctionEmitter& fn = *ctx.fn;
   const bool wide = k.atomics64 != 0 && rng.Percent(30);
   const ValueType t = IntT(wide ? 64 : 32);

@@ -105,6 +105,179 @@ bool GenUniformGroupOp(GenContext& ctx) {
   }
 }
 
+// A value of scalar type `t` that is the same in every work-item: the
+// uniform u32 input converted.
+uint32_t UniformValue(GenContext& ctx, ValueType t) {
+  const uint32_t u = UniformInput(ctx);
+  const uint32_t type = ctx.types.Id(t);
+  if (t.IsFloat()) return ctx.fn->Op(Op::OpConvertUToF, type, {u});
+  if (t.width == 32) return u;
+  return ctx.fn->Op(Op::OpUConvert, type, {u});
+}
+
+// Integer or float scalars: the Value types the programming guide's
+// extended subgroups accept for every OpGroupNonUniform* instruction.
+ValueType NonUniformType(GenContext& ctx) {
+  if (ctx.features.fp16 || ctx.features.fp32 || ctx.features.fp64) {
+    if (ctx.rng.Percent(30)) return RandomFloatType(ctx, false);
+  }
+  return RandomIntType(ctx, false);
+}
+
+uint32_t UniformPredicate(GenContext& ctx) {
+  // Ids in a fixed order: the type before the operands (argument evaluation
+  // order is unspecified).
+  const uint32_t bool_type = ctx.types.Id(BoolT());
+  return ctx.fn->Op(
+      Op::OpULessThan, bool_type,
+      {UniformInput(ctx), ctx.types.U32(ctx.rng.Below(1u << 31))});
+}
+
+spirv::Operand GroupOperation(GenContext& ctx) {
+  // Reduce or InclusiveScan: every lane sees all lanes or the lanes up to
+  // itself, which for equal values is that value; ExclusiveScan would give
+  // lane 0 the identity.
+  return spirv::EnumOperand(spirv::OperandKind::kGroupOperation,
+                            ctx.rng.Below(2));
+}
+
+// SPIR-V 1.3's OpGroupNonUniform* (the guide's "Extended Subgroups") in forms
+// whose result does not depend on the subgroup size or on which lane a
+// work-item is: votes, broadcasts, reductions and inclusive scans of uniform
+// values, identity shuffles of any value, ballots read back at the
+// work-item's own bit, and Elect compared with "lane 0". Uniform control
+// flow (ctx.uniform) keeps every lane of the subgroup active.
+bool GenNonUniformGroupOp(GenContext& ctx) {
+  const KernelResources& k = *ctx.kernel;
+  FunctionEmitter& fn = *ctx.fn;
+  Rng& rng = ctx.rng;
+  ctx.builder.AddCapability(spv::Capability::GroupNonUniform);
+  const uint32_t scope = ctx.types.U32(kScopeSubgroup);
+  const ValueType b = BoolT();
+  const uint32_t bool_type = ctx.types.Id(b);
+  const bool lane_id = k.subgroup_local_id != 0;
+  switch (rng.Below(lane_id ? 6 : 5)) {
+    case 0: {  // votes
+      ctx.builder.AddCapability(spv::Capability::GroupNonUniformVote);
+      if (rng.Percent(30)) {  // true: every lane holds the same value
+        const ValueType t = NonUniformType(ctx);
+        AddValue(ctx,
+                 fn.Op(Op::OpGroupNonUniformAllEqual, bool_type,
+                       {scope, UniformValue(ctx, t)}),
+                 b);
+        return true;
+      }
+      const Op op =
+          rng.Percent(50) ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny;
+      AddValue(ctx, fn.Op(op, bool_type, {scope, UniformPredicate(ctx)}), b);
+      return true;
+    }
+    case 1: {  // broadcasts of a uniform value
+      ctx.builder.AddCapability(spv::Capability::GroupNonUniformBallot);
+      const ValueType t = NonUniformType(ctx);
+      const uint32_t v = UniformValue(ctx, t);
+      const uint32_t r =
+          rng.Percent(50)
+              ? fn.Op(Op::OpGroupNonUniformBroadcastFirst, ctx.types.Id(t),
+                      {scope, v})
+              : fn.Op(Op::OpGroupNonUniformBroadcast, ctx.types.Id(t),
+                      {scope, v, ctx.types.U32(0)});
+      AddValue(ctx, r, t);
+      return true;
+    }
+    case 2: {  // identity shuffles: any value, uniform or not
+      const ValueType t = NonUniformType(ctx);
+      const uint32_t x = Operand(ctx, t);
+      const uint32_t type = ctx.types.Id(t);
+      const uint32_t zero = ctx.types.U32(0);
+      uint32_t r = 0;
+      switch (rng.Below(lane_id ? 4 : 3)) {
+        case 0:
+          ctx.builder.AddCapability(spv::Capability::GroupNonUniformShuffle);
+          r = fn.Op(Op::OpGroupNonUniformShuffleXor, type, {scope, x, zero});
+          break;
+        case 1:
+          ctx.builder.AddCapability(
+              spv::Capability::GroupNonUniformShuffleRelative);
+          r = fn.Op(Op::OpGroupNonUniformShuffleUp, type, {scope, x, zero});
+          break;
+        case 2:
+          ctx.builder.AddCapability(
+              spv::Capability::GroupNonUniformShuffleRelative);
+          r = fn.Op(Op::OpGroupNonUniformShuffleDown, type, {scope, x, zero});
+          break;
+        default:
+          ctx.builder.AddCapability(spv::Capability::GroupNonUniformShuffle);
+          r = fn.Op(Op::OpGroupNonUniformShuffle, type,
+                    {scope, x, k.subgroup_local_id});
+          break;
+      }
+      AddValue(ctx, r, t);
+      return true;
+    }
+    case 3: {  // reductions and inclusive scans of a uniform value
+      ctx.builder.AddCapability(spv::Capability::GroupNonUniformArithmetic);
+      if (rng.Percent(20)) {
+        const Op op = rng.Percent(50) ? Op::OpGroupNonUniformLogicalAnd
+                                      : Op::OpGroupNonUniformLogicalOr;
+        AddValue(ctx,
+                 fn.OpWith(op, bool_type,
+                           {Id(scope), GroupOperation(ctx),
+                            Id(UniformPredicate(ctx))}),
+                 b);
+        return true;
+      }
+      const ValueType t = NonUniformType(ctx);
+      static constexpr Op kInt[] = {
+          Op::OpGroupNonUniformSMin,       Op::OpGroupNonUniformUMin,
+          Op::OpGroupNonUniformSMax,       Op::OpGroupNonUniformUMax,
+          Op::OpGroupNonUniformBitwiseAnd, Op::OpGroupNonUniformBitwiseOr};
+      static constexpr Op kFloat[] = {Op::OpGroupNonUniformFMin,
+                                      Op::OpGroupNonUniformFMax};
+      const Op op = t.IsFloat() ? rng.Pick<Op>(kFloat) : rng.Pick<Op>(kInt);
+      const uint32_t type = ctx.types.Id(t);
+      AddValue(
+          ctx,
+          fn.OpWith(op, type,
+                    {Id(scope), GroupOperation(ctx), Id(UniformValue(ctx, t))}),
+          t);
+      return true;
+    }
+    case 4: {  // a ballot read back: the lane's own bit is its predicate
+      ctx.builder.AddCapability(spv::Capability::GroupNonUniformBallot);
+      const ValueType v4 = IntT(32, 4);
+      const bool always = rng.Percent(25);
+      const uint32_t predicate =
+          always ? ctx.types.Splat(b, 1) : UniformPredicate(ctx);
+      const uint32_t ballot = fn.Op(Op::OpGroupNonUniformBallot,
+                                    ctx.types.Id(v4), {scope, predicate});
+      if (always) {  // lane 0 is active, so the lowest set bit is 0
+        AddValue(ctx,
+                 fn.Op(Op::OpGroupNonUniformBallotFindLSB,
+                       ctx.types.Id(IntT(32)), {scope, ballot}),
+                 IntT(32));
+        return true;
+      }
+      const uint32_t r =
+          lane_id && rng.Percent(50)
+              ? fn.Op(Op::OpGroupNonUniformBallotBitExtract, bool_type,
+                      {scope, ballot, k.subgroup_local_id})
+              : fn.Op(Op::OpGroupNonUniformInverseBallot, bool_type,
+                      {scope, ballot});
+      AddValue(ctx, r, b);
+      return true;
+    }
+    default: {  // Elect is true exactly in lane 0: their inequality is false
+      const uint32_t elect =
+          fn.Op(Op::OpGroupNonUniformElect, bool_type, {scope});
+      const uint32_t lane0 = fn.Op(Op::OpIEqual, bool_type,
+                                   {k.subgroup_local_id, ctx.types.U32(0)});
+      AddValue(ctx, fn.Op(Op::OpLogicalNotEqual, bool_type, {elect, lane0}), b);
+      return true;
+    }
+  }
+}
+
 }  // namespace
 
 bool GenSubgroup(GenContext& ctx) {
@@ -113,6 +286,8 @@ bool GenSubgroup(GenContext& ctx) {
   // kernel library has neither get_sub_group_local_id nor the Intel
   // shuffles (known-consumer-bugs/pocl_subgroups.spvasm).
   if (!ctx.BugsAllowed(KnownBugId::kPoclSubgroups)) return false;
+  if (ctx.features.non_uniform_subgroups && ctx.rng.Percent(40))
+    return GenNonUniformGroupOp(ctx);
   return ctx.rng.Percent(60) ? GenIdentityShuffle(ctx) : GenUniformGroupOp(ctx);
 }
 

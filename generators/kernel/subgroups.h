@@ -10,7 +10,13 @@
 //  - OpGroup* at Subgroup scope on a value uniform across the whole ND-range
 //    (read from the read-only input buffer at a constant index): broadcast
 //    from lane 0, all/any of a comparison of it, min/max reductions and
-//    inclusive scans of it.
+//    inclusive scans of it;
+//  - from SPIR-V 1.3, with a profile that lists GroupNonUniform (the
+//    guide's extended subgroups): OpGroupNonUniform votes, broadcasts,
+//    min/max/and/or reductions and inclusive scans of such a value, identity
+//    shuffles (Shuffle by own id, Xor/Up/Down by 0), ballots read back at the
+//    work-item's own bit (InverseBallot, BitExtract), FindLSB of an all-true
+//    ballot (0), and Elect compared with "own id == 0" (always equal).
 // Like work-group collectives they are emitted only while ctx.uniform holds
 // (every work-item of a subgroup must reach them) and only in kernels.
 #pragma once

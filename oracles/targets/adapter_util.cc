@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "oracles/execution_json.h"
+#include "spirv/binary.h"
 #include "spirv/spirv_tools.h"
 
 namespace l0spv::oracles {
@@ -154,6 +155,27 @@ absl::Status ValidateLikeReference(const std::vector<uint32_t>& words) {
       words, spirv::UniversalEnvForVersion(words.size() > 1 ? words[1] : 0));
 }
 
+namespace {
+
+// The body-less functions `produced` declares and `input` does not, joined
+// with ", " (empty when none): a translator that leaves a call to a function
+// nothing defines has lost an instruction it did not know how to map back.
+std::string AddedDeclarations(const std::vector<uint32_t>& input,
+                              const std::vector<uint32_t>& produced) {
+  auto in = spirv::ReadModuleWords(input);
+  auto out = spirv::ReadModuleWords(produced);
+  if (!in.ok() || !out.ok()) return "";
+  const std::vector<std::string> had = in->DeclaredFunctionNames();
+  std::vector<std::string> added;
+  for (const std::string& name : out->DeclaredFunctionNames()) {
+    if (std::find(had.begin(), had.end(), name) == had.end())
+      added.push_back(name);
+  }
+  return absl::StrJoin(added, ", ");
+}
+
+}  // namespace
+
 Execution RunOutputOnReference(const spirv::TestCase& original,
                                std::vector<uint32_t> words,
                                const std::string& who,
@@ -167,6 +189,16 @@ Execution RunOutputOnReference(const spirv::TestCase& original,
                      NormalizedFirstError(std::string(s.message()))),
         absl::StrCat(producer_log, producer_log.empty() ? "" : "\n",
                      "[spirv-val]\n", s.message()));
+  }
+  if (std::string added = AddedDeclarations(original.module_words, words);
+      !added.empty()) {
+    return FailedExecution(
+        ExecutionStatus::kBuildFailed,
+        absl::StrCat(who,
+                     " produced a module that calls functions without a "
+                     "body the input did not declare: ",
+                     added),
+        producer_log);
   }
   spirv::TestCase transformed = original;
   transformed.module_words = std::move(words);

@@ -67,6 +67,12 @@ void CheckWidth(RuleContext& ctx, const Instruction& inst) {
     return;
   }
   if (t->width == 32) return;
+  // The float add/min/max of every width are declared by their own
+  // capability (AtomicFloat16AddEXT, AtomicFloat64MinMaxEXT, ...), which
+  // L0-CAPABILITY checks against the profile.
+  if (is_float && (op == Op::OpAtomicFAddEXT || op == Op::OpAtomicFMinEXT ||
+                   op == Op::OpAtomicFMaxEXT))
+    return;
   if (t->width == 64 && ctx.profile().int64_atomics) return;
   ctx.Report(kRuleAtomicWidth, &inst,
              absl::StrCat(what, "; Level Zero atomics are 32-bit",

@@ -125,7 +125,10 @@ TEST(GeneratorTest, CasesRunCleanOnReference) {
 // buffers with subgroups of 1, 4, 8, 16 and 32 work-items.
 TEST(GeneratorTest, SubgroupResultsDoNotDependOnTheSubgroupSize) {
   int with_subgroup_ops = 0;
-  for (uint64_t seed = 0; seed < 400 && with_subgroup_ops < 25; ++seed) {
+  int with_non_uniform = 0;  // SPIR-V 1.3's OpGroupNonUniform*
+  for (uint64_t seed = 0;
+       seed < 2000 && (with_subgroup_ops < 25 || with_non_uniform < 10);
+       ++seed) {
     GeneratorOptions g;
     g.seed = seed;
     g.avoid_known_bugs = 0;
@@ -134,10 +137,12 @@ TEST(GeneratorTest, SubgroupResultsDoNotDependOnTheSubgroupSize) {
     auto m = spirv::ReadModuleWords(tc->module_words);
     ASSERT_TRUE(m.ok());
     bool uses = false;
+    bool non_uniform = false;
     for (const spirv::Function& f : m->functions)
       for (const spirv::BasicBlock& b : f.blocks)
         for (const spirv::Instruction& inst : b.instructions) {
           const std::string_view name = inst.name();
+          non_uniform = non_uniform || name.starts_with("OpGroupNonUniform");
           uses = uses || name.find("SubgroupShuffle") != name.npos;
           if (name.rfind("OpGroup", 0) == 0 && inst.NumOperands() > 0) {
             // Scope operand: a constant 3 (Subgroup).
@@ -148,7 +153,9 @@ TEST(GeneratorTest, SubgroupResultsDoNotDependOnTheSubgroupSize) {
           }
         }
     if (!uses) continue;
+    if (with_subgroup_ops >= 25 && !non_uniform) continue;
     ++with_subgroup_ops;
+    if (non_uniform) ++with_non_uniform;
     oracles::reference::ReferenceOptions options;
     options.subgroup_size = 1;
     const oracles::Execution base =
@@ -168,6 +175,7 @@ TEST(GeneratorTest, SubgroupResultsDoNotDependOnTheSubgroupSize) {
     }
   }
   EXPECT_GE(with_subgroup_ops, 25);
+  EXPECT_GE(with_non_uniform, 10);
 }
 
 // The swarm features that shape the kernel's interface and CFG appear:
@@ -388,6 +396,17 @@ TEST(GeneratorTest, VersionFeaturesAppearOnlyFromTheirVersion) {
     ASSERT_TRUE(oldest.contains(op)) << static_cast<int>(op);
     EXPECT_EQ(oldest[op], 0x00010400u);
   }
+  // SPIR-V 1.3's extended subgroups (OpGroupNonUniformElect ..
+  // OpGroupNonUniformShuffleDown), in several kinds.
+  size_t non_uniform_kinds = 0;
+  for (const auto& [op, version] : oldest) {
+    if (op < spv::Op::OpGroupNonUniformElect ||
+        op > spv::Op::OpGroupNonUniformQuadSwap)
+      continue;
+    ++non_uniform_kinds;
+    EXPECT_GE(version, 0x00010300u) << static_cast<int>(op);
+  }
+  EXPECT_GE(non_uniform_kinds, 8u);
   // With every consumer avoided, none of them.
   EXPECT_EQ(
       CountGenerated(300, oracles::kAllConsumers,

@@ -349,5 +349,34 @@ TEST(CorpusRoundTripTest, EveryKnownConsumerBugModuleRoundTrips) {
                     "corpora/known_consumer_bugs_manifest.txt");
 }
 
+// Body-less functions (imports) by name: OpName first, else the
+// LinkageAttributes name, else "%id"; defined functions are not listed.
+TEST(ModuleTest, DeclaredFunctionNames) {
+  auto words = Assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+               OpMemoryModel Physical64 OpenCL
+               OpName %named "atomic_add_f"
+               OpDecorate %named LinkageAttributes "linked_name" Import
+               OpDecorate %linked LinkageAttributes "only_linked" Import
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %named = OpFunction %void None %fn
+               OpFunctionEnd
+     %linked = OpFunction %void None %fn
+               OpFunctionEnd
+    %defined = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(words.ok()) << words.status();
+  auto m = ReadModuleWords(*words);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_THAT(m->DeclaredFunctionNames(),
+              ::testing::ElementsAre("atomic_add_f", "only_linked"));
+}
+
 }  // namespace
 }  // namespace l0spv::spirv

@@ -86,13 +86,32 @@ TEST(DeviceProfileTest, FullHasEveryOptionalFeature) {
         Capability::GroupNonUniformClustered}) {
     EXPECT_TRUE(p->HasCapability(c)) << static_cast<int>(c);
   }
-  // Extended subgroups are in `full` only: the device profiles' data does
-  // not list them.
-  for (const char* name : {"baseline", "tgllp", "dg2", "pvc"}) {
+  // Extended subgroups: every profile but `baseline` (Intel GPUs report the
+  // cl_khr_subgroup_* extensions; ocloc 22.43 builds every one of them).
+  for (auto [name, has] : {std::pair<const char*, bool>{"baseline", false},
+                           {"tgllp", true},
+                           {"dg2", true},
+                           {"pvc", true}}) {
     auto d = FindDeviceProfile(name);
     ASSERT_TRUE(d.ok());
-    EXPECT_FALSE(d->HasCapability(Capability::GroupNonUniform)) << name;
+    EXPECT_EQ(d->HasCapability(Capability::GroupNonUniform), has) << name;
   }
+  // Float atomics, from compute-runtime's fp atomic flags: full and pvc
+  // every kind, dg2 fp32 add, tgllp none.
+  const auto min_max = [](const char* name) {
+    auto d = FindDeviceProfile(name);
+    return d.ok() &&
+           d->FindExtension("SPV_EXT_shader_atomic_float_min_max") != nullptr;
+  };
+  const auto add = [](const char* name) {
+    auto d = FindDeviceProfile(name);
+    return d.ok() &&
+           d->FindExtension("SPV_EXT_shader_atomic_float_add") != nullptr;
+  };
+  EXPECT_TRUE(add("full") && min_max("full"));
+  EXPECT_TRUE(add("pvc") && min_max("pvc"));
+  EXPECT_TRUE(add("dg2") && !min_max("dg2"));
+  EXPECT_FALSE(add("tgllp") || min_max("tgllp"));
   EXPECT_EQ(p->FindExtension("SPV_INTEL_media_block_io"), nullptr);
 }
 
