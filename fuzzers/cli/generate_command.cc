@@ -24,6 +24,10 @@ ABSL_FLAG(std::string, out, "",
           "sub-directory seed-N per case)");
 ABSL_FLAG(bool, stats, false,
           "print how often each opcode and OpenCL.std instruction appears");
+ABSL_FLAG(bool, coverage, false,
+          "with --stats: also print the coverage table (every core opcode the "
+          "profile makes usable and every OpenCL.std instruction, whether the "
+          "cases used it, and the percentages)");
 ABSL_FLAG(bool, check, false,
           "lint every case (spirv-val + Level Zero rules) and run it on the "
           "reference interpreter; exit 1 if any is rejected or has undefined "
@@ -102,7 +106,10 @@ int RunGenerate(const std::vector<std::string>& positional) {
   const std::string out = absl::GetFlag(FLAGS_out);
   const bool stats = absl::GetFlag(FLAGS_stats);
   const bool check = absl::GetFlag(FLAGS_check);
+  const bool coverage = absl::GetFlag(FLAGS_coverage);
   if (count == 0) return UsageError("generate", "--count must be at least 1");
+  if (coverage && !stats)
+    return UsageError("generate", "--coverage needs --stats");
   if (out.empty() && !stats && !check) {
     return UsageError("generate",
                       "nothing to do: give --out=DIR, --stats or --check");
@@ -190,6 +197,7 @@ int RunGenerate(const std::vector<std::string>& positional) {
     } else {
       std::cout << table.ToText();
     }
+    if (coverage) std::cout << "\n" << table.CoverageText(*profile);
   }
   if (check) {
     std::cout << absl::StrFormat(
@@ -207,7 +215,7 @@ Command GenerateCommand() {
   return {"generate",
           "random, valid, UB-free Level Zero kernels (test cases) from seeds",
           "generate [--seed=N] [--count=K] [--out=DIR] [--profile=NAME]\n"
-          "         [--stats] [--check] [--max_statements=N]\n"
+          "         [--stats [--coverage]] [--check] [--max_statements=N]\n"
           "         [--allow_known_bugs] [--non_uniform] "
           "[--images=off|swarm|on] [--spirv_version=swarm|1.N|1.N-1.M]\n\n"
           "Generates test cases (module, ND-range, argument buffers, float "
@@ -216,16 +224,18 @@ Command GenerateCommand() {
           "directories (`l0spv-fuzz run DIR --target=...` runs one). "
           "--check lints each case and runs it on the reference interpreter; "
           "a rejection or undefined behaviour is a generator bug (exit 1). "
-          "--stats prints the opcode / OpenCL.std coverage table. "
+          "--stats prints how often each opcode and OpenCL.std instruction "
+          "appears; with --coverage, also every usable one and the share "
+          "generated. "
           "--images=on gives every case image and sampler arguments "
           "(sampled, sampler-less, written and read-write images, queries, "
           "literal samplers); swarm gives a quarter of them; off (default) "
           "none. Profiles without images never get them. Each case draws its "
           "SPIR-V version from 1.0 to the profile's newest (--spirv_version "
           "fixes one or a range) and uses what that version adds.",
-          {"seed", "count", "out", "profile", "stats", "check", "json",
-           "max_statements", "allow_known_bugs", "non_uniform", "images",
-           "spirv_version"},
+          {"seed", "count", "out", "profile", "stats", "coverage", "check",
+           "json", "max_statements", "allow_known_bugs", "non_uniform",
+           "images", "spirv_version"},
           RunGenerate};
 }
 

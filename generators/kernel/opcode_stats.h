@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "oracles/validity/device_profile.h"
 #include "spirv/module.h"
 
 namespace l0spv::generators::kernel {
@@ -29,6 +30,14 @@ class OpcodeStats {
   // A table sorted by name: "name  modules  occurrences".
   std::string ToText() const;
   nlohmann::json ToJson() const;
+
+  // The coverage table of `generate --stats --coverage`: every core opcode
+  // `profile` makes usable (grammar version, capabilities and extensions;
+  // reserved and excluded grammar entries left out) and every OpenCL.std
+  // instruction, each with whether these modules used it; image
+  // instructions are counted apart, and the lines end with the totals and
+  // the usable opcodes never generated.
+  std::string CoverageText(const oracles::DeviceProfile& profile) const;
 
  private:
   struct Count {

@@ -1,6 +1,7 @@
 #include "generators/kernel/subgroups.h"
 
 #include "generators/kernel/expressions.h"
+#include "spirv/numeric_bits.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::generators::kernel {
@@ -141,6 +142,76 @@ spirv::Operand GroupOperation(GenContext& ctx) {
                             ctx.rng.Below(2));
 }
 
+// Sums, products, xors and ballot counts over a subgroup where only lane 0
+// contributes and every other lane brings the operation's identity: the
+// result is lane 0's value whatever the subgroup size (and it is uniform,
+// so a float sum or product is exact: x + 0.0 and x * 1.0 are x; x is a
+// converted integer, never -0.0). Needs the subgroup-local id.
+bool GenLaneZeroContribution(GenContext& ctx) {
+  const KernelResources& k = *ctx.kernel;
+  FunctionEmitter& fn = *ctx.fn;
+  Rng& rng = ctx.rng;
+  const uint32_t scope = ctx.types.U32(kScopeSubgroup);
+  const ValueType b = BoolT();
+  const uint32_t bool_type = ctx.types.Id(b);
+  const uint32_t lane0 =
+      fn.Op(Op::OpIEqual, bool_type, {k.subgroup_local_id, ctx.types.U32(0)});
+  if (rng.Percent(25)) {  // one bit set: count 1, highest bit 0
+    ctx.builder.AddCapability(spv::Capability::GroupNonUniformBallot);
+    const ValueType v4 = IntT(32, 4);
+    const uint32_t v4_type = ctx.types.Id(v4);
+    const uint32_t ballot =
+        fn.Op(Op::OpGroupNonUniformBallot, v4_type, {scope, lane0});
+    const ValueType u32 = IntT(32);
+    const uint32_t u32_type = ctx.types.Id(u32);
+    const uint32_t r =
+        rng.Percent(50)
+            ? fn.OpWith(
+                  Op::OpGroupNonUniformBallotBitCount, u32_type,
+                  {Id(scope),
+                   spirv::EnumOperand(spirv::OperandKind::kGroupOperation, 0),
+                   Id(ballot)})
+            : fn.Op(Op::OpGroupNonUniformBallotFindMSB, u32_type,
+                    {scope, ballot});
+    AddValue(ctx, r, u32);
+    return true;
+  }
+  ctx.builder.AddCapability(spv::Capability::GroupNonUniformArithmetic);
+  if (rng.Percent(20)) {
+    const uint32_t p = UniformPredicate(ctx);
+    const uint32_t contribution =
+        fn.Op(Op::OpSelect, bool_type, {lane0, p, ctx.types.Splat(b, 0)});
+    AddValue(ctx,
+             fn.OpWith(Op::OpGroupNonUniformLogicalXor, bool_type,
+                       {Id(scope), GroupOperation(ctx), Id(contribution)}),
+             b);
+    return true;
+  }
+  const ValueType t = NonUniformType(ctx);
+  const uint32_t type = ctx.types.Id(t);
+  Op op;
+  uint64_t identity = 0;  // bits of the identity element
+  if (t.IsFloat()) {
+    const bool product = rng.Percent(50);
+    op = product ? Op::OpGroupNonUniformFMul : Op::OpGroupNonUniformFAdd;
+    identity = product ? spirv::EncodeFloat(1.0, t.width) : 0;
+  } else {
+    static constexpr Op kInt[] = {Op::OpGroupNonUniformIAdd,
+                                  Op::OpGroupNonUniformIMul,
+                                  Op::OpGroupNonUniformBitwiseXor};
+    op = rng.Pick<Op>(kInt);
+    identity = op == Op::OpGroupNonUniformIMul ? 1 : 0;
+  }
+  const uint32_t v = UniformValue(ctx, t);
+  const uint32_t contribution =
+      fn.Op(Op::OpSelect, type, {lane0, v, ctx.types.Splat(t, identity)});
+  AddValue(
+      ctx,
+      fn.OpWith(op, type, {Id(scope), GroupOperation(ctx), Id(contribution)}),
+      t);
+  return true;
+}
+
 // SPIR-V 1.3's OpGroupNonUniform* (the guide's "Extended Subgroups") in forms
 // whose result does not depend on the subgroup size or on which lane a
 // work-item is: votes, broadcasts, reductions and inclusive scans of uniform
@@ -156,7 +227,7 @@ bool GenNonUniformGroupOp(GenContext& ctx) {
   const ValueType b = BoolT();
   const uint32_t bool_type = ctx.types.Id(b);
   const bool lane_id = k.subgroup_local_id != 0;
-  switch (rng.Below(lane_id ? 6 : 5)) {
+  switch (rng.Below(lane_id ? 7 : 5)) {
     case 0: {  // votes
       ctx.builder.AddCapability(spv::Capability::GroupNonUniformVote);
       if (rng.Percent(30)) {  // true: every lane holds the same value
@@ -267,6 +338,8 @@ bool GenNonUniformGroupOp(GenContext& ctx) {
       AddValue(ctx, r, b);
       return true;
     }
+    case 5:
+      return GenLaneZeroContribution(ctx);
     default: {  // Elect is true exactly in lane 0: their inequality is false
       const uint32_t elect =
           fn.Op(Op::OpGroupNonUniformElect, bool_type, {scope});

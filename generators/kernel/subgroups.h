@@ -16,7 +16,10 @@
 //    min/max/and/or reductions and inclusive scans of such a value, identity
 //    shuffles (Shuffle by own id, Xor/Up/Down by 0), ballots read back at the
 //    work-item's own bit (InverseBallot, BitExtract), FindLSB of an all-true
-//    ballot (0), and Elect compared with "own id == 0" (always equal).
+//    ballot (0), and Elect compared with "own id == 0" (always equal);
+//    sums, products, xors (IAdd/FAdd/IMul/FMul/BitwiseXor/LogicalXor) where
+//    only lane 0 contributes a value and every other lane the identity, and
+//    BitCount/FindMSB of the ballot of "own id == 0" (1 and 0).
 // Like work-group collectives they are emitted only while ctx.uniform holds
 // (every work-item of a subgroup must reach them) and only in kernels.
 #pragma once

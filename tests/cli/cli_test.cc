@@ -378,6 +378,19 @@ TEST_F(CliTest, GenerateCheckAndStats) {
   r = L0spvFuzz({"generate", "--profile=nope", "--stats"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("nope"));
+  // The coverage table: usable opcodes of the profile, with the shares.
+  r = L0spvFuzz(
+      {"generate", "--count=20", "--stats", "--coverage", "--profile=tgllp"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("coverage on profile 'tgllp'"));
+  EXPECT_THAT(r.out, HasSubstr("core opcodes outside images: "));
+  EXPECT_THAT(r.out, HasSubstr("OpenCL.std: "));
+  EXPECT_THAT(r.out, HasSubstr("never generated (OpenCL.std):"));
+  // Shader-only opcodes are not usable in a Kernel environment.
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("OpEmitVertex")));
+  r = L0spvFuzz({"generate", "--count=2", "--coverage", "--check"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--coverage needs --stats"));
 }
 
 TEST_F(CliTest, CampaignOnTheReferenceAlone) {
