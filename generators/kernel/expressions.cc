@@ -186,11 +186,37 @@ uint32_t Condition(GenContext& ctx) {
   return ctx.fn->Op(op, type, {a, b});
 }
 
+// SPIR-V 1.4's NoSignedWrap / NoUnsignedWrap where no wrap can happen: an
+// add or multiply of two operands masked below half the width (so the exact
+// result fits signed and unsigned); `ref` reports a decorated wrap as
+// undefined, so a consumer that miscompiles the flags shows up as a
+// mismatch.
+uint32_t NoWrapArith(GenContext& ctx, Op op, ValueType t, uint32_t type) {
+  FunctionEmitter& fn = *ctx.fn;
+  const uint64_t mask = (uint64_t{1} << (t.width / 2 - 1)) - 1;
+  const uint32_t a = fn.Op(Op::OpBitwiseAnd, type,
+                           {Operand(ctx, t), ctx.types.Splat(t, mask)});
+  const uint32_t b = fn.Op(Op::OpBitwiseAnd, type,
+                           {Operand(ctx, t), ctx.types.Splat(t, mask)});
+  const uint32_t r = fn.Op(op, type, {a, b});
+  const uint32_t which = ctx.rng.Below(3);  // signed, unsigned, both
+  if (which != 1) ctx.Decorate(r, spv::Decoration::NoSignedWrap);
+  if (which != 0) ctx.Decorate(r, spv::Decoration::NoUnsignedWrap);
+  return r;
+}
+
 bool GenIntArith(GenContext& ctx) {
   const ValueType t = RandomIntType(ctx);
   const uint32_t type = ctx.types.Id(t);
   FunctionEmitter& fn = *ctx.fn;
-  switch (ctx.rng.Below(10)) {
+  const uint32_t form = ctx.rng.Below(10);
+  if ((form <= 1 || form == 4 || form == 5) && ctx.features.HasVersion(1, 4) &&
+      ctx.rng.Percent(30)) {
+    AddValue(ctx,
+             NoWrapArith(ctx, form <= 1 ? Op::OpIAdd : Op::OpIMul, t, type), t);
+    return true;
+  }
+  switch (form) {
     case 0:
     case 1:
       AddValue(ctx, fn.Op(Op::OpIAdd, type, {Operand(ctx, t), Operand(ctx, t)}),
@@ -256,6 +282,12 @@ bool GenIntDivision(GenContext& ctx) {
   // overflows (known-consumer-bugs/spirv_opt_smod_fold).
   if (op == Op::OpSMod && t.width >= 32 &&
       !ctx.BugsAllowed(KnownBugId::kSpirvOptSmodFold))
+    op = Op::OpSRem;
+  // llvm-spirv 14's round trip of a 1.4 OpSMod adds (a rem b) + b in an
+  // OpIAdd decorated NoSignedWrap, which wraps for large divisors
+  // (known-consumer-bugs/llvm_spirv_smod_nsw).
+  if (op == Op::OpSMod && ctx.features.HasVersion(1, 4) &&
+      !ctx.BugsAllowed(KnownBugId::kLlvmSpirvSmodNsw))
     op = Op::OpSRem;
   const bool is_signed =
       op == Op::OpSDiv || op == Op::OpSRem || op == Op::OpSMod;
@@ -479,7 +511,12 @@ bool GenConvert(GenContext& ctx) {
       ctx.Decorate(r, spv::Decoration::SaturatedConversion);
     }
     if (ctx.rng.Percent(25)) {
-      ctx.Decorate(r, spv::Decoration::FPRoundingMode, {ctx.rng.Below(4)});
+      uint32_t mode = ctx.rng.Below(4);  // RTE, RTZ, RTP, RTN
+      // PoCL 3.1 drops unrelated stores after a saturating rounded
+      // conversion of an out-of-range constant
+      // (known-consumer-bugs/pocl_sat_rounding_conversion): RTZ only.
+      if (!ctx.BugsAllowed(KnownBugId::kPoclSatRoundingConversion)) mode = 1;
+      ctx.Decorate(r, spv::Decoration::FPRoundingMode, {mode});
     }
     AddValue(ctx, r, to);
     return true;

@@ -197,7 +197,13 @@ bool GenLoop(GenContext& ctx) {
   fn.StartBlock(header);
   const uint32_t go_on =
       fn.Op(spv::Op::OpULessThan, bool_type, {counter, bound});
-  const uint32_t loop_control = rng.Below(3);  // None, Unroll, DontUnroll
+  uint32_t loop_control = rng.Below(3);  // None, Unroll, DontUnroll
+  // spirv-opt 2023.1 unrolls Unroll loops without copying decorations
+  // (known-consumer-bugs/spirv_opt_unroll_drops_decorations): no Unroll
+  // hint while spirv-opt is avoided.
+  if (loop_control == 1 &&
+      !ctx.BugsAllowed(KnownBugId::kSpirvOptUnrollDropsDecorations))
+    loop_control = 0;
   if (structured) {
     fn.Void(
         spv::Op::OpLoopMerge,

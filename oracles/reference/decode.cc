@@ -88,6 +88,12 @@ absl::Status DecodeState::DecodeDecorations() {
       case spv::Decoration::Alignment:
         out.alignment = arg;
         break;
+      case spv::Decoration::NoSignedWrap:
+        out.no_signed_wrap = true;
+        break;
+      case spv::Decoration::NoUnsignedWrap:
+        out.no_unsigned_wrap = true;
+        break;
       default:
         break;
     }

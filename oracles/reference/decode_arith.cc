@@ -299,6 +299,17 @@ absl::Status DecodeState::IntFamily(const Instruction& inst, Op_ base8,
                                  " with operands of different widths"));
     i.b = *b;
   }
+  if (const Decorations* d = Deco(inst.result_id());
+      d != nullptr && (d->no_signed_wrap || d->no_unsigned_wrap)) {
+    Inst check{Op_::kNoWrapCheck};
+    check.k = i.k;
+    check.n = i.n;
+    check.a = i.a;
+    check.b = binary ? i.b : kNoSlot;
+    check.d = inst.opcode() | (d->no_signed_wrap ? 1u << 16 : 0u) |
+              (d->no_unsigned_wrap ? 1u << 17 : 0u);
+    Emit(check, inst);
+  }
   Emit(i, inst);
   return absl::OkStatus();
 }

@@ -94,6 +94,8 @@ struct Decorations {
   uint32_t array_stride = 0;
   bool byval = false;
   uint32_t alignment = 0;
+  bool no_signed_wrap = false;    // NoSignedWrap (SPIR-V 1.4)
+  bool no_unsigned_wrap = false;  // NoUnsignedWrap
 };
 
 // A module-level value: its type and its bytes in the OpenCL layout.

@@ -13,6 +13,7 @@
 #include "oracles/reference/race.h"
 #include "oracles/reference/scalar_ops.h"
 #include "spirv/grammar.h"
+#include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::oracles::reference {
 namespace {
@@ -111,6 +112,50 @@ inline C Ftz(C v) {
   } else {
     return v;
   }
+}
+
+// NoSignedWrap / NoUnsignedWrap (kNoWrapCheck's d: the SPIR-V opcode, bit
+// 16 signed, bit 17 unsigned) on `bits`-bit lanes a and b: the violated
+// decoration's name, or nullptr when the exact result fits.
+const char* NoWrapViolation(uint32_t d, uint64_t a, uint64_t b, uint32_t bits) {
+  const auto op = static_cast<spv::Op>(d & 0xffff);
+  const uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  const int sh = 64 - static_cast<int>(bits);
+  const __int128 sa = static_cast<int64_t>(a << sh) >> sh;
+  const __int128 sb = static_cast<int64_t>(b << sh) >> sh;
+  const __int128 ua = a & mask, ub = b & mask;
+  const __int128 smin = -(static_cast<__int128>(1) << (bits - 1));
+  const __int128 smax = (static_cast<__int128>(1) << (bits - 1)) - 1;
+  const __int128 umax = static_cast<__int128>(mask);
+  __int128 s = 0, u = 0;
+  switch (op) {
+    case spv::Op::OpIAdd:
+      s = sa + sb;
+      u = ua + ub;
+      break;
+    case spv::Op::OpISub:
+      s = sa - sb;
+      u = ua - ub;
+      break;
+    case spv::Op::OpIMul:
+      s = sa * sb;
+      u = ua * ub;
+      break;
+    case spv::Op::OpSNegate:
+      s = -sa;
+      u = -ua;
+      break;
+    case spv::Op::OpShiftLeftLogical:
+      if (ub >= bits) return nullptr;  // the shift's own rule applies
+      s = sa * (static_cast<__int128>(1) << static_cast<int>(ub));
+      u = ua * (static_cast<__int128>(1) << static_cast<int>(ub));
+      break;
+    default:
+      return nullptr;
+  }
+  if ((d & (1u << 16)) != 0 && (s < smin || s > smax)) return "NoSignedWrap";
+  if ((d & (1u << 17)) != 0 && (u < 0 || u > umax)) return "NoUnsignedWrap";
+  return nullptr;
 }
 
 }  // namespace
@@ -699,6 +744,20 @@ Executor::Stop Executor::RunImpl(Invocation& inv) {
           run(FloatLane<float>{});
         } else {
           run(FloatLane<double>{});
+        }
+        ++pc;
+        break;
+      }
+      case Op::kNoWrapCheck: {
+        const uint32_t eb = KindBytes(I.k);
+        for (int l = 0; l < I.n; ++l) {
+          uint64_t a = 0, b = 0;
+          std::memcpy(&a, R + I.a + l * eb, eb);
+          if (I.b != kNoSlot) std::memcpy(&b, R + I.b + l * eb, eb);
+          if (const char* wrap = NoWrapViolation(I.d, a, b, eb * 8))
+            L0SPV_UB(wrap, absl::StrCat("the decorated operation wraps on ", a,
+                                        " and ", b, " (", eb * 8, "-bit lane ",
+                                        l, ")"));
         }
         ++pc;
         break;

@@ -119,6 +119,10 @@ enum class Op : uint16_t {
   kISubBorrow,
   kUMulExtended,
   kSMulExtended,
+  // NoSignedWrap / NoUnsignedWrap of the next instruction (n lanes of kind
+  // k, operands a and b; b = kNoSlot for OpSNegate): kUbDetected when it
+  // wraps. d = the SPIR-V opcode | 1 << 16 signed | 1 << 17 unsigned.
+  kNoWrapCheck,
 
   // Memory. Pointers are 64-bit (allocation id << 32 | offset).
   // r = new private allocation of d bytes (alignment c), initialised from

@@ -12,6 +12,7 @@
 #include "spirv/binary.h"
 #include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
+#include "tests/generator/count_generated.h"
 
 namespace l0spv::generators::kernel {
 namespace {
@@ -28,23 +29,7 @@ bool IsFloatAtomic(const spirv::Instruction& i) {
 int Count(const std::string& profile, uint32_t avoid,
           const std::function<bool(const spirv::TypeTable&,
                                    const spirv::Instruction&)>& match) {
-  int count = 0;
-  for (uint64_t seed = 0; seed < 300; ++seed) {
-    GeneratorOptions options;
-    options.seed = seed;
-    options.profile = profile;
-    options.avoid_known_bugs = avoid;
-    auto tc = GenerateTestCase(options);
-    if (!tc.ok()) return -1;
-    auto module = spirv::ReadModuleWords(tc->module_words);
-    if (!module.ok()) return -1;
-    const spirv::TypeTable types(*module);
-    for (const spirv::Function& f : module->functions)
-      for (const spirv::BasicBlock& b : f.blocks)
-        for (const spirv::Instruction& i : b.instructions)
-          if (match(types, i)) ++count;
-  }
-  return count;
+  return CountGenerated(300, avoid, match, 0, profile);
 }
 
 bool IsHalfAdd(const spirv::TypeTable& types, const spirv::Instruction& i) {

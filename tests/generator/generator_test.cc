@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "generators/kernel/opcode_stats.h"
+#include "tests/generator/count_generated.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/compare/compare.h"
@@ -249,30 +250,6 @@ TEST(GeneratorTest, FloatResultsCarryTolerances) {
     }
   }
   EXPECT_GT(with_tolerances, 0u);
-}
-
-// Instructions of `seeds` generated cases (known bugs of `avoid` avoided)
-// that `match` accepts; -1 when a case does not generate or parse.
-int CountGenerated(uint64_t seeds, uint32_t avoid,
-                   const std::function<bool(const spirv::TypeTable&,
-                                            const spirv::Instruction&)>& match,
-                   uint64_t first = 0) {
-  int count = 0;
-  for (uint64_t seed = first; seed < first + seeds; ++seed) {
-    GeneratorOptions options;
-    options.seed = seed;
-    options.avoid_known_bugs = avoid;
-    auto tc = GenerateTestCase(options);
-    if (!tc.ok()) return -1;
-    auto module = spirv::ReadModuleWords(tc->module_words);
-    if (!module.ok()) return -1;
-    const spirv::TypeTable types(*module);
-    for (const spirv::Function& fn : module->functions)
-      for (const spirv::BasicBlock& bb : fn.blocks)
-        for (const spirv::Instruction& i : bb.instructions)
-          if (match(types, i)) ++count;
-  }
-  return count;
 }
 
 bool IsVectorOf(const spirv::TypeTable& types, uint32_t type_id,

@@ -55,6 +55,58 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(info.param.name);
     });
 
+// NoSignedWrap / NoUnsignedWrap (SPV_KHR_no_integer_wrap_decoration, core
+// in SPIR-V 1.4): a decorated operation that wraps is undefined; one that
+// fits, or an undecorated one that wraps, is not.
+Execution RunDecorated(const std::string& decoration, const std::string& decls,
+                       const std::string& body) {
+  std::string text =
+      WrapBody(decls, body, "uint", false,
+               "OpExtension \"SPV_KHR_no_integer_wrap_decoration\"\n");
+  const std::string anchor = "OpDecorate %gid BuiltIn";
+  text.insert(text.find(anchor), "OpDecorate %v " + decoration + "\n");
+  return RunReference(
+      MakeCase(AssembleOrDie(text), {1}, std::nullopt, {Buffer(16)}),
+      ReferenceOptions{});
+}
+
+TEST(ReferenceNoWrap, DecoratedWrapsAreUndefined) {
+  const std::string max = "%max = OpConstant %uint 0x7fffffff\n";
+  const std::string all = "%all = OpConstant %uint 0xffffffff\n";
+  struct Case {
+    const char* decoration;
+    std::string decls, body;
+    bool ub;
+  };
+  const Case cases[] = {
+      {"NoSignedWrap", max, "%v = OpIAdd %uint %max %uint_1\n", true},
+      {"NoUnsignedWrap", max, "%v = OpIAdd %uint %max %uint_1\n", false},
+      {"NoUnsignedWrap", all, "%v = OpIAdd %uint %all %uint_1\n", true},
+      {"NoSignedWrap", all, "%v = OpIAdd %uint %all %uint_1\n", false},
+      {"NoUnsignedWrap", "", "%v = OpISub %uint %uint_0 %uint_1\n", true},
+      {"NoSignedWrap", max, "%v = OpIMul %uint %max %uint_2\n", true},
+      {"NoUnsignedWrap", max, "%v = OpIMul %uint %max %uint_2\n", false},
+      {"NoSignedWrap", max, "%v = OpShiftLeftLogical %uint %max %uint_1\n",
+       true},
+      {"NoUnsignedWrap", "", "%v = OpSNegate %uint %uint_1\n", true},
+      {"NoSignedWrap", "", "%v = OpSNegate %uint %uint_1\n", false},
+      {"NoSignedWrap", "%m = OpConstant %uint 0x80000000\n",
+       "%v = OpSNegate %uint %m\n", true},
+  };
+  for (const Case& c : cases) {
+    const Execution e =
+        RunDecorated(c.decoration, c.decls, c.body + "OpStore %out %v\n");
+    if (c.ub) {
+      EXPECT_EQ(e.status, ExecutionStatus::kUbDetected)
+          << c.decoration << " " << c.body << e.message;
+      EXPECT_NE(e.message.find(c.decoration), std::string::npos) << e.message;
+    } else {
+      EXPECT_EQ(e.status, ExecutionStatus::kOk)
+          << c.decoration << " " << c.body << e.message;
+    }
+  }
+}
+
 TEST(ReferenceUbLimits, MemoryLimitStopsTheRun) {
   ReferenceOptions opts;
   opts.memory_limit_bytes = 1024;

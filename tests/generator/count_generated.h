@@ -1,0 +1,42 @@
+// tests/generator/count_generated.h — counting what the generator emits
+// over a range of seeds, for the gate and feature tests.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "generators/kernel/generator.h"
+#include "spirv/binary.h"
+#include "spirv/type_table.h"
+
+namespace l0spv::generators::kernel {
+
+// Instructions of `seeds` generated cases from seed `first` on `profile`
+// (known bugs of `avoid` avoided) that `match` accepts; -1 when a case does
+// not generate or parse.
+inline int CountGenerated(
+    uint64_t seeds, uint32_t avoid,
+    const std::function<bool(const spirv::TypeTable&,
+                             const spirv::Instruction&)>& match,
+    uint64_t first = 0, const std::string& profile = "full") {
+  int count = 0;
+  for (uint64_t seed = first; seed < first + seeds; ++seed) {
+    GeneratorOptions options;
+    options.seed = seed;
+    options.profile = profile;
+    options.avoid_known_bugs = avoid;
+    auto tc = GenerateTestCase(options);
+    if (!tc.ok()) return -1;
+    auto module = spirv::ReadModuleWords(tc->module_words);
+    if (!module.ok()) return -1;
+    const spirv::TypeTable types(*module);
+    for (const spirv::Function& fn : module->functions)
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions)
+          if (match(types, i)) ++count;
+  }
+  return count;
+}
+
+}  // namespace l0spv::generators::kernel
