@@ -82,6 +82,13 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
                        {oracles::KnownBugId::kPoclSwitchStoreBeforeBarrier,
                         oracles::KnownBugId::kPoclBarrierSwitchPhiAbort})) != 0)
     f.weights[kFamSwitch] = 0;
+  // PoCL 3.1 keeps one copy of a loop's per-work-item counter across a
+  // barrier (known-consumer-bugs/pocl_loop_phi_across_barrier): no loops
+  // either in such cases.
+  if (barriers && (options.avoid_known_bugs &
+                   oracles::ConsumersOf(
+                       oracles::KnownBugId::kPoclLoopPhiAcrossBarrier)) != 0)
+    f.weights[kFamLoop] = 0;
   // Drawn after everything else so the draws above keep their values.
   const uint32_t low = options.min_spirv_version >> 8;
   const uint32_t high = SpirvVersionRange(profile, options).second >> 8;

@@ -10,7 +10,6 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "generators/kernel/opcode_stats.h"
-#include "tests/generator/count_generated.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/compare/compare.h"
@@ -20,6 +19,7 @@
 #include "spirv/type_table.h"
 #include "spirv/unified1/OpenCL.std.h"
 #include "spirv/unified1/spirv.hpp11"
+#include "tests/generator/count_generated.h"
 
 namespace l0spv::generators::kernel {
 namespace {
@@ -293,26 +293,34 @@ TEST(GeneratorTest, VectorLogicalNotOnlyWhenOclgrindIsNotAvoided) {
 
 // pocl_switch_store_before_barrier: no switch beside a barrier while PoCL
 // is avoided; with nothing avoided the pair occurs.
-int SwitchesBesideBarriers(uint64_t seeds, uint32_t avoid) {
+// Cases (of `seeds`) with both an `op` instruction and a work-group barrier.
+int BesideBarriers(uint64_t seeds, uint32_t avoid, spv::Op op) {
   int cases = 0;
   for (uint64_t seed = 0; seed < seeds; ++seed) {
-    bool has_switch = false, has_barrier = false;
+    bool has_op = false, has_barrier = false;
     CountGenerated(
         1, avoid,
         [&](const spirv::TypeTable&, const spirv::Instruction& i) {
-          has_switch |= spirv::Is(i, spv::Op::OpSwitch);
+          has_op |= spirv::Is(i, op);
           has_barrier |= spirv::Is(i, spv::Op::OpControlBarrier);
           return false;
         },
         seed);
-    if (has_switch && has_barrier) ++cases;
+    if (has_op && has_barrier) ++cases;
   }
   return cases;
 }
 
 TEST(GeneratorTest, NoSwitchBesideABarrierWhilePoclIsAvoided) {
-  EXPECT_EQ(SwitchesBesideBarriers(400, oracles::kConsumerPocl), 0);
-  EXPECT_GT(SwitchesBesideBarriers(400, 0), 0);
+  EXPECT_EQ(BesideBarriers(400, oracles::kConsumerPocl, spv::Op::OpSwitch), 0);
+  EXPECT_GT(BesideBarriers(400, 0, spv::Op::OpSwitch), 0);
+}
+
+// pocl_loop_phi_across_barrier: no (structured) loops beside barriers either.
+TEST(GeneratorTest, NoLoopBesideABarrierWhilePoclIsAvoided) {
+  EXPECT_EQ(BesideBarriers(400, oracles::kConsumerPocl, spv::Op::OpLoopMerge),
+            0);
+  EXPECT_GT(BesideBarriers(400, 0, spv::Op::OpLoopMerge), 0);
 }
 
 // The version swarm: every version the profile accepts occurs, a fixed
