@@ -13,6 +13,7 @@
 #include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
 #include "tests/generator/count_generated.h"
+#include "tests/generator/same_results.h"
 
 namespace l0spv::generators::kernel {
 namespace {
@@ -90,22 +91,14 @@ TEST(FloatAtomicsTest, ResultsDoNotDependOnTheWorkItemOrder) {
         [&](const spirv::Instruction& i) { uses = uses || IsFloatAtomic(i); });
     if (!uses) continue;
     ++checked;
-    oracles::reference::ReferenceOptions options;
-    const oracles::Execution base =
-        oracles::reference::RunReference(*tc, options);
-    ASSERT_EQ(base.status, oracles::ExecutionStatus::kOk)
-        << "seed " << seed << ": " << base.message;
+    std::vector<std::pair<std::string, oracles::reference::ReferenceOptions>>
+        orders;
     for (uint64_t schedule : {1u, 2u, 3u}) {
-      options.schedule_seed = schedule;
-      const oracles::Execution e =
-          oracles::reference::RunReference(*tc, options);
-      ASSERT_EQ(e.status, oracles::ExecutionStatus::kOk)
-          << "seed " << seed << ": " << e.message;
-      const oracles::CompareResult r = oracles::CompareExecutions(
-          *tc, base, e, oracles::CompareOptionsFor(*tc));
-      EXPECT_TRUE(r.equal) << "seed " << seed << ", schedule " << schedule
-                           << ": " << r.explanation;
+      oracles::reference::ReferenceOptions o;
+      o.schedule_seed = schedule;
+      orders.emplace_back("schedule " + std::to_string(schedule), o);
     }
+    ExpectSameResults(*tc, "seed " + std::to_string(seed), {}, orders);
   }
   EXPECT_GE(checked, 15);
 }

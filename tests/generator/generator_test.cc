@@ -20,6 +20,7 @@
 #include "spirv/unified1/OpenCL.std.h"
 #include "spirv/unified1/spirv.hpp11"
 #include "tests/generator/count_generated.h"
+#include "tests/generator/same_results.h"
 
 namespace l0spv::generators::kernel {
 namespace {
@@ -159,21 +160,14 @@ TEST(GeneratorTest, SubgroupResultsDoNotDependOnTheSubgroupSize) {
     if (non_uniform) ++with_non_uniform;
     oracles::reference::ReferenceOptions options;
     options.subgroup_size = 1;
-    const oracles::Execution base =
-        oracles::reference::RunReference(*tc, options);
-    ASSERT_EQ(base.status, oracles::ExecutionStatus::kOk)
-        << "seed " << seed << ": " << base.message;
+    std::vector<std::pair<std::string, oracles::reference::ReferenceOptions>>
+        sizes;
     for (uint32_t size : {4u, 8u, 16u, 32u}) {
-      options.subgroup_size = size;
-      const oracles::Execution e =
-          oracles::reference::RunReference(*tc, options);
-      ASSERT_EQ(e.status, oracles::ExecutionStatus::kOk)
-          << "seed " << seed << ": " << e.message;
-      const oracles::CompareResult r = oracles::CompareExecutions(
-          *tc, base, e, oracles::CompareOptionsFor(*tc));
-      EXPECT_TRUE(r.equal) << "seed " << seed << ", subgroup size " << size
-                           << ": " << r.explanation;
+      oracles::reference::ReferenceOptions o;
+      o.subgroup_size = size;
+      sizes.emplace_back(absl::StrCat("subgroup size ", size), o);
     }
+    ExpectSameResults(*tc, absl::StrCat("seed ", seed), options, sizes);
   }
   EXPECT_GE(with_subgroup_ops, 25);
   EXPECT_GE(with_non_uniform, 10);
