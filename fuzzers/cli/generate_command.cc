@@ -110,6 +110,10 @@ int RunGenerate(const std::vector<std::string>& positional) {
   if (count == 0) return UsageError("generate", "--count must be at least 1");
   if (coverage && !stats)
     return UsageError("generate", "--coverage needs --stats");
+  if (coverage && absl::GetFlag(FLAGS_json))
+    return UsageError("generate",
+                      "--coverage prints a text table: drop --json (or "
+                      "--coverage)");
   if (out.empty() && !stats && !check) {
     return UsageError("generate",
                       "nothing to do: give --out=DIR, --stats or --check");

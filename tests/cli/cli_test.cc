@@ -391,6 +391,12 @@ TEST_F(CliTest, GenerateCheckAndStats) {
   r = L0spvFuzz({"generate", "--count=2", "--coverage", "--check"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--coverage needs --stats"));
+  r = L0spvFuzz({"generate", "--count=2", "--stats", "--coverage", "--json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("drop --json"));
+  r = L0spvFuzz({"generate", "--count=2", "--stats", "--coverage=maybe"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("coverage"));
 }
 
 TEST_F(CliTest, CampaignOnTheReferenceAlone) {
