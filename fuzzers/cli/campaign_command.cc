@@ -249,6 +249,10 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (!images.ok())
     return UsageError("campaign", std::string(images.status().message()));
   o.generator.images = *images;
+  auto printf_mode = PrintfModeFromFlag();
+  if (!printf_mode.ok())
+    return UsageError("campaign", std::string(printf_mode.status().message()));
+  o.generator.printf = *printf_mode;
   if (absl::Status v = SpirvVersionsFromFlag(*device_profile, o.generator);
       !v.ok())
     return UsageError("campaign", std::string(v.message()));
@@ -301,7 +305,8 @@ Command CampaignCommand() {
       "[campaign] [--target=LIST] [--time=60s|--iterations=N] [--seed=N]\n"
       "           [--jobs=N] [--out=DIR] [--profile=NAME] [--shard=K/N]\n"
       "           [--timeout=SECONDS] [--allow_known_bugs] [--non_uniform]\n"
-      "           [--images=off|swarm|on] [--spirv_version=swarm|1.N|1.N-1.M]\n"
+      "           [--images=off|swarm|on] [--printf=swarm|on|off]\n"
+      "           [--spirv_version=swarm|1.N|1.N-1.M]\n"
       "           [--no_reduce] [--reduce_time=5m] [--spirv_reduce=PATH]\n\n"
       "Generates test cases, runs each on the reference interpreter and on "
       "every target, and judges every target against the reference "
@@ -313,7 +318,7 @@ Command CampaignCommand() {
       "seed space for batch schedulers; `l0spv-fuzz merge` combines the "
       "shards. Without --target: every available target (`l0spv-fuzz "
       "targets`). --images=on|swarm adds image and sampler kernels (as in "
-      "`generate`). Each case is a SPIR-V version from 1.0 to the newest "
+      "`generate`); --printf likewise (default swarm). Each case is a SPIR-V version from 1.0 to the newest "
       "the profile and every target's consumer read (--spirv_version). After "
       "the campaign every new finding is reduced "
       "(`reduce`, --reduce_time each; --no_reduce skips it) and findings "
@@ -321,7 +326,7 @@ Command CampaignCommand() {
       "DIR holds findings.",
       {"target", "time", "iterations", "seed", "jobs", "out", "profile",
        "shard", "timeout", "max_statements", "allow_known_bugs", "non_uniform",
-       "images", "spirv_version", "mutate", "no_reduce", "reduce_time",
+       "images", "printf", "spirv_version", "mutate", "no_reduce", "reduce_time",
        "spirv_reduce"},
       RunCampaignCommand};
 }

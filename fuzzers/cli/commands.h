@@ -22,6 +22,8 @@ Command ReportCommand();
 
 // The generator's image mode from --images (generate and campaign).
 absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag();
+// The generator's printf mode from --printf (generate and campaign).
+absl::StatusOr<generators::kernel::PrintfMode> PrintfModeFromFlag();
 // The generator's SPIR-V version range from --spirv_version (generate and
 // campaign); InvalidArgument for a malformed value or one the profile
 // cannot take.

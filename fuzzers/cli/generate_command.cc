@@ -44,6 +44,10 @@ ABSL_FLAG(std::string, images, "off",
           "image and sampler kernels: off (default), swarm (a quarter of the "
           "cases) or on (every case); only profiles with images get them");
 
+ABSL_FLAG(std::string, printf, "swarm",
+          "printf calls in generated kernels: swarm (default, 30% of the "
+          "cases), on (every case) or off");
+
 ABSL_FLAG(std::string, spirv_version, "swarm",
           "SPIR-V version of the cases: swarm (each case draws one from 1.0 "
           "to the newest the profile and, in a campaign, every target's "
@@ -94,6 +98,15 @@ absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag() {
                                     v + "'");
 }
 
+absl::StatusOr<generators::kernel::PrintfMode> PrintfModeFromFlag() {
+  const std::string v = absl::GetFlag(FLAGS_printf);
+  if (v == "off") return generators::kernel::PrintfMode::kOff;
+  if (v == "swarm") return generators::kernel::PrintfMode::kSwarm;
+  if (v == "on") return generators::kernel::PrintfMode::kOn;
+  return absl::InvalidArgumentError("--printf expects off, swarm or on, not '" +
+                                    v + "'");
+}
+
 namespace {
 
 int RunGenerate(const std::vector<std::string>& positional) {
@@ -136,6 +149,10 @@ int RunGenerate(const std::vector<std::string>& positional) {
   if (!images.ok())
     return UsageError("generate", std::string(images.status().message()));
   options.images = *images;
+  auto printf_mode = PrintfModeFromFlag();
+  if (!printf_mode.ok())
+    return UsageError("generate", std::string(printf_mode.status().message()));
+  options.printf = *printf_mode;
   if (absl::Status v = SpirvVersionsFromFlag(*profile, options); !v.ok())
     return UsageError("generate", std::string(v.message()));
   if (options.images == generators::kernel::ImageMode::kOn &&
@@ -221,7 +238,8 @@ Command GenerateCommand() {
           "generate [--seed=N] [--count=K] [--out=DIR] [--profile=NAME]\n"
           "         [--stats [--coverage]] [--check] [--max_statements=N]\n"
           "         [--allow_known_bugs] [--non_uniform] "
-          "[--images=off|swarm|on] [--spirv_version=swarm|1.N|1.N-1.M]\n\n"
+          "[--images=off|swarm|on] [--printf=swarm|on|off]\n"
+          "         [--spirv_version=swarm|1.N|1.N-1.M]\n\n"
           "Generates test cases (module, ND-range, argument buffers, float "
           "tolerances) from consecutive seeds; the same seed, flags and "
           "profile always give the same bytes. --out writes case "
@@ -234,12 +252,15 @@ Command GenerateCommand() {
           "--images=on gives every case image and sampler arguments "
           "(sampled, sampler-less, written and read-write images, queries, "
           "literal samplers); swarm gives a quarter of them; off (default) "
-          "none. Profiles without images never get them. Each case draws its "
+          "none. Profiles without images never get them. --printf=swarm "
+          "(default) gives 30% of the cases printf calls whose text is "
+          "exact (compared as a multiset of lines), on every case, off none. "
+          "Each case draws its "
           "SPIR-V version from 1.0 to the profile's newest (--spirv_version "
           "fixes one or a range) and uses what that version adds.",
           {"seed", "count", "out", "profile", "stats", "coverage", "check",
            "json", "max_statements", "allow_known_bugs", "non_uniform",
-           "images", "spirv_version"},
+           "images", "printf", "spirv_version"},
           RunGenerate};
 }
 

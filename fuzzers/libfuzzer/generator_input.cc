@@ -27,6 +27,10 @@ generators::kernel::GeneratorOptions GeneratorOptionsFromInput(
   options.avoid_known_bugs =
       (byte(2) & kFlagAllowKnownBugs) != 0 ? 0 : avoid_known_bugs;
   options.allow_non_uniform = (byte(2) & kFlagNonUniform) != 0;
+  using generators::kernel::PrintfMode;
+  options.printf = (byte(2) & kFlagPrintfOn) != 0      ? PrintfMode::kOn
+                   : (byte(2) & kFlagPrintfSwarm) != 0 ? PrintfMode::kSwarm
+                                                       : PrintfMode::kOff;
   options.seed = input.size();
   if (input.size() > kGeneratorHeaderBytes)
     options.decisions = input.subspan(kGeneratorHeaderBytes);
@@ -52,7 +56,12 @@ absl::StatusOr<std::vector<uint8_t>> RecordGeneratorInput(
       static_cast<uint8_t>(options.max_statements - 1),
       static_cast<uint8_t>(
           (options.avoid_known_bugs == 0 ? kFlagAllowKnownBugs : 0) |
-          (options.allow_non_uniform ? kFlagNonUniform : 0))};
+          (options.allow_non_uniform ? kFlagNonUniform : 0) |
+          (options.printf == generators::kernel::PrintfMode::kSwarm
+               ? kFlagPrintfSwarm
+               : 0) |
+          (options.printf == generators::kernel::PrintfMode::kOn ? kFlagPrintfOn
+                                                                 : 0))};
   std::vector<uint8_t> decisions;
   generators::kernel::GeneratorOptions recorded = options;
   recorded.decisions = {};

@@ -191,6 +191,7 @@ struct GenContext {
   // Product of the trip counts of the enclosing loops (bounds nesting).
   uint32_t loop_weight = 1;
   uint32_t statements_left = 0;
+  uint32_t printf_calls = 0;  // made so far (printf.h)
 
   bool GuardOn(Guard g) const { return (options.disabled_guards & g) == 0; }
   // True when the construct a known bug of these consumers needs may be

@@ -20,7 +20,7 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   Features f;
   // Each family is on with probability 3/4 and gets a weight 1..10; a few
   // core families are always on so every case computes something.
-  for (uint32_t i = 0; i < kFamilyCount; ++i) {
+  for (uint32_t i = 0; i < kFamPrintf; ++i) {
     f.weights[i] = rng.Percent(75) ? rng.Range(1, 10) : 0;
   }
   f.weights[kFamIntArith] = std::max<uint32_t>(f.weights[kFamIntArith], 2);
@@ -126,6 +126,19 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
       f.float_atomic_add = allowed(f.float_atomic_width).add;
       f.float_atomic_min_max = allowed(f.float_atomic_width).min_max;
     }
+  }
+  // printf: drawn only when not off, so cases of --printf=off keep their
+  // bytes.
+  if (options.printf != PrintfMode::kOff &&
+      (options.printf == PrintfMode::kOn || rng.Percent(30))) {
+    f.printf_calls = static_cast<uint8_t>(rng.Range(1, 4));
+    f.weights[kFamPrintf] = rng.Range(2, 8);
+    // SPIR 1.2 §2.10.3: scalar float arguments are doubles, except on a
+    // device without doubles.
+    if (f.fp64)
+      f.printf_float_width = 64;
+    else if (!profile.fp64 && f.fp32)
+      f.printf_float_width = 32;
   }
   return f;
 }

@@ -42,6 +42,8 @@ enum Family : uint32_t {
   kFamExchange,
   kFamGroup,
   kFamSink,
+  // Drawn apart from the others (DrawFeatures): printf.h.
+  kFamPrintf,
   kFamilyCount
 };
 
@@ -74,6 +76,11 @@ struct Features {
   // Header version word, drawn from the options' range (the version swarm):
   // what a version adds is used only at or above it (HasVersion).
   uint32_t spirv_version = 0x00010200;
+  // printf (printf.h): the most calls the kernel makes (0 = none), and the
+  // width of scalar float arguments (64: promoted to double, as clang does
+  // for a device with doubles; 32: a profile without doubles; 0: none).
+  uint8_t printf_calls = 0;
+  uint8_t printf_float_width = 0;
   bool HasVersion(uint32_t major, uint32_t minor) const {
     return spirv_version >= ((major << 16) | (minor << 8));
   }

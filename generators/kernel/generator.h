@@ -49,6 +49,10 @@ enum Guard : uint32_t {
 // bytes), as a swarm feature (a quarter of the cases), or in every case.
 // Only device profiles with images ever get them.
 enum class ImageMode : uint8_t { kOff, kSwarm, kOn };
+// printf calls (printf.h): never (the library default, so existing seeds
+// keep their bytes), in 30% of the cases (the command line's default), or
+// in every case.
+enum class PrintfMode : uint8_t { kOff, kSwarm, kOn };
 
 struct GeneratorOptions {
   uint64_t seed = 0;
@@ -69,6 +73,7 @@ struct GeneratorOptions {
   // (OpenCL 2.0 non-uniform work-groups; Level Zero cannot launch them).
   bool allow_non_uniform = false;
   ImageMode images = ImageMode::kOff;
+  PrintfMode printf = PrintfMode::kOff;
   // SPIR-V versions (header words, 0x00010000 = 1.0) a case may be: each
   // case draws one in [min, max] (the version swarm) and uses what it adds
   // (features.h). max 0 = the profile's newest; a max above the profile's

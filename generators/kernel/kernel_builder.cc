@@ -9,6 +9,7 @@
 #include "generators/kernel/expressions.h"
 #include "generators/kernel/images.h"
 #include "generators/kernel/outputs.h"
+#include "generators/kernel/printf.h"
 #include "generators/kernel/statements.h"
 #include "spirv/numeric_bits.h"
 
@@ -528,6 +529,9 @@ void KernelBuilder::Build() {
   Prologue();
   if (!k_.images.empty()) GenImageOps(ctx_);
   GenStatements(ctx_, f.statements);
+  // A printf case prints at least once (the family may not have been
+  // drawn among few statements).
+  if (f.printf_calls > 0 && ctx_.printf_calls == 0) GenPrintf(ctx_);
   for (uint32_t i = ctx_.rng.Range(1, 4); i > 0; --i) GenSink(ctx_);
   fn_->Void(Op::OpReturn, {});
   fn_->Finish(ctx_.module);

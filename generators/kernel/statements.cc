@@ -7,6 +7,7 @@
 #include "generators/kernel/ext_inst.h"
 #include "generators/kernel/memory.h"
 #include "generators/kernel/outputs.h"
+#include "generators/kernel/printf.h"
 
 namespace l0spv::generators::kernel {
 
@@ -37,7 +38,8 @@ constexpr Generator kGenerators[kFamilyCount] = {GenIntArith,
                                                  GenAtomic,
                                                  GenExchange,
                                                  GenGroup,
-                                                 GenSink};
+                                                 GenSink,
+                                                 GenPrintf};
 
 bool IsControlFlow(uint32_t family) {
   return family == kFamIf || family == kFamLoop || family == kFamSwitch;

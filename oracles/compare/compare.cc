@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "oracles/compare/compare_image.h"
+#include "oracles/compare/compare_printf.h"
 #include "oracles/compare/float_bits.h"
 
 namespace l0spv::oracles {
@@ -182,23 +183,7 @@ CompareResult CompareExecutions(const spirv::TestCase& test_case,
                             : CompareBuffer(arg, expected, actual, options);
     if (!r.equal) return r;
   }
-  if (reference.printf_output != other.printf_output) {
-    const std::string& x = reference.printf_output;
-    const std::string& y = other.printf_output;
-    size_t at = 0;
-    while (at < x.size() && at < y.size() && x[at] == y[at]) ++at;
-    const size_t line_start = at == 0 ? 0 : x.rfind('\n', at - 1) + 1;
-    auto line = [line_start](const std::string& s) {
-      if (line_start >= s.size()) return std::string("<end of output>");
-      const size_t end = s.find('\n', line_start);
-      return absl::StrCat("\"", s.substr(line_start, end - line_start), "\"");
-    };
-    return Differ("printf",
-                  absl::StrFormat("printf output differs at byte %d: expected "
-                                  "line %s, actual line %s (%d vs %d bytes)",
-                                  at, line(x), line(y), x.size(), y.size()));
-  }
-  return {};
+  return ComparePrintf(reference.printf_output, other.printf_output);
 }
 
 CompareOptions CompareOptionsFor(const spirv::TestCase& test_case) {

@@ -9,7 +9,8 @@
 //    must be within `ulp` ulps OR within `relative` × max(|a|, |b|) OR within
 //    `absolute` of each other; NaN equals NaN whatever the payload (unless
 //    compare_nan_payloads); a NaN never equals a number. Elements a skip
-//    entry covers are not compared. printf output is compared byte for byte.
+//    entry covers are not compared. printf output is compared as a multiset
+//    of canonical lines (compare_printf.h: work-items interleave).
 //  - Result images (kImage arguments marked `is_result`) are compared texel
 //    by texel with the conversion tolerances of compare_image.h.
 //  - Executions whose statuses differ, or that are not both kOk, are equal

@@ -397,6 +397,16 @@ TEST_F(CliTest, GenerateCheckAndStats) {
   r = L0spvFuzz({"generate", "--count=2", "--stats", "--coverage=maybe"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("coverage"));
+  // printf: on in every case, off in none; a bad mode is a usage error.
+  r = L0spvFuzz({"generate", "--count=10", "--stats", "--printf=on"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("printf"));
+  r = L0spvFuzz({"generate", "--count=10", "--stats", "--printf=off"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("printf")));
+  r = L0spvFuzz({"generate", "--count=2", "--check", "--printf=sometimes"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--printf expects off, swarm or on"));
 }
 
 TEST_F(CliTest, CampaignOnTheReferenceAlone) {

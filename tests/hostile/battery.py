@@ -916,6 +916,12 @@ class Battery:
         add("generate-spirv-version-above-profile",
             [B, "generate", "--seed=1", "--out=g", "--profile=baseline",
              "--spirv_version=1.4"], ["--spirv_version", "baseline", "1.2"])
+        add("generate-printf-bogus",
+            [B, "generate", "--seed=1", "--out=g", "--printf=maybe"],
+            ["--printf", "maybe"])
+        add("campaign-printf-bogus",
+            [B, "--target=ref", "--iterations=1", "--out=c", "--printf=yes"],
+            ["--printf", "yes"])
         add("campaign-spirv-version-bogus",
             [B, "--target=ref", "--iterations=1", "--out=c",
              "--spirv_version=2.0"], ["--spirv_version", "2.0"])
