@@ -22,24 +22,16 @@ double OracleUlps(uint32_t number, ValueType t) {
   return ref::UlpTolerance(number, kind);
 }
 
-// x where finite, else 0 (for functions undefined on inf/NaN).
-uint32_t Finite(GenContext& ctx, uint32_t x, ValueType t) {
-  const uint32_t finite =
-      ctx.fn->Op(Op::OpIsFinite, ctx.types.Id(t.BoolOf()), {x});
-  const uint32_t type = ctx.types.Id(t);
-  return ctx.fn->Op(Op::OpSelect, type, {finite, x, ctx.types.Splat(t, 0)});
-}
+}  // namespace
 
-// Stores (or pools) a float result according to its oracle tolerance.
-void FloatResult(GenContext& ctx, uint32_t id, ValueType t, uint32_t number,
-                 const char* name) {
-  const double ulps = OracleUlps(number, t);
-  if (ulps == 0) {
-    AddValue(ctx, id, t);
-    if (ctx.rng.Percent(30)) SinkValue(ctx, Value{id, t});
-    return;
-  }
-  SinkLooseFloat(ctx, id, t, ulps < 0 ? 0 : ulps, ulps < 0, name);
+uint32_t ExtInst(GenContext& ctx, uint32_t result_type, uint32_t number,
+                 const std::vector<uint32_t>& operands, uint32_t literal) {
+  std::vector<spirv::Operand> ops{
+      Id(ctx.std_set),
+      spirv::Operand{spirv::OperandKind::kLiteralExtInstInteger, {number}}};
+  for (uint32_t o : operands) ops.push_back(Id(o));
+  if (literal != 0) ops.push_back(Lit(literal));
+  return ctx.fn->OpWith(Op::OpExtInst, result_type, std::move(ops));
 }
 
 // A float type for OpenCL.std math. PoCL 3.1's kernel library lacks many
@@ -66,16 +58,22 @@ bool MathFloatType(GenContext& ctx, ValueType* t) {
   return true;
 }
 
-}  // namespace
+uint32_t Finite(GenContext& ctx, uint32_t x, ValueType t) {
+  const uint32_t finite =
+      ctx.fn->Op(Op::OpIsFinite, ctx.types.Id(t.BoolOf()), {x});
+  const uint32_t type = ctx.types.Id(t);
+  return ctx.fn->Op(Op::OpSelect, type, {finite, x, ctx.types.Splat(t, 0)});
+}
 
-uint32_t ExtInst(GenContext& ctx, uint32_t result_type, uint32_t number,
-                 const std::vector<uint32_t>& operands, uint32_t literal) {
-  std::vector<spirv::Operand> ops{
-      Id(ctx.std_set),
-      spirv::Operand{spirv::OperandKind::kLiteralExtInstInteger, {number}}};
-  for (uint32_t o : operands) ops.push_back(Id(o));
-  if (literal != 0) ops.push_back(Lit(literal));
-  return ctx.fn->OpWith(Op::OpExtInst, result_type, std::move(ops));
+void FloatResult(GenContext& ctx, uint32_t id, ValueType t, uint32_t number,
+                 const char* name) {
+  const double ulps = OracleUlps(number, t);
+  if (ulps == 0) {
+    AddValue(ctx, id, t);
+    if (ctx.rng.Percent(30)) SinkValue(ctx, Value{id, t});
+    return;
+  }
+  SinkLooseFloat(ctx, id, t, ulps < 0 ? 0 : ulps, ulps < 0, name);
 }
 
 bool GenExtInt(GenContext& ctx) {

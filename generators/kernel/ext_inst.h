@@ -22,4 +22,16 @@ bool GenExtFloatLoose(GenContext& ctx);
 uint32_t ExtInst(GenContext& ctx, uint32_t result_type, uint32_t number,
                  const std::vector<uint32_t>& operands, uint32_t literal = 0);
 
+// A float type for OpenCL.std math, narrowed where avoided consumers lack
+// the overloads (PoCL: half, vectors of 512 bits or more). False when no
+// float type remains.
+bool MathFloatType(GenContext& ctx, ValueType* t);
+// x where finite, else 0 (for functions undefined on inf/NaN).
+uint32_t Finite(GenContext& ctx, uint32_t x, ValueType t);
+// Pools (and sometimes stores) a float result the reference computes
+// exactly for OpenCL.std instruction `number`; stores any other with the
+// tolerance the oracle allows (skipped when implementation-defined).
+void FloatResult(GenContext& ctx, uint32_t id, ValueType t, uint32_t number,
+                 const char* name);
+
 }  // namespace l0spv::generators::kernel

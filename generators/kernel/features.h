@@ -42,6 +42,7 @@ enum Family : uint32_t {
   kFamExchange,
   kFamGroup,
   kFamSink,
+  kFamExtMisc,
   // Drawn apart from the others (DrawFeatures): printf.h.
   kFamPrintf,
   kFamilyCount

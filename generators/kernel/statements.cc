@@ -5,6 +5,7 @@
 
 #include "generators/kernel/expressions.h"
 #include "generators/kernel/ext_inst.h"
+#include "generators/kernel/ext_misc.h"
 #include "generators/kernel/memory.h"
 #include "generators/kernel/outputs.h"
 #include "generators/kernel/printf.h"
@@ -39,6 +40,7 @@ constexpr Generator kGenerators[kFamilyCount] = {GenIntArith,
                                                  GenExchange,
                                                  GenGroup,
                                                  GenSink,
+                                                 GenExtMisc,
                                                  GenPrintf};
 
 bool IsControlFlow(uint32_t family) {

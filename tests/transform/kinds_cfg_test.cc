@@ -111,7 +111,7 @@ TEST(CfgKindNegativeTest, FailedPreconditionsAreRefused) {
   // A case whose kernel has a loop (a barrier in a loop header is refused).
   spirv::TestCase tc;
   Landmarks l;
-  for (uint64_t seed = 1; seed < 40 && l.loop_header == 0; ++seed) {
+  for (uint64_t seed = 1; seed < 400 && l.loop_header == 0; ++seed) {
     tc = Generate(seed);
     l = Find(tc);
   }
