@@ -504,9 +504,18 @@ bool GenConvert(GenContext& ctx) {
   // Float source.
   if (ctx.rng.Percent(50)) {
     const ValueType to = RandomIntType(ctx, false).WithLanes(from.lanes);
+    uint32_t x = v->id;
+    // Oclgrind 21.10 saturates NaN to INT_MIN, not 0
+    // (known-consumer-bugs/oclgrind_saturated_nan).
+    if (ctx.GuardOn(kGuardFloatToInt) &&
+        !ctx.BugsAllowed(KnownBugId::kOclgrindSaturatedNan)) {
+      const uint32_t nan = fn.Op(Op::OpIsNan, ctx.types.Id(from.BoolOf()), {x});
+      const uint32_t zero = ctx.types.Splat(from, 0);
+      x = fn.Op(Op::OpSelect, ctx.types.Id(from), {nan, zero, x});
+    }
     const uint32_t r =
         fn.Op(ctx.rng.Percent(50) ? Op::OpConvertFToS : Op::OpConvertFToU,
-              ctx.types.Id(to), {v->id});
+              ctx.types.Id(to), {x});
     if (ctx.GuardOn(kGuardFloatToInt)) {
       ctx.Decorate(r, spv::Decoration::SaturatedConversion);
     }
@@ -758,6 +767,22 @@ bool GenFloatArith(GenContext& ctx) {
       return true;
     case 5: {
       if (!t.IsVector()) return false;
+      if (ctx.rng.Percent(30)) {
+        // OpDot of small integers: exact in any summation order (an
+        // implementation may also contract it into fmas).
+        const ValueType it = IntT(32, t.lanes);
+        const uint32_t it_type = ctx.types.Id(it);
+        const uint32_t small = ctx.types.Splat(it, t.width == 16 ? 7 : 255);
+        uint32_t v[2];
+        for (uint32_t& x : v) {
+          const uint32_t masked =
+              fn.Op(Op::OpBitwiseAnd, it_type, {Operand(ctx, it), small});
+          x = fn.Op(Op::OpConvertUToF, type, {masked});
+        }
+        const uint32_t scalar = ctx.types.Id(t.Element());
+        AddValue(ctx, fn.Op(Op::OpDot, scalar, {v[0], v[1]}), t.Element());
+        return true;
+      }
       AddValue(ctx,
                fn.Op(Op::OpVectorTimesScalar, type,
                      {Operand(ctx, t), Operand(ctx, t.Element())}),

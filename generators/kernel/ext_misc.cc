@@ -35,7 +35,11 @@ bool GenBitselectOrSelect(GenContext& ctx) {
   ValueType t;
   if (!AnyType(ctx, &t)) return false;
   const uint32_t type = ctx.types.Id(t);
-  if (ctx.rng.Percent(50)) {
+  // Oclgrind 21.10's float bitselect is not bitwise
+  // (known-consumer-bugs/oclgrind_bitselect_float).
+  const bool bitselect_ok =
+      !t.IsFloat() || ctx.BugsAllowed(KnownBugId::kOclgrindBitselectFloat);
+  if (bitselect_ok && ctx.rng.Percent(50)) {
     AddValue(ctx,
              ExtInst(ctx, type, Bitselect,
                      {Operand(ctx, t), Operand(ctx, t), Operand(ctx, t)}),

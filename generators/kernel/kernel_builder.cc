@@ -279,6 +279,13 @@ void KernelBuilder::AddStructArg() {
   }
   bytes.resize((bytes.size() + align - 1) / align * align, 0);
   struct_type_ = ctx_.builder.StructType(member_ids);
+  // Member names, as a producer writes them (debug only).
+  for (uint32_t m = 0; m < member_ids.size(); ++m) {
+    ctx_.module.debug_names.emplace_back(
+        static_cast<uint32_t>(Op::OpMemberName), 0, 0,
+        std::vector<spirv::Operand>{Id(struct_type_), Lit(m),
+                                    spirv::StringOperand("m" + std::to_string(m))});
+  }
   spirv::KernelArg arg;
   arg.kind = spirv::KernelArg::Kind::kScalar;
   arg.bytes = std::move(bytes);
@@ -574,13 +581,24 @@ void KernelBuilder::Finish() {
             Lit(static_cast<uint32_t>(local[1])),
             Lit(static_cast<uint32_t>(local[2]))});
   }
-  m.debug_source.emplace_back(
-      static_cast<uint32_t>(Op::OpSource), 0, 0,
-      std::vector<spirv::Operand>{
-          spirv::EnumOperand(
-              spirv::OperandKind::kSourceLanguage,
-              static_cast<uint32_t>(spv::SourceLanguage::OpenCL_C)),
-          Lit(102000)});
+  std::vector<spirv::Operand> source{
+      spirv::EnumOperand(spirv::OperandKind::kSourceLanguage,
+                         static_cast<uint32_t>(spv::SourceLanguage::OpenCL_C)),
+      Lit(102000)};
+  // With a file: some source text, continued (debug only).
+  const bool text = ctx_.debug_file != 0 && ctx_.rng.Percent(50);
+  if (text) {
+    source.push_back(Id(ctx_.debug_file));
+    source.push_back(spirv::StringOperand("// l0spv-fuzz kernel"));
+  }
+  m.debug_source.emplace_back(static_cast<uint32_t>(Op::OpSource), 0, 0,
+                              std::move(source));
+  if (text) {
+    m.debug_source.emplace_back(
+        static_cast<uint32_t>(Op::OpSourceContinued), 0, 0,
+        std::vector<spirv::Operand>{spirv::StringOperand(
+            "\n__kernel void fuzz_kernel(/* generated */);")});
+  }
   m.debug_names.emplace_back(
       static_cast<uint32_t>(Op::OpName), 0, 0,
       std::vector<spirv::Operand>{Id(kernel_id_), spirv::StringOperand(name)});

@@ -471,13 +471,19 @@ bool GenAtomic(GenContext& ctx) {
     case Op::OpAtomicStore:
       fn.Void(op, {Id(p), Id(scope), Id(semantics), Id(Operand(ctx, t))});
       return true;
-    case Op::OpAtomicCompareExchange:
+    case Op::OpAtomicCompareExchange: {
+      // The Weak form (same semantics in SPIR-V) exists up to 1.3. Drawn
+      // apart: arguments are evaluated in an unspecified order.
+      const Op form = !ctx.features.HasVersion(1, 4) && rng.Percent(30)
+                          ? Op::OpAtomicCompareExchangeWeak
+                          : op;
       AddValue(ctx,
-               fn.Op(op, type,
+               fn.Op(form, type,
                      {p, scope, semantics, ctx.types.U32(0), Operand(ctx, t),
                       Operand(ctx, t)}),
                t);
       return true;
+    }
     case Op::OpAtomicIIncrement:
     case Op::OpAtomicIDecrement:
       AddValue(ctx, fn.Op(op, type, {p, scope, semantics}), t);
@@ -561,23 +567,34 @@ bool GenGroup(GenContext& ctx) {
       return true;
     default: {
       // Integer reductions and scans are order-independent; so are float
-      // min/max.
+      // min/max, and float sums of small integers (exact in any order).
       const bool is_float = ctx.features.fp32 && rng.Percent(25);
       const ValueType t =
           is_float ? FloatT(32) : IntT(rng.Percent(50) ? 32 : 64);
       static constexpr Op kIntOps[] = {Op::OpGroupIAdd, Op::OpGroupUMin,
                                        Op::OpGroupSMin, Op::OpGroupUMax,
                                        Op::OpGroupSMax};
-      static constexpr Op kFloatOps[] = {Op::OpGroupFMin, Op::OpGroupFMax};
+      static constexpr Op kFloatOps[] = {Op::OpGroupFMin, Op::OpGroupFMax,
+                                         Op::OpGroupFAdd};
       const Op op = is_float ? rng.Pick<Op>(kFloatOps) : rng.Pick<Op>(kIntOps);
       const uint32_t operation = rng.Below(3);  // Reduce, Inclusive, Exclusive
       const uint32_t type = ctx.types.Id(t);
+      uint32_t value;
+      if (op == Op::OpGroupFAdd) {
+        const uint32_t u32_type = ctx.types.Id(IntT(32));
+        const uint32_t byte =
+            fn.Op(Op::OpBitwiseAnd, u32_type,
+                  {AnyIntAs(ctx, 32), ctx.types.U32(255)});
+        value = fn.Op(Op::OpConvertUToF, type, {byte});
+      } else {
+        value = Operand(ctx, t);
+      }
       AddValue(ctx,
                fn.OpWith(op, type,
                          {Id(scope),
                           spirv::EnumOperand(
                               spirv::OperandKind::kGroupOperation, operation),
-                          Id(Operand(ctx, t))}),
+                          Id(value)}),
                t);
       return true;
     }

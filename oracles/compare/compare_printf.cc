@@ -71,9 +71,11 @@ std::string CanonicalPrintfLine(std::string_view line) {
         const std::string token(line.substr(i, n));
         const bool upper = token.find('X') != std::string::npos;
         const double v = std::strtod(token.c_str(), nullptr);
-        out += absl::StrFormat(upper ? (token[0] == '+' ? "%+A" : "%A")
-                                     : (token[0] == '+' ? "%+a" : "%a"),
-                               v);
+        const bool plus = token[0] == '+';
+        if (upper)
+          out += plus ? absl::StrFormat("%+A", v) : absl::StrFormat("%A", v);
+        else
+          out += plus ? absl::StrFormat("%+a", v) : absl::StrFormat("%a", v);
         i += n;
         continue;
       }

@@ -36,6 +36,7 @@ absl::Status DecodeState::TranslateGroups(const Instruction& inst) {
     case Op::OpAtomicExchange:
       return Atomic(inst, Op_::kAtomicExchange);
     case Op::OpAtomicCompareExchange:
+    case Op::OpAtomicCompareExchangeWeak:  // the same semantics (SPIR-V 3.37.18)
       return Atomic(inst, Op_::kAtomicCompareExchange);
     case Op::OpAtomicIIncrement:
       return Atomic(inst, Op_::kAtomicIIncrement);

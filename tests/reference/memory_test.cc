@@ -185,5 +185,20 @@ TEST(ReferenceMemory, AtomicsOnGlobalMemory) {
   EXPECT_EQ(v[4], 3u);   // first exchange wins
 }
 
+// OpAtomicCompareExchangeWeak (up to SPIR-V 1.3) has the semantics of
+// OpAtomicCompareExchange: it never fails spuriously.
+TEST(ReferenceMemory, CompareExchangeWeakIsCompareExchange) {
+  Execution e = RunBody("", R"(
+%c = OpAtomicCompareExchangeWeak %uint %out %uint_1 %uint_0 %uint_0 %uint_3 %uint_0
+%o1 = OpInBoundsPtrAccessChain %ptr_g_uint %out %ulong_1
+%d = OpAtomicCompareExchangeWeak %uint %o1 %uint_1 %uint_0 %uint_0 %uint_3 %uint_1
+)",
+                        "uint", 32, 8);
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  auto v = As<uint32_t>(e.buffers[0]);
+  EXPECT_EQ(v[0], 3u);  // 0 == 0: the first exchange stores 3
+  EXPECT_EQ(v[1], 0u);  // 0 != 1: never exchanged
+}
+
 }  // namespace
 }  // namespace l0spv::oracles::reference::test
