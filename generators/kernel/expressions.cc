@@ -767,7 +767,11 @@ bool GenFloatArith(GenContext& ctx) {
       return true;
     case 5: {
       if (!t.IsVector()) return false;
-      if (ctx.rng.Percent(30)) {
+      // IGC 22.43 and PoCL 3.1 have no dot of 8 or 16 components
+      // (known-consumer-bugs/igc_dot_wide_vectors).
+      const bool dot_ok =
+          t.lanes <= 4 || ctx.BugsAllowed(KnownBugId::kIgcDotWideVectors);
+      if (dot_ok && ctx.rng.Percent(30)) {
         // OpDot of small integers: exact in any summation order (an
         // implementation may also contract it into fmas).
         const ValueType it = IntT(32, t.lanes);
