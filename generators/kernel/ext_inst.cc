@@ -93,7 +93,12 @@ bool GenExtInt(GenContext& ctx) {
     case 0: {
       const uint32_t n =
           kUnary[rng.Below(ctx.BugsAllowed(KnownBugId::kOclgrindCtz) ? 5 : 4)];
-      AddValue(ctx, ExtInst(ctx, type, n, {Operand(ctx, t)}), t);
+      uint32_t x = Operand(ctx, t);
+      // PoCL 3.1 folds s_abs of a compile-time INT_MIN/LONG_MIN to 0
+      // (known-consumer-bugs/pocl_abs_long_min_sat): never the minimum.
+      if (n == SAbs && !ctx.BugsAllowed(KnownBugId::kPoclAbsLongMinSat))
+        x = fn.Op(Op::OpBitwiseOr, type, {x, ctx.types.Splat(t, 1)});
+      AddValue(ctx, ExtInst(ctx, type, n, {x}), t);
     }
       return true;
     case 1:
