@@ -89,22 +89,27 @@ absl::Status SpirvVersionsFromFlag(const oracles::DeviceProfile& profile,
   return absl::OkStatus();
 }
 
+namespace {
+// off / swarm / on, the shape of --images and --printf (both enums list
+// kOff, kSwarm, kOn).
+template <typename Mode>
+absl::StatusOr<Mode> OffSwarmOn(const char* flag, const std::string& v) {
+  if (v == "off") return Mode::kOff;
+  if (v == "swarm") return Mode::kSwarm;
+  if (v == "on") return Mode::kOn;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--", flag, " expects off, swarm or on, not '", v, "'"));
+}
+}  // namespace
+
 absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag() {
-  const std::string v = absl::GetFlag(FLAGS_images);
-  if (v == "off") return generators::kernel::ImageMode::kOff;
-  if (v == "swarm") return generators::kernel::ImageMode::kSwarm;
-  if (v == "on") return generators::kernel::ImageMode::kOn;
-  return absl::InvalidArgumentError("--images expects off, swarm or on, not '" +
-                                    v + "'");
+  return OffSwarmOn<generators::kernel::ImageMode>("images",
+                                                   absl::GetFlag(FLAGS_images));
 }
 
 absl::StatusOr<generators::kernel::PrintfMode> PrintfModeFromFlag() {
-  const std::string v = absl::GetFlag(FLAGS_printf);
-  if (v == "off") return generators::kernel::PrintfMode::kOff;
-  if (v == "swarm") return generators::kernel::PrintfMode::kSwarm;
-  if (v == "on") return generators::kernel::PrintfMode::kOn;
-  return absl::InvalidArgumentError("--printf expects off, swarm or on, not '" +
-                                    v + "'");
+  return OffSwarmOn<generators::kernel::PrintfMode>("printf",
+                                                    absl::GetFlag(FLAGS_printf));
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "generators/kernel/expressions.h"
 #include "generators/kernel/ext_inst.h"
+#include "spirv/numeric_bits.h"
 #include "spirv/unified1/OpenCL.std.h"
 
 namespace l0spv::generators::kernel {
@@ -121,12 +122,9 @@ uint32_t TameFloat(GenContext& ctx, ValueType type) {
              {Operand(ctx, it), ctx.types.Splat(it, half ? 0x7FF : 0x1FFF)}),
        ctx.types.Splat(it, half ? 1024 : 4096)});
   const uint32_t f = fn.Op(Op::OpConvertSToF, ctx.types.Id(type), {k});
-  uint64_t eighth = 0;
-  if (type.width == 16) eighth = 0x3000;
-  if (type.width == 32) eighth = 0x3E000000;
-  if (type.width == 64) eighth = 0x3FC0000000000000;
-  return fn.Op(Op::OpFMul, ctx.types.Id(type),
-               {f, ctx.types.Splat(type, eighth)});
+  const uint32_t eighth =
+      ctx.types.Splat(type, spirv::EncodeFloat(0.125, type.width));
+  return fn.Op(Op::OpFMul, ctx.types.Id(type), {f, eighth});
 }
 
 // A float conversion and its modifiers; *tame tells whether the value must

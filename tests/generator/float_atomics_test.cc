@@ -91,13 +91,7 @@ TEST(FloatAtomicsTest, ResultsDoNotDependOnTheWorkItemOrder) {
         [&](const spirv::Instruction& i) { uses = uses || IsFloatAtomic(i); });
     if (!uses) continue;
     ++checked;
-    std::vector<std::pair<std::string, oracles::reference::ReferenceOptions>>
-        orders;
-    for (uint64_t schedule : {1u, 2u, 3u}) {
-      oracles::reference::ReferenceOptions o;
-      o.schedule_seed = schedule;
-      orders.emplace_back("schedule " + std::to_string(schedule), o);
-    }
+    const auto orders = ScheduleVariants({1, 2, 3});
     ExpectSameResults(*tc, "seed " + std::to_string(seed), {}, orders);
   }
   EXPECT_GE(checked, 15);

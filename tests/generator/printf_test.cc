@@ -184,13 +184,7 @@ TEST(GeneratedPrintf, SwarmAndOff) {
 TEST(GeneratedPrintf, OutputIsTheSameMultisetInEveryWorkItemOrder) {
   int reordered = 0;
   for (const Generated& g : Generate(30, 0)) {
-    std::vector<std::pair<std::string, oracles::reference::ReferenceOptions>>
-        orders;
-    for (uint64_t schedule : {1u, 2u, 3u}) {
-      oracles::reference::ReferenceOptions o;
-      o.schedule_seed = schedule;
-      orders.emplace_back("schedule " + std::to_string(schedule), o);
-    }
+    const auto orders = ScheduleVariants({1, 2, 3});
     ExpectSameResults(g.tc, "printf case", {}, orders);
     const auto a = oracles::reference::RunReference(g.tc, {});
     const auto b = oracles::reference::RunReference(g.tc, orders[0].second);

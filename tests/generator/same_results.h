@@ -3,6 +3,8 @@
 // work-item order).
 #pragma once
 
+#include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +35,20 @@ inline void ExpectSameResults(
         tc, first, e, oracles::CompareOptionsFor(tc));
     EXPECT_TRUE(r.equal) << what << ", " << name << ": " << r.explanation;
   }
+}
+
+// The reference run under work-item orders drawn from each seed.
+inline std::vector<
+    std::pair<std::string, oracles::reference::ReferenceOptions>>
+ScheduleVariants(std::initializer_list<uint64_t> seeds) {
+  std::vector<std::pair<std::string, oracles::reference::ReferenceOptions>>
+      variants;
+  for (uint64_t schedule : seeds) {
+    oracles::reference::ReferenceOptions o;
+    o.schedule_seed = schedule;
+    variants.emplace_back("schedule " + std::to_string(schedule), o);
+  }
+  return variants;
 }
 
 }  // namespace l0spv::generators::kernel
