@@ -11,6 +11,7 @@
 #include "reducers/finding.h"
 #include "reducers/kernel_passes.h"
 #include "reducers/log_stage.h"
+#include "reducers/merge_modules.h"
 #include "reducers/module_edit.h"
 #include "reducers/shrink_images.h"
 
@@ -60,6 +61,7 @@ std::vector<std::unique_ptr<Stage>> DefaultStages(
   std::vector<std::unique_ptr<Stage>> stages;
   // First: a log describes the module only until another stage edits it.
   stages.push_back(MakeLogShrinkStage(std::move(original)));
+  stages.push_back(MakeMergeModulesStage());
   stages.push_back(MakeNdRangeStage());
   stages.push_back(MakeBufferStage());
   stages.push_back(MakeShrinkImagesStage());

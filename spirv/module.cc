@@ -233,4 +233,19 @@ Section SectionOfOpcode(uint32_t opcode) {
   return Section::kFunction;
 }
 
+uint32_t AnnotatedId(const Instruction& inst) {
+  switch (static_cast<spv::Op>(inst.opcode())) {
+    case spv::Op::OpDecorate:
+    case spv::Op::OpMemberDecorate:
+    case spv::Op::OpDecorateId:
+    case spv::Op::OpDecorateString:
+    case spv::Op::OpMemberDecorateString:
+    case spv::Op::OpName:
+    case spv::Op::OpMemberName:
+      return inst.NumOperands() > 0 ? inst.word(0) : 0;
+    default:
+      return 0;
+  }
+}
+
 }  // namespace l0spv::spirv

@@ -121,4 +121,9 @@ struct Module {
 // kTypesValues; the reader places those inside functions itself).
 Section SectionOfOpcode(uint32_t opcode);
 
+// The id a decoration (OpDecorate, OpMemberDecorate, OpDecorateId,
+// OpDecorateString, OpMemberDecorateString) or a debug name (OpName,
+// OpMemberName) is about; 0 for any other instruction.
+uint32_t AnnotatedId(const Instruction& inst);
+
 }  // namespace l0spv::spirv

@@ -117,7 +117,17 @@ json TestCaseToJson(const TestCase& tc) {
     j["tolerances"] = std::move(tolerances);
   }
   if (tc.transformation_log) j["transformation_log"] = *tc.transformation_log;
+  if (!tc.linked_modules.empty()) {
+    json files = json::array();
+    for (size_t i = 0; i < tc.linked_modules.size(); ++i)
+      files.push_back(LinkedModuleFile(i));
+    j["linked_modules"] = std::move(files);
+  }
   return j;
+}
+
+std::string LinkedModuleFile(size_t i) {
+  return absl::StrCat("module-", i + 1, ".spv");
 }
 
 absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
@@ -132,6 +142,13 @@ absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
                          WordsToBytes(tc.module_words, Endianness::kLittle));
       !s.ok())
     return s;
+  for (size_t i = 0; i < tc.linked_modules.size(); ++i) {
+    if (auto s = WriteFileBytes(
+            dir + "/" + LinkedModuleFile(i),
+            WordsToBytes(tc.linked_modules[i], Endianness::kLittle));
+        !s.ok())
+      return s;
+  }
   for (size_t i = 0; i < tc.args.size(); ++i) {
     if (tc.args[i].kind != KernelArg::Kind::kBuffer &&
         tc.args[i].kind != KernelArg::Kind::kImage)
@@ -321,14 +338,38 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
   ReadResultTolerances(reader, j["tolerances"], tc);
   if (!reader.ok()) return reader.status();
 
-  auto module = ReadFileBytes(dir + "/module.spv", kMaxModuleFileBytes);
-  if (!module.ok()) return module.status();
-  auto parsed_module = ReadModule(*module);
-  if (!parsed_module.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(dir, "/module.spv: ", parsed_module.status().message()));
+  std::vector<std::string> linked_files;
+  for (JsonField f : j["linked_modules"].Array(kMaxLinkedModules,
+                                               /*required=*/false)) {
+    std::string name = f.NonEmptyString();
+    if (reader.ok() && (name.find('/') != std::string::npos ||
+                        name == "module.spv" || name == "." || name == ".."))
+      f.Fail(
+          "expected the name of a module file in the case directory "
+          "other than module.spv (module-1.spv, module-2.spv, ...)");
+    linked_files.push_back(std::move(name));
   }
-  tc.module_words = EncodeModule(*parsed_module);
+  if (!reader.ok()) return reader.status();
+
+  const auto read_module =
+      [&](const std::string& file) -> absl::StatusOr<std::vector<uint32_t>> {
+    auto bytes = ReadFileBytes(dir + "/" + file, kMaxModuleFileBytes);
+    if (!bytes.ok()) return bytes.status();
+    auto parsed_module = ReadModule(*bytes);
+    if (!parsed_module.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(dir, "/", file, ": ", parsed_module.status().message()));
+    }
+    return EncodeModule(*parsed_module);
+  };
+  auto module = read_module("module.spv");
+  if (!module.ok()) return module.status();
+  tc.module_words = *std::move(module);
+  for (const std::string& file : linked_files) {
+    auto linked = read_module(file);
+    if (!linked.ok()) return linked.status();
+    tc.linked_modules.push_back(*std::move(linked));
+  }
   return tc;
 }
 

@@ -64,6 +64,11 @@ struct ResultTolerance {
 
 struct TestCase {
   std::vector<uint32_t> module_words;
+  // Further modules linked with module_words before the launch (Level
+  // Zero's zeModuleDynamicLink): they export what it imports. On disk
+  // module-1.spv, module-2.spv, ..., listed in case.json's
+  // "linked_modules". The entry point is module_words'.
+  std::vector<std::vector<uint32_t>> linked_modules;
   std::string entry_point;
   NdRange nd_range;
   std::vector<KernelArg> args;
@@ -75,6 +80,10 @@ struct TestCase {
 };
 
 inline constexpr char kTestCaseFormat[] = "l0spv-case/1";
+// At most this many linked modules per case.
+inline constexpr size_t kMaxLinkedModules = 15;
+// The file name of linked module i (0-based): module-<i+1>.spv.
+std::string LinkedModuleFile(size_t i);
 
 absl::StatusOr<TestCase> ReadTestCase(const std::string& dir);
 absl::Status WriteTestCase(const TestCase& test_case, const std::string& dir);

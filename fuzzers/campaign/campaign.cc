@@ -22,6 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "fuzzers/campaign/findings.h"
 #include "generators/transform/engine.h"
+#include "generators/transform/split_module.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
@@ -147,6 +148,24 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
     generators::kernel::GeneratorOptions g = o.generator;
     g.seed = seed;
     auto tc = generators::kernel::GenerateTestCase(g);
+    // The whole case: what --mutate transforms (then splits alike).
+    std::optional<spirv::TestCase> whole;
+    const auto split = [&](spirv::TestCase& c) {
+      if (o.split_modules == 0) return;
+      generators::transform::SplitOptions so;
+      so.seed = seed;
+      so.modules = o.split_modules == 1 ? 0 : o.split_modules;
+      auto parts = generators::transform::SplitModule(c, so);
+      if (parts.ok()) {
+        c = std::move(parts->test_case);
+      } else if (!absl::IsFailedPrecondition(parts.status())) {
+        ++state.stats.generator_errors;  // FailedPrecondition: stays whole
+      }
+    };
+    if (tc.ok() && o.split_modules != 0) {
+      whole = *tc;
+      split(*tc);
+    }
     if (!tc.ok()) {
       ++state.stats.generator_errors;
     } else {
@@ -160,7 +179,7 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
                         std::move(outputs),
                         std::move(reproduce),
                         std::nullopt};
-        if (test_case.transformation_log) r.original = *tc;
+        if (test_case.transformation_log) r.original = whole ? *whole : *tc;
         auto is_new = RecordFinding(o.out, r);
         // A finding that cannot be written must not be lost silently: the
         // job stops before counting the case, so a resume redoes it.
@@ -207,10 +226,12 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
         generators::transform::TransformOptions to;
         to.seed = seed;
         to.avoid_known_bugs = o.generator.avoid_known_bugs;
-        auto mutated = generators::transform::Transform(*tc, to);
+        auto mutated =
+            generators::transform::Transform(whole ? *whole : *tc, to);
         if (!mutated.ok()) {
           ++state.stats.generator_errors;
         } else {
+          split(mutated->test_case);
           const spirv::TestCase& mt = mutated->test_case;
           t0 = Clock::now();
           const oracles::Execution mref = (*ref)->Run(mt, o.limits);

@@ -68,6 +68,11 @@ struct CampaignOptions {
   // case) and run again on ref and every target; a target whose results
   // change is a finding reported with the transformation log.
   bool mutate = false;
+  // Cases of several modules: each case (and its mutated version) is split
+  // by generators/transform/split_module.h (0 off, 1 = 2-4 modules drawn,
+  // else the count); a case with no movable function stays whole. Only
+  // ref and the linking targets run such cases; the others say unsupported.
+  uint32_t split_modules = 0;
   bool live_progress = false;  // rewrite one progress line (a terminal)
   std::string self_command = "l0spv-fuzz";  // for reproduce commands
 };

@@ -253,6 +253,10 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (!printf_mode.ok())
     return UsageError("campaign", std::string(printf_mode.status().message()));
   o.generator.printf = *printf_mode;
+  auto split = SplitModulesFromFlag();
+  if (!split.ok())
+    return UsageError("campaign", std::string(split.status().message()));
+  o.split_modules = *split;
   if (absl::Status v = SpirvVersionsFromFlag(*device_profile, o.generator);
       !v.ok())
     return UsageError("campaign", std::string(v.message()));
@@ -318,15 +322,32 @@ Command CampaignCommand() {
       "seed space for batch schedulers; `l0spv-fuzz merge` combines the "
       "shards. Without --target: every available target (`l0spv-fuzz "
       "targets`). --images=on|swarm adds image and sampler kernels (as in "
-      "`generate`); --printf likewise (default swarm). Each case is a SPIR-V version from 1.0 to the newest "
+      "`generate`); --printf likewise (default swarm). Each case is a SPIR-V "
+      "version from 1.0 to the newest "
       "the profile and every target's consumer read (--spirv_version). After "
       "the campaign every new finding is reduced "
       "(`reduce`, --reduce_time each; --no_reduce skips it) and findings "
       "whose reduced cases share a signature are re-bucketed. Exit 1 when "
       "DIR holds findings.",
-      {"target", "time", "iterations", "seed", "jobs", "out", "profile",
-       "shard", "timeout", "max_statements", "allow_known_bugs", "non_uniform",
-       "images", "printf", "spirv_version", "mutate", "no_reduce", "reduce_time",
+      {"target",
+       "time",
+       "iterations",
+       "seed",
+       "jobs",
+       "out",
+       "profile",
+       "shard",
+       "timeout",
+       "max_statements",
+       "allow_known_bugs",
+       "non_uniform",
+       "images",
+       "printf",
+       "spirv_version",
+       "split",
+       "mutate",
+       "no_reduce",
+       "reduce_time",
        "spirv_reduce"},
       RunCampaignCommand};
 }

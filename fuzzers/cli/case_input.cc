@@ -9,6 +9,7 @@
 #include "oracles/validity/device_profile.h"
 #include "spirv/binary.h"
 #include "spirv/launch_spec.h"
+#include "spirv/link.h"
 
 ABSL_DECLARE_FLAG(std::string, sidecar);
 
@@ -56,6 +57,11 @@ absl::Status CheckRunnable(const spirv::TestCase& tc,
     return absl::InvalidArgumentError(absl::StrCat(
         where, ": kernel '", tc.entry_point, "' takes ", fn->parameters.size(),
         " argument(s), the case gives ", tc.args.size()));
+  }
+  // Several modules must link (imports resolved, types agreeing).
+  if (auto linked = spirv::LinkTestCase(tc); !linked.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": ", linked.status().message()));
   }
   return absl::OkStatus();
 }

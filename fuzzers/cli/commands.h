@@ -24,6 +24,8 @@ Command ReportCommand();
 absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag();
 // The generator's printf mode from --printf (generate and campaign).
 absl::StatusOr<generators::kernel::PrintfMode> PrintfModeFromFlag();
+// --split: 0 = off, 1 = on (2-4 modules drawn per case), else the count.
+absl::StatusOr<uint32_t> SplitModulesFromFlag();
 // The generator's SPIR-V version range from --spirv_version (generate and
 // campaign); InvalidArgument for a malformed value or one the profile
 // cannot take.

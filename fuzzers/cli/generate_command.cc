@@ -11,6 +11,9 @@
 #include "fuzzers/cli/commands.h"
 #include "generators/kernel/generator.h"
 #include "generators/kernel/opcode_stats.h"
+#include "generators/transform/engine.h"
+#include "generators/transform/split_module.h"
+#include "oracles/compare/compare.h"
 #include "oracles/reference/interpreter.h"
 #include "oracles/validity/lint.h"
 #include "spirv/binary.h"
@@ -26,8 +29,11 @@ ABSL_FLAG(bool, stats, false,
           "print how often each opcode and OpenCL.std instruction appears");
 ABSL_FLAG(bool, coverage, false,
           "with --stats: also print the coverage table (every core opcode the "
-          "profile makes usable and every OpenCL.std instruction, whether the "
-          "cases used it, and the percentages)");
+          "profile makes usable and every OpenCL.std instruction: how many "
+          "cases used it, and, measured on these cases and on each one after "
+          "the campaign's --mutate, whether transformations create or remove "
+          "it and, with --check, whether lint accepted and ref ran modules "
+          "with it)");
 ABSL_FLAG(bool, check, false,
           "lint every case (spirv-val + Level Zero rules) and run it on the "
           "reference interpreter; exit 1 if any is rejected or has undefined "
@@ -47,6 +53,13 @@ ABSL_FLAG(std::string, images, "off",
 ABSL_FLAG(std::string, printf, "swarm",
           "printf calls in generated kernels: swarm (default, 30% of the "
           "cases), on (every case) or off");
+
+ABSL_FLAG(std::string, split, "off",
+          "split each case into several modules that link back into it "
+          "(Linkage; `l0spv-fuzz run` and the ref and spirv-link targets link "
+          "them): off (default), on (2-4 modules drawn per case) or a count "
+          "2..16; with --check, the split case must compute what the "
+          "original computes on ref");
 
 ABSL_FLAG(std::string, spirv_version, "swarm",
           "SPIR-V version of the cases: swarm (each case draws one from 1.0 "
@@ -90,6 +103,66 @@ absl::Status SpirvVersionsFromFlag(const oracles::DeviceProfile& profile,
 }
 
 namespace {
+
+struct CheckCounts {
+  uint64_t rejected = 0, ub = 0, other = 0;
+};
+
+// Lints `tc` and runs it on the reference interpreter with every check,
+// printing and counting what fails; `table` (if any) records which opcodes
+// lint accepted and ref ran.
+void CheckCase(const spirv::TestCase& tc, const spirv::Module& module,
+               const oracles::DeviceProfile& profile, const std::string& label,
+               CheckCounts& counts, generators::kernel::OpcodeStats* table) {
+  const oracles::LintReport report = oracles::LintModule(module, profile);
+  if (!report.ok()) {
+    ++counts.rejected;
+    std::cout << label << ": REJECTED\n" << report.ToText() << "\n";
+    if (table) table->AddChecked(module, false, false);
+    return;
+  }
+  // Every check of the reference: bounds, division, shifts, conversions,
+  // barrier divergence, data races and reads of uninitialised memory.
+  oracles::reference::ReferenceOptions ref;
+  ref.check_races = true;
+  ref.check_uninitialized = true;
+  const oracles::Execution e = oracles::reference::RunReference(tc, ref);
+  if (e.status == oracles::ExecutionStatus::kUbDetected) {
+    ++counts.ub;
+    std::cout << label << ": UB " << e.message << "\n";
+  } else if (e.status != oracles::ExecutionStatus::kOk) {
+    ++counts.other;
+    std::cout << label << ": " << oracles::ExecutionStatusName(e.status) << " "
+              << e.message << "\n";
+  }
+  if (table)
+    table->AddChecked(module, true, e.status == oracles::ExecutionStatus::kOk);
+}
+
+// The split case must link and compute exactly what the whole case computes
+// on ref (buffers and printf output).
+void CheckSplit(const spirv::TestCase& whole, const spirv::TestCase& split,
+                const std::string& label, CheckCounts& counts) {
+  oracles::reference::ReferenceOptions ref;
+  const oracles::Execution a = oracles::reference::RunReference(whole, ref);
+  const oracles::Execution b = oracles::reference::RunReference(split, ref);
+  if (b.status != a.status) {
+    ++counts.other;
+    std::cout << label << ": ref says "
+              << oracles::ExecutionStatusName(b.status) << " (" << b.message
+              << "), the whole case " << oracles::ExecutionStatusName(a.status)
+              << "\n";
+    return;
+  }
+  const oracles::CompareResult cmp =
+      oracles::CompareExecutions(whole, a, b, oracles::CompareOptions{});
+  if (!cmp.equal) {
+    ++counts.other;
+    std::cout << label << ": differs from the whole case: " << cmp.explanation
+              << "\n";
+  }
+}
+
 // off / swarm / on, the shape of --images and --printf (both enums list
 // kOff, kSwarm, kOn).
 template <typename Mode>
@@ -97,8 +170,8 @@ absl::StatusOr<Mode> OffSwarmOn(const char* flag, const std::string& v) {
   if (v == "off") return Mode::kOff;
   if (v == "swarm") return Mode::kSwarm;
   if (v == "on") return Mode::kOn;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "--", flag, " expects off, swarm or on, not '", v, "'"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("--", flag, " expects off, swarm or on, not '", v, "'"));
 }
 }  // namespace
 
@@ -107,9 +180,20 @@ absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag() {
                                                    absl::GetFlag(FLAGS_images));
 }
 
+absl::StatusOr<uint32_t> SplitModulesFromFlag() {
+  const std::string split = absl::GetFlag(FLAGS_split);
+  if (split == "off") return 0;
+  if (split == "on") return 1;
+  uint32_t modules = 0;
+  if (!absl::SimpleAtoi(split, &modules) || modules < 2 || modules > 16)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--split expects off, on or a module count 2..16, not '", split, "'"));
+  return modules;
+}
+
 absl::StatusOr<generators::kernel::PrintfMode> PrintfModeFromFlag() {
-  return OffSwarmOn<generators::kernel::PrintfMode>("printf",
-                                                    absl::GetFlag(FLAGS_printf));
+  return OffSwarmOn<generators::kernel::PrintfMode>(
+      "printf", absl::GetFlag(FLAGS_printf));
 }
 
 namespace {
@@ -125,6 +209,10 @@ int RunGenerate(const std::vector<std::string>& positional) {
   const bool stats = absl::GetFlag(FLAGS_stats);
   const bool check = absl::GetFlag(FLAGS_check);
   const bool coverage = absl::GetFlag(FLAGS_coverage);
+  auto split_flag = SplitModulesFromFlag();
+  if (!split_flag.ok())
+    return UsageError("generate", std::string(split_flag.status().message()));
+  const uint32_t split_modules = *split_flag;
   if (count == 0) return UsageError("generate", "--count must be at least 1");
   if (coverage && !stats)
     return UsageError("generate", "--coverage needs --stats");
@@ -167,7 +255,8 @@ int RunGenerate(const std::vector<std::string>& positional) {
   }
 
   generators::kernel::OpcodeStats table;
-  uint64_t rejected = 0, ub = 0, other = 0;
+  CheckCounts counts;
+  uint64_t split_cases = 0, unsplittable = 0;
   for (uint64_t i = 0; i < count; ++i) {
     options.seed = first + i;
     auto tc = generators::kernel::GenerateTestCase(options);
@@ -175,6 +264,27 @@ int RunGenerate(const std::vector<std::string>& positional) {
       std::cerr << "error: seed " << options.seed << ": "
                 << tc.status().message() << "\n";
       return kExitUsage;
+    }
+    if (split_modules != 0) {
+      generators::transform::SplitOptions split;
+      split.seed = options.seed;
+      split.modules = split_modules == 1 ? 0 : split_modules;
+      auto parts = generators::transform::SplitModule(*tc, split);
+      if (parts.ok()) {
+        ++split_cases;
+        if (check) {
+          CheckSplit(*tc, parts->test_case,
+                     absl::StrCat("seed ", options.seed, " split"), counts);
+        }
+        *tc = std::move(parts->test_case);
+      } else if (parts.status().code() ==
+                 absl::StatusCode::kFailedPrecondition) {
+        ++unsplittable;  // nothing movable: the case stays whole
+      } else {
+        std::cout << "seed " << options.seed
+                  << ": split failed: " << parts.status().message() << "\n";
+        ++counts.other;
+      }
     }
     if (!out.empty()) {
       const std::string dir =
@@ -189,32 +299,42 @@ int RunGenerate(const std::vector<std::string>& positional) {
     if (!module.ok()) {
       std::cerr << "seed " << options.seed << ": generated module unreadable: "
                 << module.status().message() << "\n";
-      ++rejected;
+      ++counts.rejected;
       continue;
     }
     if (stats) table.Add(*module);
-    if (!check) continue;
-    const oracles::LintReport report = oracles::LintModule(*module, *profile);
-    if (!report.ok()) {
-      ++rejected;
-      std::cout << "seed " << options.seed << ": REJECTED\n"
-                << report.ToText() << "\n";
+    if (check) {
+      CheckCase(*tc, *module, *profile, absl::StrCat("seed ", options.seed),
+                counts, coverage ? &table : nullptr);
+    }
+    if (!coverage) continue;
+    // The xform column: the campaign's --mutate on this case (its kinds and
+    // count drawn from the seed, as there).
+    generators::transform::TransformOptions mutate;
+    mutate.seed = options.seed;
+    mutate.avoid_known_bugs = options.avoid_known_bugs;
+    mutate.validate_input = false;  // generated: valid by construction
+    auto mutated = generators::transform::Transform(*tc, mutate);
+    if (!mutated.ok()) {
+      std::cout << "seed " << options.seed
+                << ": transform failed: " << mutated.status().message() << "\n";
+      ++counts.other;
       continue;
     }
-    // Every check of the reference: bounds, division, shifts, conversions,
-    // barrier divergence, data races and reads of uninitialised memory.
-    oracles::reference::ReferenceOptions ref;
-    ref.check_races = true;
-    ref.check_uninitialized = true;
-    const oracles::Execution e = oracles::reference::RunReference(*tc, ref);
-    if (e.status == oracles::ExecutionStatus::kUbDetected) {
-      ++ub;
-      std::cout << "seed " << options.seed << ": UB " << e.message << "\n";
-    } else if (e.status != oracles::ExecutionStatus::kOk) {
-      ++other;
-      std::cout << "seed " << options.seed << ": "
-                << oracles::ExecutionStatusName(e.status) << " " << e.message
-                << "\n";
+    auto mutated_module =
+        spirv::ReadModuleWords(mutated->test_case.module_words);
+    if (!mutated_module.ok()) {
+      std::cout << "seed " << options.seed
+                << ": transformed module unreadable: "
+                << mutated_module.status().message() << "\n";
+      ++counts.other;
+      continue;
+    }
+    table.AddTransformed(*module, *mutated_module);
+    if (check) {
+      CheckCase(mutated->test_case, *mutated_module, *profile,
+                absl::StrCat("seed ", options.seed, " transformed"), counts,
+                &table);
     }
   }
   if (stats) {
@@ -229,8 +349,14 @@ int RunGenerate(const std::vector<std::string>& positional) {
     std::cout << absl::StrFormat(
         "checked %u case(s) from seed %u, profile %s: %u rejected by lint, "
         "%u with undefined behaviour, %u other reference failures\n",
-        count, first, profile_name, rejected, ub, other);
-    if (rejected + ub + other > 0) return kExitFinding;
+        count, first, profile_name, counts.rejected, counts.ub, counts.other);
+    if (split_modules != 0)
+      std::cout << absl::StrFormat(
+          "split %u case(s) into several modules (each computing on ref what "
+          "the whole case computes unless listed above); %u had no movable "
+          "function and stayed whole\n",
+          split_cases, unsplittable);
+    if (counts.rejected + counts.ub + counts.other > 0) return kExitFinding;
   }
   return kExitOk;
 }
@@ -262,10 +388,14 @@ Command GenerateCommand() {
           "exact (compared as a multiset of lines), on every case, off none. "
           "Each case draws its "
           "SPIR-V version from 1.0 to the profile's newest (--spirv_version "
-          "fixes one or a range) and uses what that version adds.",
+          "fixes one or a range) and uses what that version adds. "
+          "--split=on|N writes cases of several modules (module.spv with "
+          "the kernel, module-1.spv, ...: functions moved out with "
+          "Export/Import linkage); a case without a movable function stays "
+          "whole (counted).",
           {"seed", "count", "out", "profile", "stats", "coverage", "check",
            "json", "max_statements", "allow_known_bugs", "non_uniform",
-           "images", "printf", "spirv_version"},
+           "images", "printf", "spirv_version", "split"},
           RunGenerate};
 }
 

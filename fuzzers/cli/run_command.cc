@@ -143,16 +143,35 @@ void PrintBuffer(size_t index, const std::vector<uint8_t>& bytes) {
 }
 
 int RunRun(const std::vector<std::string>& positional) {
-  if (positional.size() != 1) {
-    return UsageError("run", "expected one CASE_DIR or FILE.spv");
+  if (positional.empty()) {
+    return UsageError("run",
+                      "expected one CASE_DIR, or FILE.spv [LINKED.spv ...]");
   }
   const std::string& input = positional[0];
   std::error_code ec;
   const std::string sidecar = absl::GetFlag(FLAGS_sidecar);
-  auto tc = fs::is_directory(input, ec) || !sidecar.empty()
-                ? ReadCaseInput(input)
-                : CaseFromFlags(input);
+  const bool case_input = fs::is_directory(input, ec) || !sidecar.empty();
+  if (case_input && positional.size() > 1) {
+    return UsageError("run",
+                      absl::StrCat("unexpected argument '", positional[1],
+                                   "': further modules go with a FILE.spv "
+                                   "(a case directory lists its own)"));
+  }
+  auto tc = case_input ? ReadCaseInput(input) : CaseFromFlags(input);
   if (!tc.ok()) return UsageError("run", std::string(tc.status().message()));
+  // FILE.spv LINKED.spv ...: modules linked with the first (Level Zero's
+  // zeModuleDynamicLink); the kernel is the first's.
+  if (positional.size() - 1 > spirv::kMaxLinkedModules) {
+    return UsageError("run",
+                      absl::StrCat("at most ", spirv::kMaxLinkedModules + 1,
+                                   " modules can be linked"));
+  }
+  for (size_t i = 1; i < positional.size(); ++i) {
+    auto linked = spirv::ReadModuleFile(positional[i]);
+    if (!linked.ok())
+      return UsageError("run", std::string(linked.status().message()));
+    tc->linked_modules.push_back(spirv::EncodeModule(*linked));
+  }
   // The launch comes from the sidecar when there is one: name it.
   if (absl::Status s = CheckRunnable(
           *tc,
@@ -236,7 +255,8 @@ Command RunCommand() {
   return {
       "run",
       "execute one test case on a target",
-      "run (CASE_DIR | FILE.spv --kernel=NAME --global=X[,Y,Z] "
+      "run (CASE_DIR | FILE.spv [LINKED.spv ...] --kernel=NAME "
+      "--global=X[,Y,Z] "
       "[--local=X[,Y,Z]] [--arg=SPEC ...] | FILE.spv --sidecar=JSON) "
       "[--target=T] [--json] [--dump=DIR] [--timeout=S] "
       "[--memory_limit_mb=M] [--ref_steps=N]\n\n"

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "spirv/grammar.h"
 #include "spirv/unified1/spirv.hpp11"
@@ -66,23 +67,64 @@ bool IsImageOpcode(const spirv::OpcodeInfo& info) {
 }
 }  // namespace
 
-void OpcodeStats::Add(const spirv::Module& module) {
-  const uint32_t std_set = module.OpenClStdImportId();
-  absl::flat_hash_set<uint32_t> seen_ops, seen_ext;
+namespace {
+// Instruction count per opcode, and the OpenCL.std instructions present.
+struct ModuleOpcodes {
+  std::map<uint32_t, uint64_t> opcodes;
+  std::map<uint32_t, uint64_t> ext_insts;
   uint64_t size = 0;
+};
+ModuleOpcodes CountOpcodes(const spirv::Module& module) {
+  ModuleOpcodes counts;
+  const uint32_t std_set = module.OpenClStdImportId();
   module.ForEachInstruction([&](const spirv::Instruction& inst) {
-    ++size;
-    ++opcodes_[inst.opcode()].occurrences;
-    seen_ops.insert(inst.opcode());
+    ++counts.size;
+    ++counts.opcodes[inst.opcode()];
     if (inst.opcode() == static_cast<uint32_t>(spv::Op::OpExtInst) &&
-        inst.NumOperands() >= 2 && inst.word(0) == std_set) {
-      ++ext_insts_[inst.word(1)].occurrences;
-      seen_ext.insert(inst.word(1));
-    }
+        inst.NumOperands() >= 2 && inst.word(0) == std_set)
+      ++counts.ext_insts[inst.word(1)];
   });
-  for (uint32_t op : seen_ops) ++opcodes_[op].modules;
-  for (uint32_t n : seen_ext) ++ext_insts_[n].modules;
-  sizes_.push_back(size);
+  return counts;
+}
+}  // namespace
+
+void OpcodeStats::Add(const spirv::Module& module) {
+  const ModuleOpcodes counts = CountOpcodes(module);
+  for (const auto& [op, n] : counts.opcodes) {
+    ++opcodes_[op].modules;
+    opcodes_[op].occurrences += n;
+  }
+  for (const auto& [number, n] : counts.ext_insts) {
+    ++ext_insts_[number].modules;
+    ext_insts_[number].occurrences += n;
+  }
+  sizes_.push_back(counts.size);
+}
+
+void OpcodeStats::AddChecked(const spirv::Module& module, bool lint_ok,
+                             bool ref_ran) {
+  checked_ = true;
+  const ModuleOpcodes counts = CountOpcodes(module);
+  for (const auto& [op, n] : counts.opcodes) {
+    if (lint_ok) ++lint_ok_[op];
+    if (ref_ran) ++ref_ran_[op];
+  }
+  if (ref_ran)
+    for (const auto& [number, n] : counts.ext_insts) ++ext_ref_ran_[number];
+}
+
+void OpcodeStats::AddTransformed(const spirv::Module& before,
+                                 const spirv::Module& after) {
+  transformed_any_ = true;
+  const ModuleOpcodes a = CountOpcodes(before), b = CountOpcodes(after);
+  absl::flat_hash_set<uint32_t> changed;
+  for (const auto& [op, n] : a.opcodes) {
+    auto it = b.opcodes.find(op);
+    if (it == b.opcodes.end() || it->second != n) changed.insert(op);
+  }
+  for (const auto& [op, n] : b.opcodes)
+    if (!a.opcodes.contains(op)) changed.insert(op);
+  for (uint32_t op : changed) ++transformed_[op];
 }
 
 uint64_t OpcodeStats::MedianInstructions() const {
@@ -118,35 +160,58 @@ std::string OpcodeStats::ToText() const {
 
 std::string OpcodeStats::CoverageText(
     const oracles::DeviceProfile& profile) const {
+  // A measured column prints "-" when this run did not measure it.
+  const auto column = [](bool measured, const std::map<uint32_t, uint64_t>& m,
+                         uint32_t key) -> std::string {
+    if (!measured) return "-";
+    auto it = m.find(key);
+    return absl::StrCat(it == m.end() ? 0 : it->second);
+  };
   std::string out = absl::StrFormat(
-      "coverage on profile '%s' over %u module(s)\n\n%-40s %-24s %8s\n",
-      profile.name, modules(), "usable core opcode", "class", "modules");
+      "coverage on profile '%s' over %u module(s)\n"
+      "gen: generated modules with it; lint / ref: modules with it (generated "
+      "or transformed) lint accepted / ref ran (--check); xform: cases whose "
+      "transformations created or removed it\n\n"
+      "%-40s %-24s %8s %8s %8s %8s\n",
+      profile.name, modules(), "usable core opcode", "class", "gen", "lint",
+      "ref", "xform");
   uint64_t usable = 0, generated = 0, images = 0, images_generated = 0;
+  uint64_t linted = 0, ran = 0, transformed = 0;
   std::vector<std::string> missing;
   for (const spirv::OpcodeInfo& info : spirv::AllOpcodes()) {
     if (!Usable(info, profile)) continue;
     auto it = opcodes_.find(info.opcode);
     const uint64_t n = it == opcodes_.end() ? 0 : it->second.modules;
-    out += absl::StrFormat("%-40s %-24s %8u\n", info.name, info.instr_class, n);
+    out += absl::StrFormat("%-40s %-24s %8u %8s %8s %8s\n", info.name,
+                           info.instr_class, n,
+                           column(checked_, lint_ok_, info.opcode),
+                           column(checked_, ref_ran_, info.opcode),
+                           column(transformed_any_, transformed_, info.opcode));
     if (IsImageOpcode(info)) {
       ++images;
       if (n != 0) ++images_generated;
       continue;
     }
     ++usable;
+    linted += lint_ok_.contains(info.opcode);
+    ran += ref_ran_.contains(info.opcode);
+    transformed += transformed_.contains(info.opcode);
     if (n != 0) {
       ++generated;
     } else {
       missing.push_back(info.name);
     }
   }
-  uint64_t ext_generated = 0;
+  uint64_t ext_generated = 0, ext_ran = 0;
   std::vector<std::string> ext_missing;
-  out += absl::StrFormat("\n%-40s %8s\n", "OpenCL.std instruction", "modules");
+  out += absl::StrFormat("\n%-40s %8s %8s\n", "OpenCL.std instruction", "gen",
+                         "ref");
   for (const spirv::ExtInstInfo& info : spirv::AllOpenClStd()) {
     auto it = ext_insts_.find(info.number);
     const uint64_t n = it == ext_insts_.end() ? 0 : it->second.modules;
-    out += absl::StrFormat("%-40s %8u\n", info.name, n);
+    out += absl::StrFormat("%-40s %8u %8s\n", info.name, n,
+                           column(checked_, ext_ref_ran_, info.number));
+    ext_ran += ext_ref_ran_.contains(info.number);
     if (n != 0) {
       ++ext_generated;
     } else {
@@ -164,6 +229,18 @@ std::string OpcodeStats::CoverageText(
       percent(images_generated, images), ext_generated,
       spirv::AllOpenClStd().size(),
       percent(ext_generated, spirv::AllOpenClStd().size()));
+  if (checked_) {
+    out += absl::StrFormat(
+        "core opcodes outside images in modules lint accepted: %u, ref ran: "
+        "%u of %u usable\nOpenCL.std in modules ref ran: %u of %u\n",
+        linted, ran, usable, ext_ran, spirv::AllOpenClStd().size());
+  }
+  if (transformed_any_) {
+    out += absl::StrFormat(
+        "core opcodes outside images created or removed by transformations: "
+        "%u of %u usable\n",
+        transformed, usable);
+  }
   out += "never generated (core, outside images):";
   for (const std::string& name : missing) out += " " + name;
   out += "\nnever generated (OpenCL.std):";

@@ -5,6 +5,12 @@
 // Contract: Add() counts, per opcode / extended instruction, the modules
 // containing it and its total occurrences; module sizes are kept for the
 // median. Names come from the generated grammar tables.
+// The coverage table's other columns are measured, not declared:
+// AddChecked() records, per opcode, the modules containing it that lint
+// accepted and that the reference interpreter ran to a result (generated or
+// transformed modules alike); AddTransformed() records the opcodes whose
+// instruction count a transformation sequence changed (it created or removed
+// instructions of that opcode). Columns never fed print "-".
 #pragma once
 
 #include <cstdint>
@@ -21,6 +27,11 @@ namespace l0spv::generators::kernel {
 class OpcodeStats {
  public:
   void Add(const spirv::Module& module);
+  // `module` was linted (accepted or not) and, if accepted, run on `ref`
+  // (`ref_ran`: it reached a result, not `unsupported` or an error).
+  void AddChecked(const spirv::Module& module, bool lint_ok, bool ref_ran);
+  // `after` is `before` after a transformation sequence.
+  void AddTransformed(const spirv::Module& before, const spirv::Module& after);
 
   size_t modules() const { return sizes_.size(); }
   size_t DistinctOpcodes() const { return opcodes_.size(); }
@@ -36,7 +47,9 @@ class OpcodeStats {
   // reserved and excluded grammar entries left out) and every OpenCL.std
   // instruction, each with whether these modules used it; image
   // instructions are counted apart, and the lines end with the totals and
-  // the usable opcodes never generated.
+  // the usable opcodes never generated. Columns: gen (modules generated
+  // with it), lint and ref (modules with it lint accepted / ref ran), xform
+  // (cases whose transformations created or removed it).
   std::string CoverageText(const oracles::DeviceProfile& profile) const;
 
  private:
@@ -47,6 +60,12 @@ class OpcodeStats {
   std::map<uint32_t, Count> opcodes_;
   std::map<uint32_t, Count> ext_insts_;
   std::vector<uint64_t> sizes_;
+  // Per opcode: modules lint accepted, modules ref ran, cases whose
+  // transformations changed its count (the measured columns).
+  std::map<uint32_t, uint64_t> lint_ok_, ref_ran_, transformed_;
+  // Per OpenCL.std instruction: modules ref ran.
+  std::map<uint32_t, uint64_t> ext_ref_ran_;
+  bool checked_ = false, transformed_any_ = false;
 };
 
 }  // namespace l0spv::generators::kernel

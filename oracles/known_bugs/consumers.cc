@@ -19,6 +19,8 @@ const std::vector<ConsumerInfo>& Consumers() {
       {kConsumerOclgrind, "oclgrind", "Oclgrind", "oclgrind"},
       {kConsumerSpirvOpt, "spirv-opt", "spirv-opt (SPIRV-Tools)",
        "spirv-tools"},
+      {kConsumerSpirvLink, "spirv-link", "spirv-link (SPIRV-Tools)",
+       "spirv-tools"},
   };
   return *consumers;
 }
@@ -41,6 +43,7 @@ uint32_t ConsumersOfTarget(const std::string& target) {
   if (kind == "gpu" || kind == "ocloc") return kConsumerIgc;
   if (kind == "llvm-spirv") return kConsumerLlvmSpirv;
   if (kind == "spirv-opt") return kConsumerSpirvOpt;
+  if (kind == "spirv-link") return kConsumerSpirvLink;
   if (kind == "oclgrind") return kConsumerOclgrind | kConsumerLlvmSpirv;
   if (kind == "opencl") {
     // Intel's ICD takes SPIR-V directly into IGC; others here (PoCL) go

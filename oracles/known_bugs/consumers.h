@@ -7,7 +7,8 @@
 // oracles/targets/target_registry.h: "ocloc:DEV" and "gpu[:DEV]" run IGC,
 // "opencl[:P]" runs PoCL through llvm-spirv's SPIR path (IGC when P names
 // Intel), "oclgrind" Oclgrind through llvm-spirv, "llvm-spirv" the
-// translator, "spirv-opt[:PASSES]" SPIRV-Tools' optimizer; "ref" none;
+// translator, "spirv-opt[:PASSES]" SPIRV-Tools' optimizer, "spirv-link"
+// its linker; "ref" none;
 // anything else every consumer.
 #pragma once
 
@@ -25,7 +26,8 @@ enum ConsumerBit : uint32_t {
   kConsumerPocl = 1u << 2,       // PoCL CPU device
   kConsumerOclgrind = 1u << 3,   // Oclgrind
   kConsumerSpirvOpt = 1u << 4,   // spirv-opt (SPIRV-Tools)
-  kAllConsumers = (1u << 5) - 1,
+  kConsumerSpirvLink = 1u << 5,  // spirv-link (SPIRV-Tools' linker)
+  kAllConsumers = (1u << 6) - 1,
 };
 
 struct ConsumerInfo {

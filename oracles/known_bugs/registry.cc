@@ -46,13 +46,13 @@ absl::StatusOr<KnownBugRegistry> ParseKnownBugRegistry(
     KnownBug b;
     b.name = e["name"].NonEmptyString();
     const std::string consumer = e["consumer"].Enum(
-        {"igc", "llvm-spirv", "pocl", "oclgrind", "spirv-opt"});
+        {"igc", "llvm-spirv", "pocl", "oclgrind", "spirv-opt", "spirv-link"});
     if (!reader.ok()) break;
     b.consumer = *ConsumerByName(consumer);
     b.consumers = b.consumer;
     for (spirv::JsonField also : e["also_affects"].Array(8, false)) {
-      const std::string other =
-          also.Enum({"igc", "llvm-spirv", "pocl", "oclgrind", "spirv-opt"});
+      const std::string other = also.Enum(
+          {"igc", "llvm-spirv", "pocl", "oclgrind", "spirv-opt", "spirv-link"});
       if (auto bit = ConsumerByName(other)) b.consumers |= *bit;
     }
     b.version = e["version"].NonEmptyString();
@@ -75,6 +75,15 @@ absl::StatusOr<KnownBugRegistry> ParseKnownBugRegistry(
                            "accepted-invalid", "mismatch", "target-ub"});
     for (spirv::JsonField g : e["gates"].Array(64))
       b.gates.push_back(g.String());
+    for (auto& [var, value] : e["consumer_env"].Members(8, false)) {
+      const bool name_ok =
+          !var.empty() &&
+          var.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+              std::string::npos;
+      if (!name_ok && reader.ok())
+        value.Fail("expected an environment variable name (A-Z, 0-9, _)");
+      b.consumer_env.emplace_back(var, value.String());
+    }
     if (!reader.ok()) break;
     if (!names.insert(b.name).second) {
       e["name"].Fail(absl::StrCat("\"", b.name, "\" is listed twice"));

@@ -38,6 +38,10 @@ struct KnownBug {
   std::string target;              // l0spv-fuzz target that runs the reproducer
   std::string verdict;             // the verdict kind it gives there
   std::vector<std::string> gates;  // where the project avoids it
+  // Environment the consumer runs the reproducer in, where the bug depends
+  // on the host (PoCL picks its kernel library by the host CPU: the
+  // wide-vector bugs are in its avx2/avx/sse2 libraries, not avx512).
+  std::vector<std::pair<std::string, std::string>> consumer_env;
   // The reproducer: SPIR-V assembly (or OpenCL C) and its launch sidecar.
   std::string spvasm;
   std::string opencl_c;

@@ -1,8 +1,11 @@
 #include "oracles/known_bugs/reproduce.h"
 
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
+#include <optional>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "oracles/process/subprocess.h"
@@ -23,10 +26,9 @@ namespace fs = std::filesystem;
 // "; Version: 1.N" in the header comment (spirv-as ignores it).
 spv_target_env AssemblyEnv(const std::string& text) {
   const size_t at = text.find("; Version: 1.");
-  const uint32_t minor =
-      at == std::string::npos || !std::isdigit(text[at + 13])
-          ? 2
-          : static_cast<uint32_t>(text[at + 13] - '0');
+  const uint32_t minor = at == std::string::npos || !std::isdigit(text[at + 13])
+                             ? 2
+                             : static_cast<uint32_t>(text[at + 13] - '0');
   return spirv::UniversalEnvForVersion((1u << 16) | (minor << 8));
 }
 
@@ -162,6 +164,24 @@ absl::StatusOr<KnownBugRun> RunKnownBug(const KnownBug& bug,
   }
   auto ref = MakeTarget("ref", TargetOptions{});
   if (!ref.ok()) return ref.status();
+  // The consumer's environment, for this run only (its worker processes
+  // inherit it).
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved;
+  for (const auto& [var, value] : bug.consumer_env) {
+    const char* old = std::getenv(var.c_str());
+    saved.emplace_back(var,
+                       old ? std::optional<std::string>(old) : std::nullopt);
+    setenv(var.c_str(), value.c_str(), 1);
+  }
+  absl::Cleanup restore = [&saved] {
+    for (const auto& [var, old] : saved) {
+      if (old) {
+        setenv(var.c_str(), old->c_str(), 1);
+      } else {
+        unsetenv(var.c_str());
+      }
+    }
+  };
   auto target = MakeTarget(run.target, TargetOptions{});
   if (!target.ok()) {
     run.outcome = KnownBugRun::Outcome::kNotInstalled;

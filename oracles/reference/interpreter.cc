@@ -14,6 +14,7 @@
 #include "oracles/reference/race.h"
 #include "oracles/reference/workgroup.h"
 #include "spirv/binary.h"
+#include "spirv/link.h"
 #include "spirv/spirv_tools.h"
 
 namespace l0spv::oracles::reference {
@@ -414,6 +415,33 @@ Execution Run::Go() {
 
 Execution RunReference(const spirv::TestCase& test_case,
                        const ReferenceOptions& options) {
+  if (!test_case.linked_modules.empty()) {
+    // Each module must be valid alone (named in the message), then the
+    // linked program is what runs.
+    Execution e;
+    e.status = ExecutionStatus::kBuildFailed;
+    const size_t modules = test_case.linked_modules.size() + 1;
+    for (size_t i = 0; i < modules && !options.skip_validation; ++i) {
+      const auto& words =
+          i == 0 ? test_case.module_words : test_case.linked_modules[i - 1];
+      const uint32_t version = words.size() > 1 ? words[1] : 0;
+      if (auto s =
+              spirv::Validate(words, spirv::UniversalEnvForVersion(version));
+          !s.ok()) {
+        e.message = absl::StrCat(
+            "spirv-val rejected ",
+            i == 0 ? std::string("module.spv") : spirv::LinkedModuleFile(i - 1),
+            ": ", s.message());
+        return e;
+      }
+    }
+    auto linked = spirv::LinkTestCase(test_case);
+    if (!linked.ok()) {
+      e.message = std::string(linked.status().message());
+      return e;
+    }
+    return RunReference(*linked, options);
+  }
   const auto start = std::chrono::steady_clock::now();
   Run run(test_case, options);
   Execution e = run.Go();

@@ -202,6 +202,7 @@ Execution RunOutputOnReference(const spirv::TestCase& original,
   }
   spirv::TestCase transformed = original;
   transformed.module_words = std::move(words);
+  transformed.linked_modules.clear();  // the producer's output is the program
   reference::ReferenceOptions ref_options = options;
   ref_options.skip_validation = true;  // validated just above, same rules
   Execution e = RunReferenceInWorker(transformed, ref_options, limits);

@@ -7,9 +7,9 @@
 // llvm-spirv 14 refuse a 1.5 header ("Range of supported/known SPIR-V
 // versions is 1.0 (65536) - 1.4 (66560)"); PoCL and Oclgrind read SPIR-V
 // through llvm-spirv, and `gpu` is IGC, so 1.4 for all of those; spirv-opt
-// (SPIRV-Tools 2023.1) reads 1.6. `ref` and names of no known kind: ~0u (no
-// limit). MakeTarget answers `unsupported` for a newer module, and the
-// campaign's version swarm stops at the oldest of its targets' values.
+// and spirv-link (SPIRV-Tools 2023.1) read 1.6. `ref` and names of no known
+// kind: ~0u (no limit). MakeTarget answers `unsupported` for a newer module,
+// and the campaign's version swarm stops at the oldest of its targets' values.
 // Header-only and free of dependencies, like target_name.h.
 #pragma once
 
@@ -22,7 +22,7 @@ namespace l0spv::oracles {
 
 inline uint32_t NewestSpirvVersionOfTarget(const std::string& name) {
   const std::string kind = TargetKind(name);
-  if (kind == "spirv-opt") return 0x00010600;
+  if (kind == "spirv-opt" || kind == "spirv-link") return 0x00010600;
   if (kind == "ocloc" || kind == "gpu" || kind == "opencl" ||
       kind == "oclgrind" || kind == "llvm-spirv")
     return 0x00010400;

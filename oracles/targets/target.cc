@@ -9,6 +9,7 @@
 #include "oracles/targets/ocloc_adapter.h"
 #include "oracles/targets/opencl_adapter.h"
 #include "oracles/targets/ref_adapter.h"
+#include "oracles/targets/spirv_link_adapter.h"
 #include "oracles/targets/spirv_opt_adapter.h"
 #include "oracles/targets/spirv_versions.h"
 #include "oracles/targets/target_name.h"
@@ -21,7 +22,8 @@ namespace {
 // Answers `unsupported` for a module newer than the SPIR-V its target's
 // consumer reads (spirv_versions.h), so such a module is never
 // sent to them: llvm-spirv 14 and ocloc refuse a 1.5 header outright, which
-// is a limitation, not a finding.
+// is a limitation, not a finding. Likewise for a case of several modules on
+// a target that does not link them (Target::links).
 class VersionGate : public Target {
  public:
   explicit VersionGate(std::unique_ptr<Target> inner)
@@ -30,8 +32,28 @@ class VersionGate : public Target {
   const std::string& name() const override { return inner_->name(); }
   bool executes() const override { return inner_->executes(); }
   const std::string& consumer() const override { return inner_->consumer(); }
+  bool links() const override { return inner_->links(); }
   Execution Run(const spirv::TestCase& test_case,
                 const TargetRunLimits& limits) override {
+    if (!test_case.linked_modules.empty() && !inner_->links()) {
+      Execution e;
+      e.status = ExecutionStatus::kUnsupported;
+      e.message = absl::StrCat(
+          "the case has ", test_case.linked_modules.size() + 1,
+          " modules to link; ", name(),
+          " takes one module (targets that link: ref, spirv-link)");
+      return e;
+    }
+    for (const auto& words : test_case.linked_modules) {
+      if (words.size() > 1 && words[1] > newest_) {
+        Execution e;
+        e.status = ExecutionStatus::kUnsupported;
+        e.message = absl::StrCat(
+            "a linked module is SPIR-V ", SpirvVersionString(words), "; ",
+            name(), " reads SPIR-V 1.0 to ", SpirvVersionString(newest_));
+        return e;
+      }
+    }
     if (test_case.module_words.size() > 1 &&
         test_case.module_words[1] > newest_) {
       Execution e;
@@ -73,8 +95,8 @@ absl::StatusOr<std::unique_ptr<Target>> MakeUngatedTarget(
 
   // The kinds without a parameter. Their factories probe their consumer
   // themselves.
-  const bool known =
-      kind == "ref" || kind == "oclgrind" || kind == "llvm-spirv";
+  const bool known = kind == "ref" || kind == "oclgrind" ||
+                     kind == "llvm-spirv" || kind == "spirv-link";
   if (known && has_param) {
     return absl::InvalidArgumentError(absl::StrCat(
         "target '", kind, "' takes no ':' parameter (got '", name, "')"));
@@ -82,6 +104,7 @@ absl::StatusOr<std::unique_ptr<Target>> MakeUngatedTarget(
   if (kind == "ref") return MakeRefTarget(options);
   if (kind == "oclgrind") return MakeOclgrindTarget(options);
   if (kind == "llvm-spirv") return MakeLlvmSpirvTarget(options);
+  if (kind == "spirv-link") return MakeSpirvLinkTarget(options);
   auto info = DescribeTarget(name);  // InvalidArgument for unknown kinds
   if (!info.ok()) return info.status();
   if (!info->available) return UnavailableStatus(*info);

@@ -12,8 +12,9 @@
 namespace l0spv::oracles {
 namespace {
 
-const std::vector<std::string> kKinds = {
-    "ref", "gpu", "opencl", "ocloc", "oclgrind", "spirv-opt", "llvm-spirv"};
+const std::vector<std::string> kKinds = {"ref",        "gpu",       "opencl",
+                                         "ocloc",      "oclgrind",  "spirv-opt",
+                                         "llvm-spirv", "spirv-link"};
 
 std::string ToolConsumer(const ToolProbe& tool) {
   if (!tool.path) return "";
@@ -165,6 +166,7 @@ std::vector<TargetInfo> ListTargets() {
   out.push_back(OclgrindInfo());
   out.push_back(ToolTarget("spirv-opt", ProbeTool("spirv-opt")));
   out.push_back(ToolTarget("llvm-spirv", ProbeTool("llvm-spirv")));
+  out.push_back(ToolTarget("spirv-link", ProbeTool("spirv-link")));
   return out;
 }
 
@@ -216,9 +218,9 @@ absl::StatusOr<TargetInfo> DescribeTarget(const std::string& name) {
     TargetInfo t = ToolTarget(name, ProbeTool("spirv-opt"));
     return t;
   }
-  if (kind == "llvm-spirv") {
+  if (kind == "llvm-spirv" || kind == "spirv-link") {
     if (auto s = no_param(); !s.ok()) return s;
-    return ToolTarget(name, ProbeTool("llvm-spirv"));
+    return ToolTarget(name, ProbeTool(kind));
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "unknown target '", name, "'; known kinds: ", absl::StrJoin(kKinds, ", "),

@@ -48,6 +48,12 @@ Execution ToolAdapter::Run(const spirv::TestCase& test_case,
       !s.ok()) {
     return HarnessFailure(s.message());
   }
+  for (size_t i = 0; i < test_case.linked_modules.size(); ++i) {
+    if (auto s = WriteModule(dir->path() + "/" + spirv::LinkedModuleFile(i),
+                             test_case.linked_modules[i]);
+        !s.ok())
+      return HarnessFailure(s.message());
+  }
   return RunInScratch(test_case, dir->path(), clock, limits);
 }
 

@@ -14,7 +14,8 @@
 //    place a tool adapter searches for its program: Run never does.
 //  - ToolAdapter::Run creates a fresh scratch directory under
 //    TargetOptions::scratch_dir ("l0spv-<kind>-XXXXXX"), writes the case's
-//    module to module.spv in it and calls RunInScratch with the directory
+//    module to module.spv in it (its linked modules to module-1.spv, ...)
+//    and calls RunInScratch with the directory
 //    and a clock holding the run's whole time budget; trouble in that
 //    preamble is kUnsupported "harness: ..." (never a finding). The
 //    directory and everything the tool wrote there are removed afterwards.

@@ -388,6 +388,14 @@ TEST_F(CliTest, GenerateCheckAndStats) {
   EXPECT_THAT(r.out, HasSubstr("never generated (OpenCL.std):"));
   // Shader-only opcodes are not usable in a Kernel environment.
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("OpEmitVertex")));
+  EXPECT_THAT(r.out, HasSubstr("created or removed by transformations: "));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("ref ran: ")));
+  // With --check, the lint and ref columns are measured too (on the cases and
+  // on their transformed versions).
+  r = L0spvFuzz({"generate", "--count=3", "--stats", "--coverage", "--check"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("in modules lint accepted: "));
+  EXPECT_THAT(r.out, HasSubstr("checked 3 case(s)"));
   r = L0spvFuzz({"generate", "--count=2", "--coverage", "--check"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--coverage needs --stats"));
@@ -589,6 +597,110 @@ TEST_F(CliTest, CheckSavesWhatItFindsAsAFindingForReduce) {
                  "--module=" + out + "/module.spv"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("does not combine with --module"));
+}
+
+}  // namespace
+}  // namespace l0spv
+
+namespace l0spv {
+namespace {
+
+// A kernel importing add1, and a module exporting it (issue 19).
+constexpr char kImportsAdd1[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Linkage
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k" %gid
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %gid Constant
+OpDecorate %add1 LinkageAttributes "add1" Import
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%v3ulong = OpTypeVector %ulong 3
+%pv3 = OpTypePointer Input %v3ulong
+%gptr = OpTypePointer CrossWorkgroup %uint
+%kfn = OpTypeFunction %void %gptr
+%ufn = OpTypeFunction %uint %uint
+%gid = OpVariable %pv3 Input
+%add1 = OpFunction %uint None %ufn
+%x = OpFunctionParameter %uint
+OpFunctionEnd
+%k = OpFunction %void None %kfn
+%out = OpFunctionParameter %gptr
+%entry = OpLabel
+%g = OpLoad %v3ulong %gid
+%g0 = OpCompositeExtract %ulong %g 0
+%g32 = OpUConvert %uint %g0
+%r = OpFunctionCall %uint %add1 %g32
+%p = OpInBoundsPtrAccessChain %gptr %out %g0
+OpStore %p %r
+OpReturn
+OpFunctionEnd
+)";
+constexpr char kExportsAdd1[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Linkage
+OpMemoryModel Physical64 OpenCL
+OpDecorate %f LinkageAttributes "add1" Export
+%uint = OpTypeInt 32 0
+%one = OpConstant %uint 1
+%ufn = OpTypeFunction %uint %uint
+%f = OpFunction %uint None %ufn
+%x = OpFunctionParameter %uint
+%b = OpLabel
+%y = OpIAdd %uint %x %one
+OpReturnValue %y
+OpFunctionEnd
+)";
+
+TEST_F(CliTest, RunLinksSeveralModulesAndNamesWhatDoesNotLink) {
+  const std::string kernel = WriteModule("kernel.spv", kImportsAdd1);
+  const std::string lib = WriteModule("lib.spv", kExportsAdd1);
+  const std::string dump = (dir_ / "out").string();
+  CliRun r = L0spvFuzz({"run", kernel, lib, "--kernel=k", "--global=4",
+                        "--arg=buf:16", "--dump", dump});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(
+      *spirv::ReadFileBytes(dump + "/arg0.bin"),
+      (std::vector<uint8_t>{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0}));
+  // Without the library the import is unresolved: exit 2 naming it.
+  r = L0spvFuzz({"run", kernel, "--kernel=k", "--global=4", "--arg=buf:16"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  r = L0spvFuzz(
+      {"run", kernel, kernel, "--kernel=k", "--global=4", "--arg=buf:16"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("entry point 'k' is defined in module.spv "
+                               "and in module-1.spv"));
+  // A case directory lists its own modules.
+  r = L0spvFuzz({"run", dir_.string(), lib});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("a case directory lists its own"));
+}
+
+TEST_F(CliTest, GenerateSplitWritesLinkedCasesThatComputeTheSame) {
+  const std::string out = (dir_ / "split").string();
+  CliRun r = L0spvFuzz({"generate", "--seed=7", "--count=12", "--split=on",
+                        "--check", "--out=" + out});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("split "));
+  size_t split_cases = 0;
+  for (const auto& e : fs::directory_iterator(out)) {
+    if (!fs::exists(e.path() / "module-1.spv")) continue;
+    ++split_cases;
+    r = L0spvFuzz({"run", e.path().string(), "--target=ref"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    r = L0spvFuzz({"run", e.path().string(), "--target=spirv-opt"});
+    EXPECT_EQ(r.exit_code, 2);  // unsupported: spirv-opt takes one module
+    EXPECT_THAT(r.err, HasSubstr("takes one module"));
+  }
+  EXPECT_GE(split_cases, 3u);
+  r = L0spvFuzz({"generate", "--split=1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--split expects off, on or a module count"));
 }
 
 }  // namespace

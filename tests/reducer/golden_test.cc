@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -211,6 +212,18 @@ absl::StatusOr<GoldenCase> ParseGolden(const std::string& text,
       auto a = ParseArg(value);
       if (!a.ok()) return fail(a.status().message());
       tc.args.push_back(std::move(*a));
+    } else if (key == "linked") {
+      // A further module of the case (issue 19): an .spvasm file beside
+      // this one.
+      const std::string path =
+          absl::StrCat(file.substr(0, file.rfind('/') + 1), value);
+      std::ifstream in(path);
+      if (!in) return fail(absl::StrCat("cannot read ", path));
+      const std::string lib((std::istreambuf_iterator<char>(in)),
+                            std::istreambuf_iterator<char>());
+      auto lib_words = spirv::Assemble(lib);
+      if (!lib_words.ok()) return fail(lib_words.status().message());
+      tc.linked_modules.push_back(std::move(*lib_words));
     } else if (key == "replay" || key == "log") {
       nlohmann::json record =
           nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
@@ -220,7 +233,7 @@ absl::StatusOr<GoldenCase> ParseGolden(const std::string& text,
     } else {
       return fail(absl::StrCat("unknown key '", key,
                                "' (predicate, entry, global, local, offset, "
-                               "arg, replay, log)"));
+                               "arg, linked, replay, log)"));
     }
   }
   if (g.predicate.empty() || tc.entry_point.empty() || !have_global)
@@ -313,6 +326,14 @@ std::string RenderGolden(const std::string& predicate,
   }
   auto text = spirv::Disassemble(tc.module_words);
   absl::StrAppend(&out, text.ok() ? *text : text.status().ToString());
+  // Linked modules that remain, as comments after the module.
+  for (size_t i = 0; i < tc.linked_modules.size(); ++i) {
+    auto lib = spirv::Disassemble(tc.linked_modules[i]);
+    absl::StrAppend(&out, "; linked ", spirv::LinkedModuleFile(i), ":\n");
+    for (absl::string_view l :
+         absl::StrSplit(lib.ok() ? *lib : lib.status().ToString(), '\n'))
+      if (!l.empty()) absl::StrAppend(&out, "; ", l, "\n");
+  }
   return out;
 }
 

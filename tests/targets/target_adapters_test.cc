@@ -271,3 +271,121 @@ TEST_F(TargetAdaptersTest, AnInvalidModuleIsRejectedLikeRefDoes) {
 
 }  // namespace
 }  // namespace l0spv::oracles
+
+namespace l0spv::oracles {
+namespace {
+
+// A kernel module importing add1 and a module exporting it (issue 19).
+constexpr char kImporter[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Linkage
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k" %gid
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %gid Constant
+OpDecorate %add1 LinkageAttributes "add1" Import
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%v3ulong = OpTypeVector %ulong 3
+%pv3 = OpTypePointer Input %v3ulong
+%gptr = OpTypePointer CrossWorkgroup %uint
+%kfn = OpTypeFunction %void %gptr
+%ufn = OpTypeFunction %uint %uint
+%gid = OpVariable %pv3 Input
+%add1 = OpFunction %uint None %ufn
+%x = OpFunctionParameter %uint
+OpFunctionEnd
+%k = OpFunction %void None %kfn
+%out = OpFunctionParameter %gptr
+%entry = OpLabel
+%g = OpLoad %v3ulong %gid
+%g0 = OpCompositeExtract %ulong %g 0
+%g32 = OpUConvert %uint %g0
+%r = OpFunctionCall %uint %add1 %g32
+%p = OpInBoundsPtrAccessChain %gptr %out %g0
+OpStore %p %r
+OpReturn
+OpFunctionEnd
+)";
+constexpr char kExporter[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Linkage
+OpMemoryModel Physical64 OpenCL
+OpDecorate %f LinkageAttributes "add1" Export
+%uint = OpTypeInt 32 0
+%seven = OpConstant %uint 7
+%ufn = OpTypeFunction %uint %uint
+%f = OpFunction %uint None %ufn
+%x = OpFunctionParameter %uint
+%b = OpLabel
+%y = OpIAdd %uint %x %seven
+OpReturnValue %y
+OpFunctionEnd
+)";
+
+spirv::TestCase LinkedCase(const std::string& exporter = kExporter) {
+  spirv::TestCase tc;
+  auto importer = spirv::Assemble(kImporter);
+  auto exported = spirv::Assemble(exporter);
+  EXPECT_TRUE(importer.ok() && exported.ok());
+  if (importer.ok()) tc.module_words = *importer;
+  if (exported.ok()) tc.linked_modules.push_back(*exported);
+  tc.entry_point = "k";
+  tc.nd_range.dims = 1;
+  tc.nd_range.global = {4, 1, 1};
+  spirv::KernelArg out;
+  out.kind = spirv::KernelArg::Kind::kBuffer;
+  out.bytes.assign(16, 0);
+  out.is_result = true;
+  tc.args.push_back(out);
+  return tc;
+}
+
+TEST_F(TargetAdaptersTest, RefLinksTheModulesOfACase) {
+  auto ref = MakeTarget("ref");
+  ASSERT_TRUE(ref.ok());
+  EXPECT_TRUE((*ref)->links());
+  const Execution e = (*ref)->Run(LinkedCase(), Limits());
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  ASSERT_EQ(e.buffers.size(), 1u);
+  const std::vector<uint8_t> expected = {7, 0, 0, 0, 8,  0, 0, 0,
+                                         9, 0, 0, 0, 10, 0, 0, 0};
+  EXPECT_EQ(e.buffers[0], expected);
+  // A module that exports another name leaves the import unresolved.
+  std::string other = kExporter;
+  other.replace(other.find("\"add1\""), 6, "\"add2\"");
+  const Execution unresolved = (*ref)->Run(LinkedCase(other), Limits());
+  EXPECT_EQ(unresolved.status, ExecutionStatus::kBuildFailed);
+  EXPECT_THAT(unresolved.message,
+              HasSubstr("module.spv imports 'add1', which no module exports"));
+}
+
+TEST_F(TargetAdaptersTest, SpirvLinkAgreesWithRefOnOneAndOnSeveralModules) {
+  MAKE_OR_SKIP(target, "spirv-link", options_);
+  EXPECT_TRUE(target->links());
+  ExpectAgreesWithRef(*target);
+  const spirv::TestCase tc = LinkedCase();
+  auto ref = MakeTarget("ref");
+  ASSERT_TRUE(ref.ok());
+  const Execution expected = (*ref)->Run(tc, Limits());
+  const Execution actual = target->Run(tc, Limits());
+  ASSERT_EQ(actual.status, ExecutionStatus::kOk) << actual.message << "\n"
+                                                 << actual.log;
+  EXPECT_EQ(actual.buffers, expected.buffers);
+}
+
+TEST_F(TargetAdaptersTest, ATargetThatDoesNotLinkSaysUnsupportedWithWhy) {
+  MAKE_OR_SKIP(target, "spirv-opt", options_);
+  EXPECT_FALSE(target->links());
+  const Execution e = target->Run(LinkedCase(), Limits());
+  EXPECT_EQ(e.status, ExecutionStatus::kUnsupported);
+  EXPECT_THAT(e.message, HasSubstr("the case has 2 modules to link; "
+                                   "spirv-opt takes one module"));
+}
+
+}  // namespace
+}  // namespace l0spv::oracles

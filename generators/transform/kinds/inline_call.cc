@@ -33,6 +33,11 @@ absl::Status Inlinable(TransformContext& ctx, const InstPos& pos) {
     return absl::FailedPreconditionError("the call is unreachable");
   if (HasLoopMerge(bb))
     return absl::FailedPreconditionError("the call is in a loop header");
+  // The callee's body goes between the code before and after the call.
+  if (SeparatesSampledImage(bb, pos.index) ||
+      SeparatesSampledImage(bb, pos.index + 1))
+    return absl::FailedPreconditionError(
+        "inlining would separate an OpSampledImage from its use");
   const uint32_t callee = call.word(0);
   const spirv::Function* fn = m.FindFunction(callee);
   if (fn == nullptr || fn->IsDeclaration() || spirv::IsEntryPoint(m, callee) ||

@@ -21,6 +21,10 @@ bool IsConvertibleSelect(TransformContext& ctx, const spirv::Instruction& inst,
   const spirv::BasicBlock& bb = ctx.BlockAt(pos);
   if (HasLoopMerge(bb) || pos.index < TransformContext::FirstInsertionIndex(bb))
     return false;
+  // The block is cut at the select.
+  if (SeparatesSampledImage(bb, pos.index) ||
+      SeparatesSampledImage(bb, pos.index + 1))
+    return false;
   const spirv::TypeTable& tt = ctx.types();
   const spirv::TypeInfo* cond = tt.Get(ctx.TypeOf(inst.word(0)));
   const spirv::TypeInfo* type = tt.Get(inst.type_id());

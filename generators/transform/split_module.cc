@@ -1,0 +1,312 @@
+#include "generators/transform/split_module.h"
+
+#include <algorithm>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "generators/kernel/random.h"
+#include "spirv/binary.h"
+#include "spirv/ir_edit.h"
+#include "spirv/opcode_traits.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::generators::transform {
+namespace {
+
+using spirv::Instruction;
+using spirv::Module;
+using spv::Op;
+
+using IdSet = absl::flat_hash_set<uint32_t>;
+
+std::string SymbolName(uint32_t function_id) {
+  return absl::StrCat("l0spv_fn_", function_id);
+}
+
+Instruction LinkageDecoration(uint32_t id, const std::string& name,
+                              spv::LinkageType type) {
+  using spirv::OperandKind;
+  return Instruction(
+      static_cast<uint32_t>(Op::OpDecorate), 0, 0,
+      {spirv::IdOperand(id),
+       spirv::EnumOperand(
+           OperandKind::kDecoration,
+           static_cast<uint32_t>(spv::Decoration::LinkageAttributes)),
+       spirv::StringOperand(name),
+       spirv::EnumOperand(OperandKind::kLinkageType,
+                          static_cast<uint32_t>(type))});
+}
+
+bool IsSpecConstant(const Instruction& inst) {
+  switch (spirv::OpOf(inst)) {
+    case Op::OpSpecConstant:
+    case Op::OpSpecConstantTrue:
+    case Op::OpSpecConstantFalse:
+    case Op::OpSpecConstantComposite:
+    case Op::OpSpecConstantOp:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class Splitter {
+ public:
+  Splitter(const Module& m, const SplitOptions& options)
+      : m_(m), options_(options) {}
+
+  absl::StatusOr<std::vector<Module>> Run() {
+    for (const Instruction& a : m_.annotations) {
+      if (spirv::Is(a, Op::OpDecorationGroup))
+        return absl::FailedPreconditionError(
+            "the module uses decoration groups (not split)");
+    }
+    FindCopyableGlobals();
+    std::vector<uint32_t> movable;
+    std::string why_not;
+    for (const spirv::Function& f : m_.functions) {
+      if (absl::Status s = Movable(f); s.ok()) {
+        movable.push_back(f.id());
+      } else if (why_not.empty()) {
+        why_not = absl::StrCat("%", f.id(), ": ", s.message());
+      }
+    }
+    if (movable.empty())
+      return absl::FailedPreconditionError(absl::StrCat(
+          "no function can move to another module",
+          why_not.empty() ? "" : absl::StrCat(" (", why_not, ")")));
+    kernel::Rng rng(options_.seed);
+    const uint32_t wanted =
+        options_.modules != 0 ? options_.modules : rng.Range(2, 4);
+    const uint32_t further =
+        std::min<uint32_t>(wanted - 1, static_cast<uint32_t>(movable.size()));
+    // Each further module gets one function for sure, then every movable
+    // function picks a home (0 = stays).
+    for (size_t i = movable.size(); i > 1; --i)
+      std::swap(movable[i - 1], movable[rng.Below(static_cast<uint32_t>(i))]);
+    for (size_t i = 0; i < movable.size(); ++i) {
+      home_[movable[i]] =
+          i < further ? static_cast<uint32_t>(i + 1) : rng.Below(further + 1);
+    }
+    std::vector<Module> out;
+    for (uint32_t j = 0; j <= further; ++j) out.push_back(Build(j));
+    return out;
+  }
+
+ private:
+  // Types and constants a further module can copy: everything of the
+  // types/values section but variables, specialization constants and what
+  // is built from them.
+  void FindCopyableGlobals() {
+    for (const Instruction& inst : m_.types_values) {
+      if (inst.result_id() == 0) continue;
+      globals_.insert(inst.result_id());
+      if (spirv::Is(inst, Op::OpVariable) || IsSpecConstant(inst) ||
+          spirv::Is(inst, Op::OpExtInst))
+        continue;
+      bool ok = true;
+      inst.ForEachInId([&](uint32_t id) { ok = ok && copyable_.contains(id); });
+      if (ok) copyable_.insert(inst.result_id());
+    }
+    for (const spirv::Function& f : m_.functions) {
+      defined_in_[f.id()] = f.id();
+      for (const Instruction& p : f.parameters)
+        defined_in_[p.result_id()] = f.id();
+      for (const spirv::BasicBlock& bb : f.blocks) {
+        defined_in_[bb.id()] = f.id();
+        for (const Instruction& inst : bb.instructions)
+          if (inst.result_id() != 0) defined_in_[inst.result_id()] = f.id();
+      }
+    }
+    // Function ids used other than as a call's callee (names, decorations
+    // and entry points aside: they are about the function, not uses).
+    m_.ForEachInstruction([&](const Instruction& inst) {
+      if (spirv::AnnotatedId(inst) != 0 || spirv::Is(inst, Op::OpEntryPoint))
+        return;
+      const bool call = spirv::Is(inst, Op::OpFunctionCall);
+      size_t operand = 0;
+      for (const spirv::Operand& op : inst.operands()) {
+        if (spirv::IsIdKind(op.kind) && !(call && operand == 0) &&
+            m_.FindFunction(op.AsId()) != nullptr)
+          escaping_.insert(op.AsId());
+        ++operand;
+      }
+    });
+  }
+
+  absl::Status Movable(const spirv::Function& f) const {
+    if (f.IsDeclaration()) return absl::FailedPreconditionError("no body");
+    if (spirv::IsEntryPoint(m_, f.id()))
+      return absl::FailedPreconditionError("an entry point");
+    if (escaping_.contains(f.id()))
+      return absl::FailedPreconditionError("used other than as a callee");
+    for (const Instruction& a : m_.annotations)
+      if (spirv::AnnotatedId(a) == f.id() && a.NumOperands() > 1 &&
+          a.word(1) ==
+              static_cast<uint32_t>(spv::Decoration::LinkageAttributes))
+        return absl::FailedPreconditionError("already has linkage");
+    for (const spirv::BasicBlock& bb : f.blocks) {
+      for (const Instruction& inst : bb.instructions) {
+        if (spirv::Is(inst, Op::OpLine))
+          return absl::FailedPreconditionError("has OpLine");
+        if (spirv::Is(inst, Op::OpFunctionCall)) {
+          const spirv::Function* callee = m_.FindFunction(inst.word(0));
+          if (callee == nullptr || callee->IsDeclaration())
+            return absl::FailedPreconditionError(
+                "calls a function without a body");
+        }
+        absl::Status s = absl::OkStatus();
+        inst.ForEachInId([&](uint32_t id) {
+          if (s.ok() && globals_.contains(id) && !copyable_.contains(id))
+            s = absl::FailedPreconditionError(absl::StrCat(
+                "uses %", id,
+                ", a module-scope variable or specialization constant"));
+        });
+        if (!s.ok()) return s;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  uint32_t HomeOf(uint32_t function_id) const {
+    auto it = home_.find(function_id);
+    return it == home_.end() ? 0 : it->second;
+  }
+
+  Module Build(uint32_t j) const {
+    Module out;
+    out.header = m_.header;
+    out.endianness = m_.endianness;
+    out.capabilities = m_.capabilities;
+    const bool has_linkage = std::any_of(
+        m_.capabilities.begin(), m_.capabilities.end(), [](const auto& c) {
+          return c.word(0) == static_cast<uint32_t>(spv::Capability::Linkage);
+        });
+    if (!has_linkage)
+      out.capabilities.push_back(
+          Instruction(static_cast<uint32_t>(Op::OpCapability), 0, 0,
+                      {spirv::EnumOperand(
+                          spirv::OperandKind::kCapability,
+                          static_cast<uint32_t>(spv::Capability::Linkage))}));
+    out.extensions = m_.extensions;
+    out.ext_inst_imports = m_.ext_inst_imports;
+    out.memory_model = m_.memory_model;
+    if (j == 0) {
+      out.entry_points = m_.entry_points;
+      out.execution_modes = m_.execution_modes;
+      out.debug_source = m_.debug_source;
+      out.debug_module_processed = m_.debug_module_processed;
+      out.types_values = m_.types_values;
+    } else {
+      for (const Instruction& inst : m_.types_values)
+        if (copyable_.contains(inst.result_id()))
+          out.types_values.push_back(inst);
+    }
+    // Functions this module defines, and those it calls elsewhere.
+    IdSet defines, declares, exports;
+    for (const spirv::Function& f : m_.functions) {
+      if (HomeOf(f.id()) != j) continue;
+      defines.insert(f.id());
+      for (const spirv::BasicBlock& bb : f.blocks)
+        for (const Instruction& inst : bb.instructions)
+          if (spirv::Is(inst, Op::OpFunctionCall) && HomeOf(inst.word(0)) != j)
+            declares.insert(inst.word(0));
+    }
+    // What another module calls from here.
+    for (const spirv::Function& f : m_.functions) {
+      if (HomeOf(f.id()) == j) continue;
+      for (const spirv::BasicBlock& bb : f.blocks)
+        for (const Instruction& inst : bb.instructions)
+          if (spirv::Is(inst, Op::OpFunctionCall) &&
+              defines.contains(inst.word(0)))
+            exports.insert(inst.word(0));
+    }
+    for (const spirv::Function& f : m_.functions) {
+      if (!declares.contains(f.id())) continue;
+      spirv::Function decl;
+      decl.def = f.def;
+      decl.parameters = f.parameters;
+      decl.end = f.end;
+      out.functions.push_back(std::move(decl));
+    }
+    for (const spirv::Function& f : m_.functions)
+      if (defines.contains(f.id())) out.functions.push_back(f);
+    // An id belongs here when a global this module has, or when defined in
+    // a function this module defines, or it is a declared function or one
+    // of its parameters.
+    const auto belongs = [&](uint32_t id) {
+      auto it = defined_in_.find(id);
+      if (it == defined_in_.end())
+        return j == 0 ? true : copyable_.contains(id);
+      const uint32_t fn = it->second;
+      if (defines.contains(fn)) return true;
+      if (!declares.contains(fn)) return false;
+      // A declaration keeps its function id and parameters only.
+      if (id == fn) return true;
+      const spirv::Function* f = m_.FindFunction(fn);
+      return std::any_of(
+          f->parameters.begin(), f->parameters.end(),
+          [&](const Instruction& p) { return p.result_id() == id; });
+    };
+    for (const Instruction& n : m_.debug_names)
+      if (belongs(spirv::AnnotatedId(n))) out.debug_names.push_back(n);
+    for (const Instruction& a : m_.annotations) {
+      const uint32_t target = spirv::AnnotatedId(a);
+      if (target == 0 ? j == 0 : belongs(target)) out.annotations.push_back(a);
+    }
+    for (const spirv::Function& f : m_.functions) {
+      if (exports.contains(f.id()))
+        out.annotations.push_back(LinkageDecoration(f.id(), SymbolName(f.id()),
+                                                    spv::LinkageType::Export));
+      if (declares.contains(f.id()))
+        out.annotations.push_back(LinkageDecoration(f.id(), SymbolName(f.id()),
+                                                    spv::LinkageType::Import));
+    }
+    return out;
+  }
+
+  const Module& m_;
+  const SplitOptions& options_;
+  IdSet globals_, copyable_, escaping_;
+  absl::flat_hash_map<uint32_t, uint32_t> defined_in_;  // id -> function
+  absl::flat_hash_map<uint32_t, uint32_t> home_;        // function -> module
+};
+
+}  // namespace
+
+absl::StatusOr<SplitResult> SplitModule(const spirv::TestCase& test_case,
+                                        const SplitOptions& options) {
+  if (!test_case.linked_modules.empty())
+    return absl::InvalidArgumentError(
+        "the case already has several modules (split a one-module case)");
+  if (options.modules == 1 || options.modules > 16)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot split into ", options.modules, " modules (2..16)"));
+  auto m = spirv::ReadModuleWords(test_case.module_words);
+  if (!m.ok())
+    return absl::InvalidArgumentError(
+        absl::StrCat("module.spv: ", m.status().message()));
+  auto modules = Splitter(*m, options).Run();
+  if (!modules.ok()) return modules.status();
+  SplitResult result;
+  result.test_case = test_case;
+  result.test_case.linked_modules.clear();
+  for (size_t i = 0; i < modules->size(); ++i) {
+    const Module& part = (*modules)[i];
+    uint32_t defined = 0;
+    for (const spirv::Function& f : part.functions)
+      defined += !f.IsDeclaration();
+    result.functions_per_module.push_back(defined);
+    std::vector<uint32_t> words = spirv::EncodeModule(part);
+    if (i == 0) {
+      result.test_case.module_words = std::move(words);
+    } else {
+      result.test_case.linked_modules.push_back(std::move(words));
+    }
+  }
+  return result;
+}
+
+}  // namespace l0spv::generators::transform

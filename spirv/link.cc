@@ -1,0 +1,362 @@
+#include "spirv/link.h"
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "spirv/binary.h"
+#include "spirv/entry_interface.h"
+#include "spirv/ir_edit.h"
+#include "spirv/opcode_traits.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::spirv {
+
+namespace {
+
+using spv::Op;
+
+constexpr uint32_t kLinkageAttributes =
+    static_cast<uint32_t>(spv::Decoration::LinkageAttributes);
+constexpr uint32_t kExport = static_cast<uint32_t>(spv::LinkageType::Export);
+constexpr uint32_t kImport = static_cast<uint32_t>(spv::LinkageType::Import);
+
+std::vector<uint32_t> Words(const Instruction& inst) {
+  std::vector<uint32_t> words;
+  inst.Encode(words);
+  return words;
+}
+
+// Appends `from`'s instructions to `to`, dropping those whose encoding is
+// already there (capabilities, extensions).
+void AppendUnique(std::vector<Instruction>& to,
+                  const std::vector<Instruction>& from) {
+  for (const Instruction& inst : from) {
+    const std::vector<uint32_t> words = Words(inst);
+    const bool seen = std::any_of(
+        to.begin(), to.end(), [&](const auto& i) { return Words(i) == words; });
+    if (!seen) to.push_back(inst);
+  }
+}
+
+// Which input an id of the merged module came from.
+struct Origins {
+  std::vector<uint32_t> first_ids;  // per input, its first renumbered id
+  std::vector<std::string> names;
+  const std::string& Of(uint32_t id) const {
+    size_t k = 0;
+    while (k + 1 < first_ids.size() && id >= first_ids[k + 1]) ++k;
+    return names[k];
+  }
+};
+
+class Linker {
+ public:
+  explicit Linker(std::span<const LinkInput> inputs) : inputs_(inputs) {}
+
+  absl::StatusOr<Module> Run() {
+    if (inputs_.empty())
+      return absl::InvalidArgumentError("link: no modules given");
+    if (absl::Status s = Merge(); !s.ok()) return s;
+    UnifyTypes();
+    if (absl::Status s = ResolveLinkage(); !s.ok()) return s;
+    DropDanglingAnnotations();
+    std::stable_partition(out_.functions.begin(), out_.functions.end(),
+                          [](const Function& f) { return f.IsDeclaration(); });
+    CompleteEntryPointInterfaces(out_);
+    out_.header.bound = out_.ComputeTightBound();
+    return std::move(out_);
+  }
+
+ private:
+  // Renumbers every input past the previous ones and concatenates them.
+  absl::Status Merge() {
+    uint32_t offset = 0;
+    absl::flat_hash_map<std::string, uint32_t> ext_imports;  // name -> id
+    absl::flat_hash_map<std::string, std::string> kernels;   // name -> input
+    for (const LinkInput& input : inputs_) {
+      if (input.module == nullptr)
+        return absl::InvalidArgumentError(
+            absl::StrCat("link: ", input.name, ": no module"));
+      Module m = *input.module;
+      origins_.first_ids.push_back(offset + 1);
+      origins_.names.push_back(input.name);
+      IdMap shift;
+      for (uint32_t id = 1; id < m.header.bound; ++id) shift[id] = id + offset;
+      m.ForEachInstruction([&](Instruction& inst) { RemapIds(inst, shift); });
+      offset += m.header.bound;
+
+      if (&input == &inputs_.front()) {
+        out_.header = m.header;
+        out_.endianness = m.endianness;
+        out_.memory_model = m.memory_model;
+      } else {
+        out_.header.version = std::max(out_.header.version, m.header.version);
+        if (m.memory_model.size() != out_.memory_model.size() ||
+            (!m.memory_model.empty() &&
+             m.memory_model[0].operands() != out_.memory_model[0].operands()))
+          return absl::InvalidArgumentError(absl::StrCat(
+              "link: ", input.name, ": its OpMemoryModel differs from ",
+              inputs_.front().name, "'s"));
+      }
+      AppendUnique(out_.capabilities, m.capabilities);
+      AppendUnique(out_.extensions, m.extensions);
+      for (const Instruction& imp : m.ext_inst_imports) {
+        const std::string set = imp.operand(0).AsString();
+        auto [it, fresh] = ext_imports.try_emplace(set, imp.result_id());
+        if (fresh) {
+          out_.ext_inst_imports.push_back(imp);
+        } else {
+          alias_[imp.result_id()] = it->second;
+        }
+      }
+      for (const Instruction& ep : m.entry_points) {
+        const std::string name = ep.operand(2).AsString();
+        auto [it, fresh] = kernels.try_emplace(name, input.name);
+        if (!fresh)
+          return absl::InvalidArgumentError(
+              absl::StrCat("link: entry point '", name, "' is defined in ",
+                           it->second, " and in ", input.name));
+        out_.entry_points.push_back(ep);
+      }
+      for (Section s : {Section::kExecutionMode, Section::kDebugSource,
+                        Section::kDebugName, Section::kDebugModuleProcessed,
+                        Section::kAnnotation, Section::kTypesValues}) {
+        auto& to = out_.section(s);
+        const auto& from = m.section(s);
+        to.insert(to.end(), from.begin(), from.end());
+      }
+      for (Function& f : m.functions) out_.functions.push_back(std::move(f));
+    }
+    return absl::OkStatus();
+  }
+
+  // One id per structurally identical type: a type equal to an earlier one
+  // in opcode, operands (after unification) and decorations is dropped and
+  // its uses go to the earlier one.
+  void UnifyTypes() {
+    std::map<uint32_t, std::vector<std::vector<uint32_t>>> decorations;
+    for (const Instruction& a : out_.annotations) {
+      if (const uint32_t target = AnnotatedId(a)) {
+        std::vector<uint32_t> words = Words(a);
+        words.erase(words.begin() + 1);  // the target
+        decorations[target].push_back(std::move(words));
+      }
+    }
+    for (auto& [id, list] : decorations) std::sort(list.begin(), list.end());
+    std::map<std::vector<uint32_t>, uint32_t> seen;
+    std::vector<Instruction> kept;
+    for (Instruction& inst : out_.types_values) {
+      RemapIds(inst, alias_);
+      if (OpcodeClass(inst.opcode()) == "Type-Declaration" &&
+          !Is(inst, Op::OpTypeForwardPointer) && inst.result_id() != 0) {
+        std::vector<uint32_t> key = Words(inst);
+        key.erase(key.begin() + 1);  // the result id
+        for (const auto& d : decorations[inst.result_id()]) {
+          key.push_back(0xffffffffu);  // separator
+          key.insert(key.end(), d.begin(), d.end());
+        }
+        auto [it, fresh] = seen.try_emplace(std::move(key), inst.result_id());
+        if (!fresh) {
+          alias_[inst.result_id()] = it->second;
+          continue;
+        }
+      }
+      kept.push_back(std::move(inst));
+    }
+    out_.types_values = std::move(kept);
+    // Annotations and names of the dropped types go with them.
+    for (Section s : {Section::kAnnotation, Section::kDebugName}) {
+      auto& list = out_.section(s);
+      std::erase_if(list, [&](const Instruction& inst) {
+        return alias_.contains(AnnotatedId(inst));
+      });
+    }
+    RemapEverywhere(alias_);
+  }
+
+  void RemapEverywhere(const IdMap& map) {
+    if (map.empty()) return;
+    out_.ForEachInstruction([&](Instruction& inst) { RemapIds(inst, map); });
+  }
+
+  // The type a symbol must agree on: a function's OpTypeFunction, a
+  // variable's pointer type; 0 if `id` defines neither.
+  uint32_t SymbolType(uint32_t id, bool* has_body) const {
+    if (const Function* f = out_.FindFunction(id)) {
+      *has_body = !f->IsDeclaration();
+      return f->def.NumOperands() > 1 ? f->def.word(1) : 0;
+    }
+    for (const Instruction& inst : out_.types_values) {
+      if (Is(inst, Op::OpVariable) && inst.result_id() == id) {
+        *has_body = inst.NumOperands() > 1;  // an initializer
+        return inst.type_id();
+      }
+    }
+    return 0;
+  }
+
+  absl::Status ResolveLinkage() {
+    for (const Instruction& a : out_.annotations) {
+      if (Is(a, Op::OpGroupDecorate) || Is(a, Op::OpDecorationGroup)) {
+        for (const Instruction& d : out_.annotations)
+          if (Is(d, Op::OpDecorate) && d.NumOperands() > 1 &&
+              d.word(1) == kLinkageAttributes &&
+              std::any_of(out_.annotations.begin(), out_.annotations.end(),
+                          [&](const Instruction& g) {
+                            return Is(g, Op::OpDecorationGroup) &&
+                                   g.result_id() == d.word(0);
+                          }))
+            return absl::InvalidArgumentError(
+                "link: LinkageAttributes through a decoration group is not "
+                "supported");
+        break;
+      }
+    }
+    struct Symbol {
+      std::vector<LinkageSymbol> imports, exports, linkonce;
+    };
+    std::map<std::string, Symbol> symbols;
+    for (LinkageSymbol& s : LinkageSymbols(out_)) {
+      Symbol& sym = symbols[s.name];
+      if (s.linkage_type == kImport) {
+        sym.imports.push_back(s);
+      } else if (s.linkage_type == kExport) {
+        sym.exports.push_back(s);
+      } else {
+        sym.linkonce.push_back(s);
+      }
+    }
+    IdMap replace;
+    absl::flat_hash_set<uint32_t> removed;
+    for (const auto& entry : symbols) {
+      // Not a structured binding: the lambda below captures the name.
+      const std::string& name = entry.first;
+      const Symbol& sym = entry.second;
+      if (sym.exports.size() > 1)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "link: '", name, "' is defined twice (Export) in ",
+            origins_.Of(sym.exports[0].id), " and in ",
+            origins_.Of(sym.exports[1].id),
+            ": give one of them LinkOnceODR linkage or another name"));
+      const LinkageSymbol* chosen = !sym.exports.empty()    ? &sym.exports[0]
+                                    : !sym.linkonce.empty() ? &sym.linkonce[0]
+                                                            : nullptr;
+      if (chosen == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "link: ", origins_.Of(sym.imports[0].id), " imports '", name,
+            "', which no module exports: add the module that defines it"));
+      }
+      bool chosen_body = false;
+      const uint32_t type = SymbolType(chosen->id, &chosen_body);
+      if (type == 0)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "link: ", origins_.Of(chosen->id), ": '", name,
+            "' decorates neither a function nor a module-scope variable"));
+      const auto check = [&](const LinkageSymbol& other) -> absl::Status {
+        bool body = false;
+        if (SymbolType(other.id, &body) != type)
+          return absl::InvalidArgumentError(absl::StrCat(
+              "link: '", name, "' has one type in ", origins_.Of(chosen->id),
+              " and another in ", origins_.Of(other.id)));
+        return absl::OkStatus();
+      };
+      for (const auto* list : {&sym.imports, &sym.linkonce}) {
+        for (const LinkageSymbol& other : *list) {
+          if (other.id == chosen->id) continue;
+          if (absl::Status s = check(other); !s.ok()) return s;
+          replace[other.id] = chosen->id;
+          removed.insert(other.id);
+        }
+      }
+    }
+    if (removed.empty()) return absl::OkStatus();
+    std::erase_if(out_.functions,
+                  [&](const Function& f) { return removed.contains(f.id()); });
+    std::erase_if(out_.types_values, [&](const Instruction& inst) {
+      return Is(inst, Op::OpVariable) && removed.contains(inst.result_id());
+    });
+    // Their decorations (the Import itself) and names go before the uses
+    // are rewritten, or they would land on the chosen definition.
+    for (Section s : {Section::kAnnotation, Section::kDebugName}) {
+      std::erase_if(out_.section(s), [&](const Instruction& inst) {
+        return removed.contains(AnnotatedId(inst));
+      });
+    }
+    RemapEverywhere(replace);
+    return absl::OkStatus();
+  }
+
+  // Annotations and names about ids no longer defined (deleted imports and
+  // LinkOnceODR copies, their parameters and bodies).
+  void DropDanglingAnnotations() {
+    absl::flat_hash_set<uint32_t> defined;
+    out_.ForEachInstruction([&](const Instruction& inst) {
+      if (inst.result_id() != 0) defined.insert(inst.result_id());
+    });
+    for (Section s : {Section::kAnnotation, Section::kDebugName}) {
+      std::erase_if(out_.section(s), [&](const Instruction& inst) {
+        const uint32_t target = AnnotatedId(inst);
+        return target != 0 && !defined.contains(target);
+      });
+    }
+    std::erase_if(out_.annotations, [&](const Instruction& inst) {
+      if (!Is(inst, Op::OpGroupDecorate)) return false;
+      auto& ops = inst.operands();
+      return std::none_of(ops.begin() + 1, ops.end(), [&](const Operand& o) {
+        return defined.contains(o.AsId());
+      });
+    });
+  }
+
+  std::span<const LinkInput> inputs_;
+  Module out_;
+  Origins origins_;
+  IdMap alias_;  // dropped id -> the one kept (types, extended-inst imports)
+};
+
+}  // namespace
+
+std::vector<LinkageSymbol> LinkageSymbols(const Module& module) {
+  std::vector<LinkageSymbol> out;
+  for (const Instruction& a : module.annotations) {
+    if (!Is(a, Op::OpDecorate) || a.NumOperands() < 4 ||
+        a.word(1) != kLinkageAttributes)
+      continue;
+    out.push_back({a.operand(2).AsString(), a.word(3), a.word(0)});
+  }
+  return out;
+}
+
+absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs) {
+  return Linker(inputs).Run();
+}
+
+absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case) {
+  if (test_case.linked_modules.empty()) return test_case;
+  std::vector<Module> modules;
+  std::vector<LinkInput> inputs;
+  const size_t n = test_case.linked_modules.size() + 1;
+  modules.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const std::string name = i == 0 ? "module.spv" : LinkedModuleFile(i - 1);
+    auto m = ReadModuleWords(i == 0 ? test_case.module_words
+                                    : test_case.linked_modules[i - 1]);
+    if (!m.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ": ", m.status().message()));
+    modules.push_back(*std::move(m));
+    inputs.push_back({name, &modules.back()});
+  }
+  auto linked = LinkModules(inputs);
+  if (!linked.ok()) return linked.status();
+  TestCase out = test_case;
+  out.linked_modules.clear();
+  out.module_words = EncodeModule(*linked);
+  return out;
+}
+
+}  // namespace l0spv::spirv

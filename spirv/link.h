@@ -1,0 +1,65 @@
+// spirv/link.h — links several modules into one, as a Level Zero driver does
+// for zeModuleDynamicLink: the reference interpreter's linker (a consumer's
+// linker, spirv-link among them, is compared against it, so it is written
+// here rather than borrowed from SPIRV-Tools).
+//
+// Contract:
+//  - LinkModules(inputs) renumbers each module's ids past the previous ones,
+//    merges the sections (capabilities, extensions and extended-instruction
+//    imports once each; every entry point, execution mode, debug and
+//    annotation instruction), unifies structurally identical types (same
+//    opcode, same operands after unification, same decorations; OpTypeStruct
+//    too, so a struct crossing a module boundary is one type), then resolves
+//    linkage by name (SPIR-V §2.13, SPV_KHR_linkonce_odr):
+//      * an Import (function declaration or variable) binds to the one
+//        definition with that name: Export, or LinkOnceODR;
+//      * several LinkOnceODR definitions of a name merge into the first (an
+//        Export of the name, if any, wins): they are required to be
+//        equivalent, so any one may be chosen;
+//      * imports and the dropped LinkOnceODR copies are deleted, their uses
+//        rewritten to the chosen definition, their decorations and names
+//        deleted; Export and LinkOnceODR decorations of the chosen
+//        definitions stay (a linked program may be linked again).
+//    Declarations come before definitions in the result; SPIR-V 1.4
+//    interfaces are completed (spirv/entry_interface.h). The header takes
+//    the newest version of the inputs and a tight bound.
+//  - Errors (InvalidArgument, naming the input and the symbol): an import
+//    no input defines, an import or definition whose type differs from the
+//    chosen definition's, two Export definitions of one name, two entry
+//    points of one name, different addressing or memory models, an empty
+//    input list, and LinkageAttributes applied through a decoration group
+//    (not modelled).
+//  - One input is linked like several: its imports must resolve within it.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "spirv/module.h"
+#include "spirv/test_case.h"
+
+namespace l0spv::spirv {
+
+struct LinkInput {
+  std::string name;  // for messages: the file name, "module 1", ...
+  const Module* module = nullptr;
+};
+
+absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs);
+
+// The LinkageAttributes decorations of a module: symbol name, linkage type
+// (spv::LinkageType) and the decorated id.
+struct LinkageSymbol {
+  std::string name;
+  uint32_t linkage_type = 0;
+  uint32_t id = 0;
+};
+std::vector<LinkageSymbol> LinkageSymbols(const Module& module);
+
+// `test_case` with its linked modules linked into module_words (named
+// module.spv, module-1.spv, ... in errors); unchanged when it has none.
+// An unreadable module is an InvalidArgument error too.
+absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case);
+
+}  // namespace l0spv::spirv

@@ -1,0 +1,348 @@
+// spirv::LinkModules: imports bind to exports by name and type, LinkOnceODR
+// copies merge, types unify across modules, and every error names the
+// module and the symbol.
+#include "spirv/link.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "spirv/binary.h"
+#include "spirv/file_io.h"
+#include "spirv/spirv_tools.h"
+#include "spirv/test_case.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::spirv {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kPreamble[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Linkage
+OpCapability Int64
+)";
+
+// Kernel `k` stores add1(gid.x) through its argument; add1 is imported.
+constexpr char kKernel[] = R"(
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k" %gid
+OpName %add1 "add1"
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %gid Constant
+OpDecorate %add1 LinkageAttributes "add1" Import
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%v3ulong = OpTypeVector %ulong 3
+%pv3 = OpTypePointer Input %v3ulong
+%gptr = OpTypePointer CrossWorkgroup %uint
+%kfn = OpTypeFunction %void %gptr
+%ufn = OpTypeFunction %uint %uint
+%gid = OpVariable %pv3 Input
+%add1 = OpFunction %uint None %ufn
+%x = OpFunctionParameter %uint
+OpFunctionEnd
+%k = OpFunction %void None %kfn
+%out = OpFunctionParameter %gptr
+%entry = OpLabel
+%g = OpLoad %v3ulong %gid
+%g0 = OpCompositeExtract %ulong %g 0
+%g32 = OpUConvert %uint %g0
+%r = OpFunctionCall %uint %add1 %g32
+%p = OpInBoundsPtrAccessChain %gptr %out %g0
+OpStore %p %r
+OpReturn
+OpFunctionEnd
+)";
+
+std::string Helper(const std::string& linkage, const std::string& name,
+                   const std::string& result_type = "%uint") {
+  return R"(
+OpMemoryModel Physical64 OpenCL
+OpDecorate %f LinkageAttributes ")" +
+         name + "\" " + linkage + R"(
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%one = OpConstant %uint 1
+%ufn = OpTypeFunction )" +
+         result_type + R"( %uint
+%f = OpFunction )" +
+         result_type +
+         R"( None %ufn
+%x = OpFunctionParameter %uint
+%b = OpLabel
+%y = OpIAdd %uint %x %one
+%z = OpBitcast )" +
+         result_type +
+         R"( %y
+OpReturnValue %z
+OpFunctionEnd
+)";
+}
+
+Module ParseOrDie(const std::string& text) {
+  auto words = Assemble(text);
+  EXPECT_TRUE(words.ok()) << words.status() << "\n" << text;
+  if (!words.ok()) return Module{};
+  auto m = ReadModuleWords(*words);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? *std::move(m) : Module{};
+}
+
+absl::StatusOr<Module> Link(const std::vector<std::string>& texts) {
+  std::vector<Module> modules;
+  for (const std::string& t : texts) modules.push_back(ParseOrDie(t));
+  std::vector<LinkInput> inputs;
+  for (size_t i = 0; i < modules.size(); ++i)
+    inputs.push_back({"module " + std::to_string(i), &modules[i]});
+  return LinkModules(inputs);
+}
+
+size_t Count(const Module& m, spv::Op op) {
+  size_t n = 0;
+  m.ForEachInstruction([&](const Instruction& inst) {
+    n += inst.opcode() == static_cast<uint32_t>(op);
+  });
+  return n;
+}
+
+void ExpectValid(const Module& m) {
+  std::vector<uint32_t> words = EncodeModule(m);
+  EXPECT_TRUE(Validate(words).ok())
+      << Validate(words) << "\n"
+      << Disassemble(words).value_or("(unreadable)");
+}
+
+TEST(LinkModules, ImportBindsToTheExportAndTypesUnify) {
+  auto linked = Link({std::string(kPreamble) + kKernel,
+                      std::string(kPreamble) + Helper("Export", "add1")});
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  ExpectValid(*linked);
+  ASSERT_EQ(linked->functions.size(), 2u);
+  for (const Function& f : linked->functions) EXPECT_FALSE(f.IsDeclaration());
+  // %uint and %ufn exist once: the call's callee type is the definition's.
+  EXPECT_EQ(Count(*linked, spv::Op::OpTypeInt), 2u);  // uint, ulong
+  EXPECT_EQ(Count(*linked, spv::Op::OpTypeFunction), 2u);
+  // The import's decoration went with it; the export stays.
+  const auto symbols = LinkageSymbols(*linked);
+  ASSERT_EQ(symbols.size(), 1u);
+  EXPECT_EQ(symbols[0].linkage_type,
+            static_cast<uint32_t>(spv::LinkageType::Export));
+  // The call now names the definition.
+  uint32_t callee = 0;
+  linked->ForEachInstruction([&](const Instruction& inst) {
+    if (inst.opcode() == static_cast<uint32_t>(spv::Op::OpFunctionCall))
+      callee = inst.word(0);
+  });
+  EXPECT_EQ(callee, symbols[0].id);
+  EXPECT_EQ(linked->header.bound, linked->ComputeTightBound());
+}
+
+TEST(LinkModules, ModuleOrderDoesNotMatter) {
+  auto linked = Link({std::string(kPreamble) + Helper("Export", "add1"),
+                      std::string(kPreamble) + kKernel});
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  ExpectValid(*linked);
+  EXPECT_EQ(linked->KernelNames(), std::vector<std::string>{"k"});
+}
+
+TEST(LinkModules, LinkOnceOdrCopiesMergeIntoOne) {
+  const std::string linkonce = std::string(kPreamble) +
+                               "OpExtension \"SPV_KHR_linkonce_odr\"\n" +
+                               Helper("LinkOnceODR", "add1");
+  auto linked = Link({std::string(kPreamble) + kKernel, linkonce, linkonce});
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  ExpectValid(*linked);
+  EXPECT_EQ(linked->functions.size(), 2u);
+  EXPECT_EQ(Count(*linked, spv::Op::OpExtension), 1u);
+  EXPECT_EQ(LinkageSymbols(*linked).size(), 1u);
+}
+
+TEST(LinkModules, AnExportWinsOverLinkOnceOdrCopies) {
+  const std::string linkonce = std::string(kPreamble) +
+                               "OpExtension \"SPV_KHR_linkonce_odr\"\n" +
+                               Helper("LinkOnceODR", "add1");
+  auto linked = Link({std::string(kPreamble) + kKernel, linkonce,
+                      std::string(kPreamble) + Helper("Export", "add1")});
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  ExpectValid(*linked);
+  const auto symbols = LinkageSymbols(*linked);
+  ASSERT_EQ(symbols.size(), 1u);
+  EXPECT_EQ(symbols[0].linkage_type,
+            static_cast<uint32_t>(spv::LinkageType::Export));
+}
+
+TEST(LinkModules, ExportedVariablesBindToo) {
+  const std::string exporter = std::string(kPreamble) + R"(
+OpMemoryModel Physical64 OpenCL
+OpDecorate %v LinkageAttributes "counter" Export
+%uint = OpTypeInt 32 0
+%seven = OpConstant %uint 7
+%p = OpTypePointer CrossWorkgroup %uint
+%v = OpVariable %p CrossWorkgroup %seven
+)";
+  const std::string importer = std::string(kPreamble) + R"(
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+OpDecorate %v LinkageAttributes "counter" Import
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%p = OpTypePointer CrossWorkgroup %uint
+%kfn = OpTypeFunction %void %p
+%v = OpVariable %p CrossWorkgroup
+%k = OpFunction %void None %kfn
+%out = OpFunctionParameter %p
+%b = OpLabel
+%x = OpLoad %uint %v
+OpStore %out %x
+OpReturn
+OpFunctionEnd
+)";
+  auto linked = Link({importer, exporter});
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  ExpectValid(*linked);
+  EXPECT_EQ(Count(*linked, spv::Op::OpVariable), 1u);
+}
+
+TEST(LinkModules, AnUnresolvedImportNamesModuleAndSymbol) {
+  auto linked = Link({std::string(kPreamble) + kKernel});
+  ASSERT_FALSE(linked.ok());
+  EXPECT_EQ(linked.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(linked.status().message(),
+              HasSubstr("module 0 imports 'add1', which no module exports"));
+  linked = Link({std::string(kPreamble) + kKernel,
+                 std::string(kPreamble) + Helper("Export", "add2")});
+  ASSERT_FALSE(linked.ok());
+  EXPECT_THAT(linked.status().message(), HasSubstr("'add1'"));
+}
+
+TEST(LinkModules, TwoStrongDefinitionsAreAnError) {
+  auto linked = Link({std::string(kPreamble) + kKernel,
+                      std::string(kPreamble) + Helper("Export", "add1"),
+                      std::string(kPreamble) + Helper("Export", "add1")});
+  ASSERT_FALSE(linked.ok());
+  EXPECT_THAT(linked.status().message(),
+              HasSubstr("'add1' is defined twice (Export) in module 1 and in "
+                        "module 2"));
+}
+
+TEST(LinkModules, ATypeMismatchNamesBothModules) {
+  auto linked =
+      Link({std::string(kPreamble) + kKernel,
+            std::string(kPreamble) + Helper("Export", "add1", "%float")});
+  ASSERT_FALSE(linked.ok());
+  EXPECT_THAT(linked.status().message(),
+              HasSubstr("'add1' has one type in module 1 and another in "
+                        "module 0"));
+}
+
+TEST(LinkModules, DuplicateEntryPointsAndModelsAreErrors) {
+  auto linked = Link(
+      {std::string(kPreamble) + kKernel, std::string(kPreamble) + kKernel});
+  ASSERT_FALSE(linked.ok());
+  EXPECT_THAT(linked.status().message(),
+              HasSubstr("entry point 'k' is defined in module 0 and in "
+                        "module 1"));
+  std::string physical32 = std::string(kPreamble) + Helper("Export", "add1");
+  physical32.replace(physical32.find("Physical64"), 10, "Physical32");
+  linked = Link({std::string(kPreamble) + kKernel, physical32});
+  ASSERT_FALSE(linked.ok());
+  EXPECT_THAT(linked.status().message(),
+              HasSubstr("module 1: its OpMemoryModel differs"));
+  EXPECT_FALSE(LinkModules({}).ok());
+}
+
+// Cases of several modules on disk: module.spv, module-1.spv, ... listed in
+// case.json's "linked_modules"; LinkTestCase links them.
+class LinkedCaseFilesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("l0spv_linked_case_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    auto kernel = Assemble(std::string(kPreamble) + kKernel);
+    auto helper = Assemble(std::string(kPreamble) + Helper("Export", "add1"));
+    ASSERT_TRUE(kernel.ok() && helper.ok());
+    tc_.module_words = *kernel;
+    tc_.linked_modules.push_back(*helper);
+    tc_.entry_point = "k";
+    tc_.nd_range.dims = 1;
+    tc_.nd_range.global = {4, 1, 1};
+    KernelArg out;
+    out.kind = KernelArg::Kind::kBuffer;
+    out.bytes.assign(16, 0);
+    tc_.args.push_back(out);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  // Rewrites case.json's "linked_modules" to `value` (raw JSON).
+  void SetLinkedModules(const std::string& value) {
+    auto j = nlohmann::json::parse(std::ifstream(dir_ / "case.json"));
+    j["linked_modules"] = nlohmann::json::parse(value);
+    std::ofstream(dir_ / "case.json") << j.dump();
+  }
+  std::filesystem::path dir_;
+  TestCase tc_;
+};
+
+TEST_F(LinkedCaseFilesTest, RoundTripAndLink) {
+  ASSERT_TRUE(WriteTestCase(tc_, dir_.string()).ok());
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "module-1.spv"));
+  auto back = ReadTestCase(dir_.string());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->linked_modules, tc_.linked_modules);
+  EXPECT_EQ(TestCaseToJson(*back)["linked_modules"],
+            nlohmann::json::array({"module-1.spv"}));
+  auto linked = LinkTestCase(*back);
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  EXPECT_TRUE(linked->linked_modules.empty());
+  EXPECT_TRUE(Validate(linked->module_words).ok());
+  // A one-module case has no "linked_modules" and links to itself.
+  TestCase whole = tc_;
+  whole.linked_modules.clear();
+  EXPECT_FALSE(TestCaseToJson(whole).contains("linked_modules"));
+}
+
+TEST_F(LinkedCaseFilesTest, BadListsAndFilesAreClearErrors) {
+  ASSERT_TRUE(WriteTestCase(tc_, dir_.string()).ok());
+  SetLinkedModules(R"("module-1.spv")");
+  auto r = ReadTestCase(dir_.string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("linked_modules"));
+  SetLinkedModules(R"(["../module-1.spv"])");
+  r = ReadTestCase(dir_.string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(),
+              HasSubstr("the name of a module file in the case directory"));
+  SetLinkedModules(R"(["module-9.spv"])");
+  r = ReadTestCase(dir_.string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("module-9.spv"));
+  const std::vector<uint8_t> garbage = {1, 2, 3};
+  ASSERT_TRUE(WriteFileBytes((dir_ / "module-1.spv").string(), garbage).ok());
+  SetLinkedModules(R"(["module-1.spv"])");
+  r = ReadTestCase(dir_.string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("module-1.spv"));
+}
+
+TEST_F(LinkedCaseFilesTest, ALinkErrorNamesTheModuleFile) {
+  auto other = Assemble(std::string(kPreamble) + Helper("Export", "add2"));
+  ASSERT_TRUE(other.ok());
+  tc_.linked_modules[0] = *other;
+  auto linked = LinkTestCase(tc_);
+  ASSERT_FALSE(linked.ok());
+  EXPECT_THAT(linked.status().message(),
+              HasSubstr("module.spv imports 'add1', which no module exports"));
+}
+
+}  // namespace
+}  // namespace l0spv::spirv

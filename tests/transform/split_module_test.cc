@@ -1,0 +1,214 @@
+// split_module: a one-module case becomes several modules that link back
+// into a program computing the same results on ref; where it must not
+// apply, it says why.
+#include "generators/transform/split_module.h"
+
+#include <string>
+#include <vector>
+
+#include "generators/kernel/generator.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "oracles/reference/interpreter.h"
+#include "spirv/binary.h"
+#include "spirv/link.h"
+#include "spirv/spirv_tools.h"
+#include "spirv/unified1/spirv.hpp11"
+
+namespace l0spv::generators::transform {
+namespace {
+
+using ::testing::HasSubstr;
+
+// spirv-val as ref runs it (the universal environment of the version).
+absl::Status Valid(const std::vector<uint32_t>& words) {
+  return spirv::Validate(
+      words, spirv::UniversalEnvForVersion(words.size() > 1 ? words[1] : 0));
+}
+
+// Kernel k stores add1(gid.x) and twice(gid.x); add1 calls twice.
+constexpr char kWhole[] = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k" %gid
+OpName %add1 "add1"
+OpName %twice "twice"
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %gid Constant
+OpDecorate %x FuncParamAttr Zext
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%one = OpConstant %uint 1
+%v3ulong = OpTypeVector %ulong 3
+%pv3 = OpTypePointer Input %v3ulong
+%gptr = OpTypePointer CrossWorkgroup %uint
+%kfn = OpTypeFunction %void %gptr
+%ufn = OpTypeFunction %uint %uint
+%gid = OpVariable %pv3 Input
+%twice = OpFunction %uint None %ufn
+%y = OpFunctionParameter %uint
+%tb = OpLabel
+%y2 = OpIAdd %uint %y %y
+OpReturnValue %y2
+OpFunctionEnd
+%add1 = OpFunction %uint None %ufn
+%x = OpFunctionParameter %uint
+%ab = OpLabel
+%x1 = OpIAdd %uint %x %one
+%x2 = OpFunctionCall %uint %twice %x1
+OpReturnValue %x2
+OpFunctionEnd
+%k = OpFunction %void None %kfn
+%out = OpFunctionParameter %gptr
+%entry = OpLabel
+%g = OpLoad %v3ulong %gid
+%g0 = OpCompositeExtract %ulong %g 0
+%g32 = OpUConvert %uint %g0
+%r = OpFunctionCall %uint %add1 %g32
+%p = OpInBoundsPtrAccessChain %gptr %out %g0
+OpStore %p %r
+OpReturn
+OpFunctionEnd
+)";
+
+spirv::TestCase CaseOf(const std::string& text) {
+  spirv::TestCase tc;
+  auto words = spirv::Assemble(text);
+  EXPECT_TRUE(words.ok()) << words.status();
+  if (words.ok()) tc.module_words = *words;
+  tc.entry_point = "k";
+  tc.nd_range.dims = 1;
+  tc.nd_range.global = {4, 1, 1};
+  spirv::KernelArg out;
+  out.kind = spirv::KernelArg::Kind::kBuffer;
+  out.bytes.assign(16, 0);
+  out.is_result = true;
+  tc.args.push_back(out);
+  return tc;
+}
+
+void ExpectSameOnRef(const spirv::TestCase& whole,
+                     const spirv::TestCase& split) {
+  oracles::reference::ReferenceOptions ref;
+  const oracles::Execution a = oracles::reference::RunReference(whole, ref);
+  const oracles::Execution b = oracles::reference::RunReference(split, ref);
+  ASSERT_EQ(a.status, oracles::ExecutionStatus::kOk) << a.message;
+  ASSERT_EQ(b.status, oracles::ExecutionStatus::kOk) << b.message;
+  EXPECT_EQ(a.buffers, b.buffers);
+  EXPECT_EQ(a.printf_output, b.printf_output);
+}
+
+TEST(SplitModule, MovesFunctionsBehindExportAndImport) {
+  const spirv::TestCase whole = CaseOf(kWhole);
+  auto split = SplitModule(whole, {.seed = 1, .modules = 3});
+  ASSERT_TRUE(split.ok()) << split.status();
+  ASSERT_EQ(split->test_case.linked_modules.size(), 2u);
+  EXPECT_EQ(split->functions_per_module, (std::vector<uint32_t>{1, 1, 1}));
+  // Every module is valid alone, the kernel stays in module.spv.
+  auto m0 = spirv::ReadModuleWords(split->test_case.module_words);
+  ASSERT_TRUE(m0.ok());
+  EXPECT_EQ(m0->KernelNames(), std::vector<std::string>{"k"});
+  EXPECT_TRUE(Valid(split->test_case.module_words).ok());
+  size_t imports = 0, exports = 0;
+  for (const auto& words :
+       {split->test_case.module_words, split->test_case.linked_modules[0],
+        split->test_case.linked_modules[1]}) {
+    EXPECT_TRUE(Valid(words).ok()) << Valid(words);
+    auto m = spirv::ReadModuleWords(words);
+    ASSERT_TRUE(m.ok());
+    for (const spirv::LinkageSymbol& s : spirv::LinkageSymbols(*m)) {
+      EXPECT_THAT(s.name, HasSubstr("l0spv_fn_"));
+      imports +=
+          s.linkage_type == static_cast<uint32_t>(spv::LinkageType::Import);
+      exports +=
+          s.linkage_type == static_cast<uint32_t>(spv::LinkageType::Export);
+    }
+  }
+  // add1 and twice each live in one module and are imported by the other
+  // that calls them.
+  EXPECT_EQ(imports, 2u);
+  EXPECT_EQ(exports, 2u);
+  ExpectSameOnRef(whole, split->test_case);
+  // Deterministic in (case, options).
+  auto again = SplitModule(whole, {.seed = 1, .modules = 3});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->test_case.module_words, split->test_case.module_words);
+  EXPECT_EQ(again->test_case.linked_modules, split->test_case.linked_modules);
+}
+
+TEST(SplitModule, ParameterDecorationsFollowTheDeclarations) {
+  const spirv::TestCase whole = CaseOf(kWhole);
+  for (uint64_t seed = 0; seed < 8; ++seed) {
+    auto split = SplitModule(whole, {.seed = seed, .modules = 2});
+    ASSERT_TRUE(split.ok()) << split.status();
+    for (const auto& words : split->test_case.linked_modules) {
+      auto text = spirv::Disassemble(words);
+      ASSERT_TRUE(text.ok());
+      // Whichever module holds add1 (defined or declared) keeps Zext on x.
+      if (text->find("OpName %add1") != std::string::npos) {
+        EXPECT_THAT(*text, HasSubstr("FuncParamAttr Zext"));
+      }
+    }
+    ExpectSameOnRef(whole, split->test_case);
+  }
+}
+
+TEST(SplitModule, RefusesWhatItCannotMoveAndSaysWhy) {
+  // The only helper reads the built-in variable: nothing may move.
+  std::string text = kWhole;
+  text.replace(text.find("%x1 = OpIAdd %uint %x %one"),
+               std::string("%x1 = OpIAdd %uint %x %one").size(),
+               "%gl = OpLoad %v3ulong %gid\n%x1 = OpIAdd %uint %x %one");
+  text.replace(text.find("%x2 = OpFunctionCall %uint %twice %x1"),
+               std::string("%x2 = OpFunctionCall %uint %twice %x1").size(),
+               "%x2 = OpIAdd %uint %x1 %x1");
+  // twice is now unused but movable; make it use the variable too.
+  text.replace(text.find("%y2 = OpIAdd %uint %y %y"),
+               std::string("%y2 = OpIAdd %uint %y %y").size(),
+               "%gy = OpLoad %v3ulong %gid\n%y2 = OpIAdd %uint %y %y");
+  auto split = SplitModule(CaseOf(text), {.seed = 1});
+  ASSERT_FALSE(split.ok());
+  EXPECT_EQ(split.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(split.status().message(),
+              HasSubstr("a module-scope variable or specialization constant"));
+
+  const spirv::TestCase whole = CaseOf(kWhole);
+  EXPECT_EQ(SplitModule(whole, {.seed = 1, .modules = 1}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  auto split_once = SplitModule(whole, {.seed = 1});
+  ASSERT_TRUE(split_once.ok());
+  auto twice = SplitModule(split_once->test_case, {.seed = 1});
+  EXPECT_EQ(twice.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Property: generated cases split into 2-4 modules link back into programs
+// that compute exactly what the whole cases compute.
+TEST(SplitModule, GeneratedCasesComputeTheSameWhenSplit) {
+  size_t split_cases = 0;
+  for (uint64_t seed = 0; seed < 60; ++seed) {
+    kernel::GeneratorOptions options;
+    options.seed = seed;
+    options.avoid_known_bugs = 0;
+    options.printf = kernel::PrintfMode::kSwarm;
+    auto tc = kernel::GenerateTestCase(options);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    auto split = SplitModule(*tc, {.seed = seed});
+    if (!split.ok()) {
+      EXPECT_EQ(split.status().code(), absl::StatusCode::kFailedPrecondition)
+          << split.status();
+      continue;
+    }
+    ++split_cases;
+    for (const auto& words : split->test_case.linked_modules)
+      EXPECT_TRUE(Valid(words).ok()) << "seed " << seed << ": " << Valid(words);
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    ExpectSameOnRef(*tc, split->test_case);
+  }
+  EXPECT_GE(split_cases, 20u);
+}
+
+}  // namespace
+}  // namespace l0spv::generators::transform
