@@ -30,6 +30,24 @@ std::vector<uint32_t> Words(const Instruction& inst) {
   return words;
 }
 
+// Types (but forward pointers) and constants (but specialization
+// constants): what UnifyTypes merges.
+bool Unifiable(const Instruction& inst) {
+  switch (static_cast<Op>(inst.opcode())) {
+    case Op::OpTypeForwardPointer:
+      return false;
+    case Op::OpConstant:
+    case Op::OpConstantTrue:
+    case Op::OpConstantFalse:
+    case Op::OpConstantComposite:
+    case Op::OpConstantNull:
+    case Op::OpConstantSampler:
+      return true;
+    default:
+      return OpcodeClass(inst.opcode()) == "Type-Declaration";
+  }
+}
+
 // Appends `from`'s instructions to `to`, dropping those whose encoding is
 // already there (capabilities, extensions).
 void AppendUnique(std::vector<Instruction>& to,
@@ -61,7 +79,7 @@ class Linker {
     if (inputs_.empty())
       return absl::InvalidArgumentError("link: no modules given");
     if (absl::Status s = Merge(); !s.ok()) return s;
-    UnifyTypes();
+    UnifyTypes();  // and constants
     if (absl::Status s = ResolveLinkage(); !s.ok()) return s;
     DropDanglingAnnotations();
     std::stable_partition(out_.functions.begin(), out_.functions.end(),
@@ -134,9 +152,11 @@ class Linker {
     return absl::OkStatus();
   }
 
-  // One id per structurally identical type: a type equal to an earlier one
-  // in opcode, operands (after unification) and decorations is dropped and
-  // its uses go to the earlier one.
+  // One id per structurally identical type or constant: one equal to an
+  // earlier one in opcode, result type and operands (after unification) and
+  // decorations is dropped and its uses go to the earlier one. Constants
+  // count because types depend on them (an array's length); specialization
+  // constants and OpUndef stay apart.
   void UnifyTypes() {
     std::map<uint32_t, std::vector<std::vector<uint32_t>>> decorations;
     for (const Instruction& a : out_.annotations) {
@@ -151,10 +171,10 @@ class Linker {
     std::vector<Instruction> kept;
     for (Instruction& inst : out_.types_values) {
       RemapIds(inst, alias_);
-      if (OpcodeClass(inst.opcode()) == "Type-Declaration" &&
-          !Is(inst, Op::OpTypeForwardPointer) && inst.result_id() != 0) {
-        std::vector<uint32_t> key = Words(inst);
-        key.erase(key.begin() + 1);  // the result id
+      if (Unifiable(inst) && inst.result_id() != 0) {
+        std::vector<uint32_t> key = {inst.opcode(), inst.type_id()};
+        for (const Operand& op : inst.operands())
+          key.insert(key.end(), op.words.begin(), op.words.end());
         for (const auto& d : decorations[inst.result_id()]) {
           key.push_back(0xffffffffu);  // separator
           key.insert(key.end(), d.begin(), d.end());

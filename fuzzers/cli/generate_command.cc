@@ -1,6 +1,7 @@
 // `l0spv-fuzz generate`: test cases from the kernel generator; optionally
 // checks each one (lint + reference run) and prints the coverage table.
 #include <iostream>
+#include <map>
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
@@ -142,7 +143,22 @@ void CheckCase(const spirv::TestCase& tc, const spirv::Module& module,
 // The split case must link and compute exactly what the whole case computes
 // on ref (buffers and printf output).
 void CheckSplit(const spirv::TestCase& whole, const spirv::TestCase& split,
-                const std::string& label, CheckCounts& counts) {
+                const oracles::DeviceProfile& profile, const std::string& label,
+                CheckCounts& counts) {
+  // Each further module passes lint alone (module.spv: CheckCase).
+  for (size_t i = 0; i < split.linked_modules.size(); ++i) {
+    auto m = spirv::ReadModuleWords(split.linked_modules[i]);
+    const oracles::LintReport report =
+        m.ok() ? oracles::LintModule(*m, profile) : oracles::LintReport{};
+    if (!m.ok() || !report.ok()) {
+      ++counts.rejected;
+      std::cout << label << ": " << spirv::LinkedModuleFile(i) << ": REJECTED\n"
+                << (m.ok() ? report.ToText()
+                           : std::string(m.status().message()))
+                << "\n";
+      return;
+    }
+  }
   oracles::reference::ReferenceOptions ref;
   const oracles::Execution a = oracles::reference::RunReference(whole, ref);
   const oracles::Execution b = oracles::reference::RunReference(split, ref);
@@ -257,6 +273,7 @@ int RunGenerate(const std::vector<std::string>& positional) {
   generators::kernel::OpcodeStats table;
   CheckCounts counts;
   uint64_t split_cases = 0, unsplittable = 0;
+  std::map<std::string, uint64_t> unsplittable_why;
   for (uint64_t i = 0; i < count; ++i) {
     options.seed = first + i;
     auto tc = generators::kernel::GenerateTestCase(options);
@@ -273,13 +290,14 @@ int RunGenerate(const std::vector<std::string>& positional) {
       if (parts.ok()) {
         ++split_cases;
         if (check) {
-          CheckSplit(*tc, parts->test_case,
+          CheckSplit(*tc, parts->test_case, *profile,
                      absl::StrCat("seed ", options.seed, " split"), counts);
         }
         *tc = std::move(parts->test_case);
       } else if (parts.status().code() ==
                  absl::StatusCode::kFailedPrecondition) {
         ++unsplittable;  // nothing movable: the case stays whole
+        ++unsplittable_why[std::string(parts.status().message())];
       } else {
         std::cout << "seed " << options.seed
                   << ": split failed: " << parts.status().message() << "\n";
@@ -356,6 +374,8 @@ int RunGenerate(const std::vector<std::string>& positional) {
           "the whole case computes unless listed above); %u had no movable "
           "function and stayed whole\n",
           split_cases, unsplittable);
+    for (const auto& [why, n] : unsplittable_why)
+      std::cout << absl::StrFormat("  %u: %s\n", n, why);
     if (counts.rejected + counts.ub + counts.other > 0) return kExitFinding;
   }
   return kExitOk;

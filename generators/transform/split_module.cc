@@ -58,25 +58,24 @@ class Splitter {
       : m_(m), options_(options) {}
 
   absl::StatusOr<std::vector<Module>> Run() {
-    for (const Instruction& a : m_.annotations) {
-      if (spirv::Is(a, Op::OpDecorationGroup))
-        return absl::FailedPreconditionError(
-            "the module uses decoration groups (not split)");
-    }
     FindCopyableGlobals();
     std::vector<uint32_t> movable;
     std::string why_not;
     for (const spirv::Function& f : m_.functions) {
+      if (spirv::IsEntryPoint(m_, f.id())) continue;  // kernels stay
       if (absl::Status s = Movable(f); s.ok()) {
         movable.push_back(f.id());
       } else if (why_not.empty()) {
-        why_not = absl::StrCat("%", f.id(), ": ", s.message());
+        why_not = std::string(s.message());
       }
     }
     if (movable.empty())
-      return absl::FailedPreconditionError(absl::StrCat(
-          "no function can move to another module",
-          why_not.empty() ? "" : absl::StrCat(" (", why_not, ")")));
+      return absl::FailedPreconditionError(
+          why_not.empty()
+              ? std::string("the module has no function besides its kernels")
+              : absl::StrCat("no function can move to another module (the "
+                             "first: ",
+                             why_not, ")"));
     kernel::Rng rng(options_.seed);
     const uint32_t wanted =
         options_.modules != 0 ? options_.modules : rng.Range(2, 4);
@@ -149,8 +148,6 @@ class Splitter {
         return absl::FailedPreconditionError("already has linkage");
     for (const spirv::BasicBlock& bb : f.blocks) {
       for (const Instruction& inst : bb.instructions) {
-        if (spirv::Is(inst, Op::OpLine))
-          return absl::FailedPreconditionError("has OpLine");
         if (spirv::Is(inst, Op::OpFunctionCall)) {
           const spirv::Function* callee = m_.FindFunction(inst.word(0));
           if (callee == nullptr || callee->IsDeclaration())
@@ -160,9 +157,8 @@ class Splitter {
         absl::Status s = absl::OkStatus();
         inst.ForEachInId([&](uint32_t id) {
           if (s.ok() && globals_.contains(id) && !copyable_.contains(id))
-            s = absl::FailedPreconditionError(absl::StrCat(
-                "uses %", id,
-                ", a module-scope variable or specialization constant"));
+            s = absl::FailedPreconditionError(
+                "uses a module-scope variable or specialization constant");
         });
         if (!s.ok()) return s;
       }
@@ -200,6 +196,9 @@ class Splitter {
       out.debug_module_processed = m_.debug_module_processed;
       out.types_values = m_.types_values;
     } else {
+      // The OpStrings OpLine names (anywhere in a moved body).
+      for (const Instruction& inst : m_.debug_source)
+        if (spirv::Is(inst, Op::OpString)) out.debug_source.push_back(inst);
       for (const Instruction& inst : m_.types_values)
         if (copyable_.contains(inst.result_id()))
           out.types_values.push_back(inst);
@@ -252,9 +251,44 @@ class Splitter {
     };
     for (const Instruction& n : m_.debug_names)
       if (belongs(spirv::AnnotatedId(n))) out.debug_names.push_back(n);
+    // Decoration groups: OpGroupDecorate / OpGroupMemberDecorate keep the
+    // targets that belong here; a group (its OpDecorationGroup and the
+    // decorations of the group) comes along when something here uses it.
+    IdSet groups, used_groups;
+    for (const Instruction& a : m_.annotations)
+      if (spirv::Is(a, Op::OpDecorationGroup)) groups.insert(a.result_id());
+    std::vector<Instruction> kept;
     for (const Instruction& a : m_.annotations) {
+      if (spirv::Is(a, Op::OpGroupDecorate) ||
+          spirv::Is(a, Op::OpGroupMemberDecorate)) {
+        // Operand 0 is the group; then targets (with a member each for
+        // OpGroupMemberDecorate).
+        const size_t step = spirv::Is(a, Op::OpGroupMemberDecorate) ? 2 : 1;
+        Instruction g(a.opcode(), 0, 0, {a.operand(0)});
+        for (size_t i = 1; i + step - 1 < a.NumOperands(); i += step)
+          if (belongs(a.word(i)))
+            for (size_t k = 0; k < step; ++k) g.AddOperand(a.operand(i + k));
+        if (g.NumOperands() > 1) {
+          used_groups.insert(a.word(0));
+          kept.push_back(std::move(g));
+        }
+        continue;
+      }
+      kept.push_back(a);
+    }
+    for (const Instruction& a : kept) {
+      if (spirv::Is(a, Op::OpDecorationGroup)) {
+        if (j == 0 || used_groups.contains(a.result_id()))
+          out.annotations.push_back(a);
+        continue;
+      }
       const uint32_t target = spirv::AnnotatedId(a);
-      if (target == 0 ? j == 0 : belongs(target)) out.annotations.push_back(a);
+      if (groups.contains(target)) {  // a decoration of a group
+        if (j == 0 || used_groups.contains(target))
+          out.annotations.push_back(a);
+        continue;
+      }
+      if (target == 0 ? true : belongs(target)) out.annotations.push_back(a);
     }
     for (const spirv::Function& f : m_.functions) {
       if (exports.contains(f.id()))

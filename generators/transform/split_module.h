@@ -12,8 +12,9 @@
 //  - A function is movable when it has a body, is no entry point, has no
 //    LinkageAttributes yet, is used only as an OpFunctionCall callee, and
 //    its body references no module-scope variable, no specialization
-//    constant (nor a constant built from one), no body-less function and
-//    no OpLine. The module must have no decoration groups.
+//    constant (nor a constant built from one) and calls no body-less
+//    function. Decoration groups are applied in each module to the targets
+//    it has (the group copied where used); OpLine's strings are copied.
 //  - Every module declares the capabilities, extensions, extended-
 //    instruction imports and memory model of the original (plus Linkage);
 //    a further module holds the original's types and (non-specialization)

@@ -213,6 +213,55 @@ OpFunctionEnd
   EXPECT_EQ(Count(*linked, spv::Op::OpVariable), 1u);
 }
 
+// An array type's length is a constant: constants unify too, or the
+// import's type (a pointer to uint[4]) would differ from the export's.
+TEST(LinkModules, TypesBuiltFromConstantsUnify) {
+  const std::string types = R"(
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%four = OpConstant %uint 4
+%arr = OpTypeArray %uint %four
+%parr = OpTypePointer CrossWorkgroup %arr
+%fn = OpTypeFunction %void %parr
+)";
+  const std::string importer = std::string(kPreamble) + R"(
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+OpDecorate %f LinkageAttributes "f" Import
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%four = OpConstant %uint 4
+%arr = OpTypeArray %uint %four
+%parr = OpTypePointer CrossWorkgroup %arr
+%fn = OpTypeFunction %void %parr
+%f = OpFunction %void None %fn
+%a = OpFunctionParameter %parr
+OpFunctionEnd
+%k = OpFunction %void None %fn
+%p = OpFunctionParameter %parr
+%b = OpLabel
+%c = OpFunctionCall %void %f %p
+OpReturn
+OpFunctionEnd
+)";
+  const std::string exporter =
+      std::string(kPreamble) +
+      "OpMemoryModel Physical64 OpenCL\nOpDecorate %f LinkageAttributes \"f\" "
+      "Export" +
+      types + R"(
+%f = OpFunction %void None %fn
+%a = OpFunctionParameter %parr
+%b = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  auto linked = Link({importer, exporter});
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  ExpectValid(*linked);
+  EXPECT_EQ(Count(*linked, spv::Op::OpTypeArray), 1u);
+  EXPECT_EQ(Count(*linked, spv::Op::OpConstant), 1u);
+}
+
 TEST(LinkModules, AnUnresolvedImportNamesModuleAndSymbol) {
   auto linked = Link({std::string(kPreamble) + kKernel});
   ASSERT_FALSE(linked.ok());
