@@ -125,6 +125,8 @@ struct ZeObjects {
   ze_context_handle_t context = nullptr;
   ze_module_handle_t module = nullptr;
   ze_module_build_log_handle_t build_log = nullptr;
+  std::vector<ze_module_handle_t> linked_modules;  // a case's further ones
+  ze_module_build_log_handle_t link_log = nullptr;
   ze_kernel_handle_t kernel = nullptr;
   ze_command_queue_handle_t queue = nullptr;
   ze_command_list_handle_t list = nullptr;
@@ -149,7 +151,10 @@ struct ZeObjects {
     if (queue) zeCommandQueueDestroy(queue);
     if (kernel) zeKernelDestroy(kernel);
     if (build_log) zeModuleBuildLogDestroy(build_log);
+    if (link_log) zeModuleBuildLogDestroy(link_log);
     if (module) zeModuleDestroy(module);
+    for (ze_module_handle_t m : linked_modules)
+      if (m) zeModuleDestroy(m);
     if (context) zeContextDestroy(context);
   }
 };
@@ -399,6 +404,45 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
                            absl::StrCat(ZeError("zeModuleCreate", r),
                                         first.empty() ? "" : ": ", first),
                            log);
+  }
+
+  // A case of several modules: create the others, then zeModuleDynamicLink
+  // all of them (the kernel is the first module's).
+  if (!tc.linked_modules.empty()) {
+    for (size_t i = 0; i < tc.linked_modules.size(); ++i) {
+      ze_module_desc_t desc = module_desc;
+      desc.inputSize = tc.linked_modules[i].size() * 4;
+      desc.pInputModule =
+          reinterpret_cast<const uint8_t*>(tc.linked_modules[i].data());
+      ze_module_handle_t m = nullptr;
+      ze_module_build_log_handle_t mlog = nullptr;
+      r = zeModuleCreate(ze.context, picked.device, &desc, &m, &mlog);
+      const std::string text = BuildLogText(mlog);
+      if (mlog) zeModuleBuildLogDestroy(mlog);
+      if (r != ZE_RESULT_SUCCESS) {
+        return FailedExecution(r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
+                                   ? ExecutionStatus::kUnsupported
+                                   : ExecutionStatus::kBuildFailed,
+                               absl::StrCat(spirv::LinkedModuleFile(i), ": ",
+                                            ZeError("zeModuleCreate", r)),
+                               text);
+      }
+      ze.linked_modules.push_back(m);
+    }
+    std::vector<ze_module_handle_t> all = {ze.module};
+    all.insert(all.end(), ze.linked_modules.begin(), ze.linked_modules.end());
+    r = zeModuleDynamicLink(static_cast<uint32_t>(all.size()), all.data(),
+                            &ze.link_log);
+    if (r != ZE_RESULT_SUCCESS) {
+      const std::string link_text = BuildLogText(ze.link_log);
+      const std::string first = FirstErrorLine(link_text);
+      return FailedExecution(r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
+                                 ? ExecutionStatus::kUnsupported
+                                 : ExecutionStatus::kBuildFailed,
+                             absl::StrCat(ZeError("zeModuleDynamicLink", r),
+                                          first.empty() ? "" : ": ", first),
+                             link_text);
+    }
   }
 
   ze_kernel_desc_t kernel_desc{};

@@ -41,7 +41,7 @@ class VersionGate : public Target {
       e.message = absl::StrCat(
           "the case has ", test_case.linked_modules.size() + 1,
           " modules to link; ", name(),
-          " takes one module (targets that link: ref, spirv-link)");
+          " takes one module (targets that link: ref, spirv-link, gpu)");
       return e;
     }
     for (const auto& words : test_case.linked_modules) {

@@ -78,8 +78,8 @@ class Target {
   // What this target drives, e.g. "/usr/bin/ocloc" (for logs and reports).
   virtual const std::string& consumer() const = 0;
   // Whether Run links a case's linked_modules with its module (ref,
-  // spirv-link); MakeTarget answers `unsupported` for such a case on the
-  // others.
+  // spirv-link, gpu through zeModuleDynamicLink); MakeTarget answers
+  // `unsupported` for such a case on the others.
   virtual bool links() const { return false; }
   virtual Execution Run(const spirv::TestCase& test_case,
                         const TargetRunLimits& limits) = 0;

@@ -9,6 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "generators/kernel/generator.h"
+#include "generators/transform/split_module.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/process/subprocess.h"
@@ -242,6 +243,64 @@ TEST(LevelZeroTargetTest, GivenGeneratedKernelsThenGpuTargetEqualsRef) {
   EXPECT_LT(work_dim, cases / 2);
   std::printf("%d generated cases: %d equal, %d skipped (get_work_dim)\n",
               cases, ok, work_dim);
+}
+
+}  // namespace
+}  // namespace l0spv::oracles
+
+namespace l0spv::oracles {
+namespace {
+
+// Cases of several modules (issue 19): the adapter creates every module and
+// links them with zeModuleDynamicLink, which the reference driver does with
+// the reference linker; results equal ref's.
+TEST(LevelZeroTargetTest, GivenSplitCasesThenDynamicLinkRunsThemLikeRef) {
+  auto target = MakeLevelZeroTarget("", TargetOptions());
+  ASSERT_TRUE(target.ok()) << target.status();
+  EXPECT_TRUE((*target)->links());
+  size_t split_cases = 0;
+  for (uint64_t seed = 0; seed < 24; ++seed) {
+    generators::kernel::GeneratorOptions options;
+    options.seed = seed;
+    auto tc = generators::kernel::GenerateTestCase(options);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    auto split = generators::transform::SplitModule(*tc, {.seed = seed});
+    if (!split.ok()) continue;
+    ++split_cases;
+    const Execution e = (*target)->Run(split->test_case, TargetRunLimits());
+    ASSERT_EQ(e.status, ExecutionStatus::kOk)
+        << "seed " << seed << ": " << e.message << "\n"
+        << e.log;
+    EXPECT_EQ(
+        e.buffers,
+        reference::RunReference(*tc, reference::ReferenceOptions()).buffers)
+        << "seed " << seed;
+  }
+  EXPECT_GE(split_cases, 8u);
+}
+
+TEST(LevelZeroTargetTest, GivenAnUnresolvedImportThenLinkFailureNamesIt) {
+  generators::kernel::GeneratorOptions options;
+  spirv::TestCase tc;
+  for (uint64_t seed = 0;; ++seed) {
+    options.seed = seed;
+    auto whole = generators::kernel::GenerateTestCase(options);
+    ASSERT_TRUE(whole.ok());
+    auto split = generators::transform::SplitModule(*whole, {.seed = seed});
+    if (split.ok()) {
+      tc = split->test_case;
+      break;
+    }
+  }
+  // Link the kernel module with itself: every import stays unresolved and
+  // the entry point is defined twice.
+  tc.linked_modules = {tc.module_words};
+  auto target = MakeLevelZeroTarget("", TargetOptions());
+  ASSERT_TRUE(target.ok()) << target.status();
+  const Execution e = (*target)->Run(tc, TargetRunLimits());
+  EXPECT_EQ(e.status, ExecutionStatus::kBuildFailed);
+  EXPECT_THAT(e.message, HasSubstr("zeModuleDynamicLink"));
+  EXPECT_THAT(e.log, HasSubstr("is defined in module 0 and in module 1"));
 }
 
 }  // namespace

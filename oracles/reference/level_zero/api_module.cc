@@ -131,6 +131,40 @@ ze_result_t ZE_APICALL BuildLogGetString(ze_module_build_log_handle_t handle,
   return CopyString(log->text, size, text);
 }
 
+// zeModuleDynamicLink: the modules' (specialized) SPIR-V linked by the
+// reference linker (spirv/link.h), then built as one module; on success
+// every module of the call runs its kernels in that program. A link or
+// build failure is ZE_RESULT_ERROR_MODULE_LINK_FAILURE with the log naming
+// the module (by its position in the call) and the symbol.
+ze_result_t ZE_APICALL
+ModuleDynamicLink(uint32_t count, ze_module_handle_t* handles,
+                  ze_module_build_log_handle_t* out_log) {
+  if (count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (!handles) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::vector<Module*> modules;
+  for (uint32_t i = 0; i < count; ++i) {
+    Module* m = FromHandle<Module>(handles[i]);
+    if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    modules.push_back(m);
+  }
+  const auto finish = [&](ze_result_t result, std::string text) {
+    if (out_log) {
+      auto* log = new ModuleBuildLog;
+      log->text = std::move(text);
+      *out_log = ToHandle<ze_module_build_log_handle_t>(log);
+    }
+    return result;
+  };
+  std::vector<const BuiltModule*> built_modules;
+  for (Module* m : modules) built_modules.push_back(m->built.get());
+  BuildResult built = LinkBuiltModules(built_modules);
+  if (built.result != ZE_RESULT_SUCCESS)
+    return finish(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, built.log);
+  std::shared_ptr<const BuiltModule> program = std::move(built.module);
+  for (Module* m : modules) m->linked = program;
+  return finish(ZE_RESULT_SUCCESS, built.log);
+}
+
 ze_result_t ZE_APICALL KernelCreate(ze_module_handle_t handle,
                                     const ze_kernel_desc_t* desc,
                                     ze_kernel_handle_t* out) {
@@ -141,10 +175,15 @@ ze_result_t ZE_APICALL KernelCreate(ze_module_handle_t handle,
   if (desc->flags & ~ze_kernel_flags_t(ZE_KERNEL_FLAG_FORCE_RESIDENCY |
                                        ZE_KERNEL_FLAG_EXPLICIT_RESIDENCY))
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-  const KernelInfo* info = m->built->FindKernel(desc->pKernelName);
+  // The module's own kernels; once linked, they run in the linked program.
+  if (!m->built->FindKernel(desc->pKernelName))
+    return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+  const std::shared_ptr<const BuiltModule>& program =
+      m->linked ? m->linked : m->built;
+  const KernelInfo* info = program->FindKernel(desc->pKernelName);
   if (!info) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   auto* k = new Kernel;
-  k->built = m->built;
+  k->built = program;
   k->info = info;
   k->args.resize(info->args.size());
   if (info->required_group_size[0] != 0)
@@ -343,6 +382,7 @@ void FillImplemented(ze_module_dditable_t* t) {
   t->pfnDestroy = ModuleDestroy;
   t->pfnGetKernelNames = ModuleGetKernelNames;
   t->pfnGetProperties = ModuleGetProperties;
+  t->pfnDynamicLink = ModuleDynamicLink;
 }
 
 void FillImplemented(ze_module_build_log_dditable_t* t) {

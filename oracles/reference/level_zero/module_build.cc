@@ -10,6 +10,7 @@
 #include "oracles/validity/device_profile.h"
 #include "oracles/validity/lint.h"
 #include "spirv/binary.h"
+#include "spirv/link.h"
 #include "spirv/module.h"
 #include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
@@ -285,6 +286,37 @@ BuildResult BuildModule(std::span<const uint32_t> words,
   r.module = std::move(out);
   r.log = std::move(log);
   return r;
+}
+
+BuildResult LinkBuiltModules(std::span<const BuiltModule* const> modules) {
+  std::vector<spirv::Module> parsed;
+  parsed.reserve(modules.size());
+  std::vector<spirv::LinkInput> inputs;
+  for (size_t i = 0; i < modules.size(); ++i) {
+    auto m = spirv::ReadModuleWords(modules[i]->words);
+    if (!m.ok())
+      return Failure(
+          ZE_RESULT_ERROR_MODULE_LINK_FAILURE,
+          absl::StrCat("error: module ", i, ": ", m.status().message(), "\n"));
+    parsed.push_back(*std::move(m));
+    inputs.push_back({absl::StrCat("module ", i), &parsed.back()});
+  }
+  auto linked = spirv::LinkModules(inputs);
+  if (!linked.ok())
+    return Failure(ZE_RESULT_ERROR_MODULE_LINK_FAILURE,
+                   absl::StrCat("error: ", linked.status().message(), "\n"));
+  const std::vector<uint32_t> words = spirv::EncodeModule(*linked);
+  BuildResult built = BuildModule(
+      words,
+      !modules.empty() && modules[0]->flush_denormals ? "-cl-denorms-are-zero"
+                                                      : "",
+      {});
+  if (built.result != ZE_RESULT_SUCCESS) {
+    built.result = ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+    built.log =
+        absl::StrCat("error: the linked program does not build:\n", built.log);
+  }
+  return built;
 }
 
 }  // namespace l0spv::zeref

@@ -72,4 +72,11 @@ BuildResult BuildModule(std::span<const uint32_t> words,
                         std::string_view build_flags,
                         std::span<const SpecConstantValue> constants);
 
+// zeModuleDynamicLink's work: the built modules' words linked by the
+// reference linker (spirv/link.h; "module N" is the module's position in
+// the call), then BuildModule of the result (denormals flushed if the first
+// module's build flags asked for it). Failure: ZE_RESULT_ERROR_MODULE_LINK_
+// FAILURE with the linker's or the build's message in `log`.
+BuildResult LinkBuiltModules(std::span<const BuiltModule* const> modules);
+
 }  // namespace l0spv::zeref

@@ -97,6 +97,9 @@ struct ModuleBuildLog : Tagged<0x6c30dd09> {
 
 struct Module : Tagged<0x6c30dd0a> {
   std::shared_ptr<const BuiltModule> built;
+  // After zeModuleDynamicLink: the program linked from this module and the
+  // others of the call, which kernels created from this module run.
+  std::shared_ptr<const BuiltModule> linked;
 };
 
 // Device image limits (zeDeviceGetImageProperties); the same per-dimension
