@@ -355,6 +355,25 @@ absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs) {
   return Linker(inputs).Run();
 }
 
+bool HasImports(std::span<const uint32_t> words) {
+  constexpr size_t kHeaderWords = 5;
+  for (size_t at = kHeaderWords; at < words.size();) {
+    const uint32_t count = words[at] >> 16;
+    const uint32_t opcode = words[at] & 0xffff;
+    if (count == 0 || at + count > words.size()) return false;
+    // OpDecorate %target LinkageAttributes "name..." Import: the linkage
+    // type is the last word.
+    if (opcode == static_cast<uint32_t>(Op::OpDecorate) && count >= 5 &&
+        words[at + 2] == kLinkageAttributes &&
+        words[at + count - 1] == kImport)
+      return true;
+    // Annotations come before types and functions: stop there.
+    if (opcode == static_cast<uint32_t>(Op::OpFunction)) return false;
+    at += count;
+  }
+  return false;
+}
+
 absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case) {
   if (test_case.linked_modules.empty()) return test_case;
   std::vector<Module> modules;

@@ -57,6 +57,11 @@ struct LinkageSymbol {
 };
 std::vector<LinkageSymbol> LinkageSymbols(const Module& module);
 
+// Whether the module's words hold an OpDecorate LinkageAttributes ... Import
+// (a scan of the words, without parsing the module: cheap enough for every
+// run). Malformed words: false.
+bool HasImports(std::span<const uint32_t> words);
+
 // `test_case` with its linked modules linked into module_words (named
 // module.spv, module-1.spv, ... in errors); unchanged when it has none.
 // An unreadable module is an InvalidArgument error too.

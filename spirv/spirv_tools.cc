@@ -66,6 +66,10 @@ const char* TargetEnvName(spv_target_env env) {
   switch (env) {
     case SPV_ENV_OPENCL_2_2:
       return "opencl2.2";
+    case SPV_ENV_UNIVERSAL_1_0:
+      return "spv1.0";
+    case SPV_ENV_UNIVERSAL_1_1:
+      return "spv1.1";
     case SPV_ENV_UNIVERSAL_1_2:
       return "spv1.2";
     case SPV_ENV_UNIVERSAL_1_3:

@@ -155,6 +155,7 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
       generators::transform::SplitOptions so;
       so.seed = seed;
       so.modules = o.split_modules == 1 ? 0 : o.split_modules;
+      so.linkonce = o.split_linkonce;
       auto parts = generators::transform::SplitModule(c, so);
       if (parts.ok()) {
         c = std::move(parts->test_case);

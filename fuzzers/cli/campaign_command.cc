@@ -257,6 +257,9 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (!split.ok())
     return UsageError("campaign", std::string(split.status().message()));
   o.split_modules = *split;
+  o.split_linkonce =
+      device_profile->FindExtension("SPV_KHR_linkonce_odr") != nullptr &&
+      (o.generator.avoid_known_bugs & SpirvLinkLinkonceBugs()) == 0;
   if (absl::Status v = SpirvVersionsFromFlag(*device_profile, o.generator);
       !v.ok())
     return UsageError("campaign", std::string(v.message()));

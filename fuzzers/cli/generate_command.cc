@@ -15,6 +15,7 @@
 #include "generators/transform/engine.h"
 #include "generators/transform/split_module.h"
 #include "oracles/compare/compare.h"
+#include "oracles/known_bugs/registry.h"
 #include "oracles/reference/interpreter.h"
 #include "oracles/validity/lint.h"
 #include "spirv/binary.h"
@@ -196,6 +197,12 @@ absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag() {
                                                    absl::GetFlag(FLAGS_images));
 }
 
+uint32_t SpirvLinkLinkonceBugs() {
+  return oracles::ConsumersOf(
+      {oracles::KnownBugId::kSpirvLinkLinkonceOdrImport,
+       oracles::KnownBugId::kSpirvLinkLinkonceOdrDecoration});
+}
+
 absl::StatusOr<uint32_t> SplitModulesFromFlag() {
   const std::string split = absl::GetFlag(FLAGS_split);
   if (split == "off") return 0;
@@ -286,6 +293,9 @@ int RunGenerate(const std::vector<std::string>& positional) {
       generators::transform::SplitOptions split;
       split.seed = options.seed;
       split.modules = split_modules == 1 ? 0 : split_modules;
+      split.linkonce =
+          profile->FindExtension("SPV_KHR_linkonce_odr") != nullptr &&
+          (options.avoid_known_bugs & SpirvLinkLinkonceBugs()) == 0;
       auto parts = generators::transform::SplitModule(*tc, split);
       if (parts.ok()) {
         ++split_cases;

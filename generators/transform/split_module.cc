@@ -89,6 +89,23 @@ class Splitter {
       home_[movable[i]] =
           i < further ? static_cast<uint32_t>(i + 1) : rng.Below(further + 1);
     }
+    // LinkOnceODR: half the moved functions that other modules call get a
+    // copy in each of those modules instead of an import there.
+    if (options_.linkonce) {
+      absl::flat_hash_map<uint32_t, std::vector<uint32_t>> callers;
+      for (const spirv::Function& f : m_.functions)
+        for (const spirv::BasicBlock& bb : f.blocks)
+          for (const Instruction& inst : bb.instructions)
+            if (spirv::Is(inst, Op::OpFunctionCall))
+              callers[inst.word(0)].push_back(f.id());
+      for (uint32_t f : movable) {
+        if (!rng.OneIn(2)) continue;
+        for (uint32_t caller : callers[f])
+          if (HomeOf(caller) != HomeOf(f)) copies_[f].insert(HomeOf(caller));
+        if (copies_.contains(f)) linkonce_.insert(f);
+      }
+    }
+    modules_ = further + 1;
     std::vector<Module> out;
     for (uint32_t j = 0; j <= further; ++j) out.push_back(Build(j));
     return out;
@@ -170,6 +187,12 @@ class Splitter {
     auto it = home_.find(function_id);
     return it == home_.end() ? 0 : it->second;
   }
+  // Whether module j defines the function: its home, or a LinkOnceODR copy.
+  bool Defines(uint32_t function_id, uint32_t j) const {
+    if (HomeOf(function_id) == j) return true;
+    auto it = copies_.find(function_id);
+    return it != copies_.end() && it->second.contains(j);
+  }
 
   Module Build(uint32_t j) const {
     Module out;
@@ -206,21 +229,24 @@ class Splitter {
     // Functions this module defines, and those it calls elsewhere.
     IdSet defines, declares, exports;
     for (const spirv::Function& f : m_.functions) {
-      if (HomeOf(f.id()) != j) continue;
+      if (!Defines(f.id(), j)) continue;
       defines.insert(f.id());
       for (const spirv::BasicBlock& bb : f.blocks)
         for (const Instruction& inst : bb.instructions)
-          if (spirv::Is(inst, Op::OpFunctionCall) && HomeOf(inst.word(0)) != j)
+          if (spirv::Is(inst, Op::OpFunctionCall) && !Defines(inst.word(0), j))
             declares.insert(inst.word(0));
     }
-    // What another module calls from here.
-    for (const spirv::Function& f : m_.functions) {
-      if (HomeOf(f.id()) == j) continue;
-      for (const spirv::BasicBlock& bb : f.blocks)
-        for (const Instruction& inst : bb.instructions)
-          if (spirv::Is(inst, Op::OpFunctionCall) &&
-              defines.contains(inst.word(0)))
-            exports.insert(inst.word(0));
+    // What another module calls from here (and does not define itself).
+    for (uint32_t k = 0; k < modules_; ++k) {
+      if (k == j) continue;
+      for (const spirv::Function& f : m_.functions) {
+        if (!Defines(f.id(), k)) continue;
+        for (const spirv::BasicBlock& bb : f.blocks)
+          for (const Instruction& inst : bb.instructions)
+            if (spirv::Is(inst, Op::OpFunctionCall) &&
+                defines.contains(inst.word(0)) && !Defines(inst.word(0), k))
+              exports.insert(inst.word(0));
+      }
     }
     for (const spirv::Function& f : m_.functions) {
       if (!declares.contains(f.id())) continue;
@@ -290,13 +316,29 @@ class Splitter {
       }
       if (target == 0 ? true : belongs(target)) out.annotations.push_back(a);
     }
+    bool linkonce_here = false;
     for (const spirv::Function& f : m_.functions) {
-      if (exports.contains(f.id()))
+      if (defines.contains(f.id()) && linkonce_.contains(f.id())) {
+        linkonce_here = true;
+        out.annotations.push_back(LinkageDecoration(
+            f.id(), SymbolName(f.id()), spv::LinkageType::LinkOnceODR));
+      } else if (exports.contains(f.id())) {
         out.annotations.push_back(LinkageDecoration(f.id(), SymbolName(f.id()),
                                                     spv::LinkageType::Export));
+      }
       if (declares.contains(f.id()))
         out.annotations.push_back(LinkageDecoration(f.id(), SymbolName(f.id()),
                                                     spv::LinkageType::Import));
+    }
+    if (linkonce_here) {
+      const std::string ext = "SPV_KHR_linkonce_odr";
+      const bool declared = std::any_of(
+          out.extensions.begin(), out.extensions.end(),
+          [&](const Instruction& e) { return e.operand(0).AsString() == ext; });
+      if (!declared)
+        out.extensions.push_back(
+            Instruction(static_cast<uint32_t>(Op::OpExtension), 0, 0,
+                        {spirv::StringOperand(ext)}));
     }
     return out;
   }
@@ -306,6 +348,10 @@ class Splitter {
   IdSet globals_, copyable_, escaping_;
   absl::flat_hash_map<uint32_t, uint32_t> defined_in_;  // id -> function
   absl::flat_hash_map<uint32_t, uint32_t> home_;        // function -> module
+  // LinkOnceODR functions, and the modules besides its home holding a copy.
+  IdSet linkonce_;
+  absl::flat_hash_map<uint32_t, IdSet> copies_;
+  uint32_t modules_ = 0;
 };
 
 }  // namespace

@@ -262,6 +262,18 @@ OpFunctionEnd
   EXPECT_EQ(Count(*linked, spv::Op::OpConstant), 1u);
 }
 
+TEST(LinkModules, HasImportsScansTheWords) {
+  auto importer = Assemble(std::string(kPreamble) + kKernel);
+  auto exporter = Assemble(std::string(kPreamble) + Helper("Export", "add1"));
+  ASSERT_TRUE(importer.ok() && exporter.ok());
+  EXPECT_TRUE(HasImports(*importer));
+  EXPECT_FALSE(HasImports(*exporter));
+  std::vector<uint32_t> truncated(importer->begin(), importer->begin() + 7);
+  truncated.push_back(0xffff0047);  // a word count past the end
+  EXPECT_FALSE(HasImports(truncated));
+  EXPECT_FALSE(HasImports({}));
+}
+
 TEST(LinkModules, AnUnresolvedImportNamesModuleAndSymbol) {
   auto linked = Link({std::string(kPreamble) + kKernel});
   ASSERT_FALSE(linked.ok());

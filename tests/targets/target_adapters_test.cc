@@ -389,3 +389,36 @@ TEST_F(TargetAdaptersTest, ATargetThatDoesNotLinkSaysUnsupportedWithWhy) {
 
 }  // namespace
 }  // namespace l0spv::oracles
+
+namespace l0spv::oracles {
+namespace {
+
+// A module importing what it defines itself (here a LinkOnceODR definition)
+// is linked by ref as zeModuleCreate would; the call reaches the body.
+TEST_F(TargetAdaptersTest, RefLinksAModuleThatImportsWhatItDefines) {
+  std::string text = kImporter;
+  text.replace(text.find("OpCapability Int64"), 18,
+               "OpCapability Int64\nOpExtension \"SPV_KHR_linkonce_odr\"");
+  text.replace(text.find("%void = OpTypeVoid"), 18,
+               "OpDecorate %def LinkageAttributes \"add1\" LinkOnceODR\n"
+               "%void = OpTypeVoid");
+  text.replace(text.find("%k = OpFunction"), 15,
+               "%def = OpFunction %uint None %ufn\n%dx = OpFunctionParameter "
+               "%uint\n%db = OpLabel\nOpReturnValue %dx\nOpFunctionEnd\n"
+               "%k = OpFunction");
+  spirv::TestCase tc = LinkedCase();
+  auto words = spirv::Assemble(text);
+  ASSERT_TRUE(words.ok()) << words.status();
+  tc.module_words = *words;
+  tc.linked_modules.clear();
+  auto ref = MakeTarget("ref");
+  ASSERT_TRUE(ref.ok());
+  const Execution e = (*ref)->Run(tc, Limits());
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  const std::vector<uint8_t> expected = {0, 0, 0, 0, 1, 0, 0, 0,
+                                         2, 0, 0, 0, 3, 0, 0, 0};
+  EXPECT_EQ(e.buffers[0], expected);
+}
+
+}  // namespace
+}  // namespace l0spv::oracles

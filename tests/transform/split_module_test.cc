@@ -212,3 +212,37 @@ TEST(SplitModule, GeneratedCasesComputeTheSameWhenSplit) {
 
 }  // namespace
 }  // namespace l0spv::generators::transform
+
+namespace l0spv::generators::transform {
+namespace {
+
+// With linkonce, functions other modules call get LinkOnceODR copies there
+// (and the extension); the program still computes what the whole case does.
+TEST(SplitModule, LinkOnceOdrCopiesComputeTheSame) {
+  size_t linkonce_cases = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    kernel::GeneratorOptions options;
+    options.seed = seed;
+    auto tc = kernel::GenerateTestCase(options);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    auto split = SplitModule(*tc, {.seed = seed, .linkonce = true});
+    if (!split.ok()) continue;
+    bool linkonce = false;
+    for (const auto& words : split->test_case.linked_modules) {
+      EXPECT_TRUE(Valid(words).ok()) << "seed " << seed << ": " << Valid(words);
+      auto text = spirv::Disassemble(words);
+      ASSERT_TRUE(text.ok());
+      if (text->find("LinkOnceODR") != std::string::npos) {
+        linkonce = true;
+        EXPECT_THAT(*text, HasSubstr("OpExtension \"SPV_KHR_linkonce_odr\""));
+      }
+    }
+    linkonce_cases += linkonce;
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    ExpectSameOnRef(*tc, split->test_case);
+  }
+  EXPECT_GE(linkonce_cases, 5u);
+}
+
+}  // namespace
+}  // namespace l0spv::generators::transform
