@@ -28,7 +28,13 @@ using ApplySites = std::function<std::optional<spirv::TestCase>(
 bool ReduceInChunks(ReductionContext& ctx, const EnumerateSites& enumerate,
                     const ApplySites& apply);
 
-// A Stage named `name` whose Run() is ReduceInChunks over these functions.
+// A Stage named `name` whose Run() is ReduceInChunks over these functions,
+// on every module of the case in turn: the kernel's, then each linked
+// module (`enumerate` and `apply` see that module as the case's
+// module_words — the others stay in linked_modules — so the module-editing
+// functions need not know about linking; a linked module has no entry
+// point, so the kernel-argument functions find nothing there). A linker
+// finding thus shrinks in its library modules too.
 std::unique_ptr<Stage> MakeChunkStage(std::string name,
                                       EnumerateSites enumerate,
                                       ApplySites apply);

@@ -60,6 +60,19 @@ size_t FunctionBodyInstructionCount(const std::vector<uint32_t>& words) {
   return module.ok() ? FunctionBodyInstructionCount(*module) : 0;
 }
 
+size_t FunctionBodyInstructionCount(const spirv::TestCase& test_case) {
+  size_t n = FunctionBodyInstructionCount(test_case.module_words);
+  for (const auto& words : test_case.linked_modules)
+    n += FunctionBodyInstructionCount(words);
+  return n;
+}
+
+size_t WordCount(const spirv::TestCase& test_case) {
+  size_t n = test_case.module_words.size();
+  for (const auto& words : test_case.linked_modules) n += words.size();
+  return n;
+}
+
 absl::flat_hash_map<uint32_t, uint32_t> CountUses(const spirv::Module& module) {
   absl::flat_hash_map<uint32_t, uint32_t> uses;
   auto count = [&](const Instruction& inst) {
@@ -222,6 +235,7 @@ spirv::TestCase WithModule(const spirv::TestCase& base,
 
 bool SameCase(const spirv::TestCase& a, const spirv::TestCase& b) {
   if (a.module_words != b.module_words) return false;
+  if (a.linked_modules != b.linked_modules) return false;
   if (a.args.size() != b.args.size()) return false;
   for (size_t i = 0; i < a.args.size(); ++i) {
     if (a.args[i].bytes != b.args[i].bytes ||

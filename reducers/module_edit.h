@@ -23,6 +23,9 @@ namespace l0spv::reducers {
 // figure a reduced kernel is judged by.
 size_t FunctionBodyInstructionCount(const spirv::Module& module);
 size_t FunctionBodyInstructionCount(const std::vector<uint32_t>& words);
+// Over every module of the case (the kernel's and its linked modules).
+size_t FunctionBodyInstructionCount(const spirv::TestCase& test_case);
+size_t WordCount(const spirv::TestCase& test_case);
 
 // Calls f(instruction) for every instruction in every function body, in
 // binary order.

@@ -41,6 +41,15 @@ bool ReduceInChunks(ReductionContext& ctx, const EnumerateSites& enumerate,
 
 namespace {
 
+// The case with module `i` (0: the kernel's, i > 0: linked module i - 1)
+// in module_words and the kernel's module in its place: its own inverse.
+spirv::TestCase WithModuleFirst(const spirv::TestCase& tc, size_t i) {
+  if (i == 0) return tc;
+  spirv::TestCase out = tc;
+  std::swap(out.module_words, out.linked_modules[i - 1]);
+  return out;
+}
+
 class ChunkStage : public Stage {
  public:
   ChunkStage(std::string name, EnumerateSites e, ApplySites a)
@@ -49,7 +58,22 @@ class ChunkStage : public Stage {
         apply_(std::move(a)) {}
   std::string name() const override { return name_; }
   bool Run(ReductionContext& ctx) override {
-    return ReduceInChunks(ctx, enumerate_, apply_);
+    bool progress = ReduceInChunks(ctx, enumerate_, apply_);
+    for (size_t i = 1; i <= ctx.current().linked_modules.size(); ++i) {
+      if (ctx.Expired()) break;
+      const EnumerateSites enumerate = [&](const spirv::TestCase& tc) {
+        return enumerate_(WithModuleFirst(tc, i));
+      };
+      const ApplySites apply =
+          [&](const spirv::TestCase& tc, std::span<const uint64_t> sites)
+          -> std::optional<spirv::TestCase> {
+        auto candidate = apply_(WithModuleFirst(tc, i), sites);
+        if (!candidate) return std::nullopt;
+        return WithModuleFirst(*candidate, i);
+      };
+      progress |= ReduceInChunks(ctx, enumerate, apply);
+    }
+    return progress;
   }
 
  private:

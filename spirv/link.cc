@@ -239,8 +239,17 @@ class Linker {
     struct Symbol {
       std::vector<LinkageSymbol> imports, exports, linkonce;
     };
+    // An imported built-in variable is defined by the environment, not by
+    // another module (llvm-spirv gives the built-ins of a module with the
+    // Linkage capability Import linkage; spirv-link skips them too).
+    absl::flat_hash_set<uint32_t> built_ins;
+    for (const Instruction& a : out_.annotations)
+      if (Is(a, Op::OpDecorate) && a.NumOperands() > 1 &&
+          a.word(1) == static_cast<uint32_t>(spv::Decoration::BuiltIn))
+        built_ins.insert(a.word(0));
     std::map<std::string, Symbol> symbols;
     for (LinkageSymbol& s : LinkageSymbols(out_)) {
+      if (s.linkage_type == kImport && built_ins.contains(s.id)) continue;
       Symbol& sym = symbols[s.name];
       if (s.linkage_type == kImport) {
         sym.imports.push_back(s);
@@ -357,21 +366,30 @@ absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs) {
 
 bool HasImports(std::span<const uint32_t> words) {
   constexpr size_t kHeaderWords = 5;
+  std::vector<uint32_t> imported, built_ins;
   for (size_t at = kHeaderWords; at < words.size();) {
     const uint32_t count = words[at] >> 16;
     const uint32_t opcode = words[at] & 0xffff;
     if (count == 0 || at + count > words.size()) return false;
-    // OpDecorate %target LinkageAttributes "name..." Import: the linkage
-    // type is the last word.
-    if (opcode == static_cast<uint32_t>(Op::OpDecorate) && count >= 5 &&
-        words[at + 2] == kLinkageAttributes &&
-        words[at + count - 1] == kImport)
-      return true;
+    if (opcode == static_cast<uint32_t>(Op::OpDecorate) && count >= 3) {
+      // OpDecorate %target LinkageAttributes "name..." Import: the linkage
+      // type is the last word.
+      if (count >= 5 && words[at + 2] == kLinkageAttributes &&
+          words[at + count - 1] == kImport)
+        imported.push_back(words[at + 1]);
+      if (words[at + 2] == static_cast<uint32_t>(spv::Decoration::BuiltIn))
+        built_ins.push_back(words[at + 1]);
+    }
     // Annotations come before types and functions: stop there.
-    if (opcode == static_cast<uint32_t>(Op::OpFunction)) return false;
+    if (opcode == static_cast<uint32_t>(Op::OpFunction)) break;
     at += count;
   }
-  return false;
+  // An imported built-in is the environment's (the linker binds it to
+  // nothing), so it alone needs no link.
+  return std::any_of(imported.begin(), imported.end(), [&](uint32_t id) {
+    return std::find(built_ins.begin(), built_ins.end(), id) ==
+           built_ins.end();
+  });
 }
 
 absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case) {

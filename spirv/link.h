@@ -58,8 +58,10 @@ struct LinkageSymbol {
 std::vector<LinkageSymbol> LinkageSymbols(const Module& module);
 
 // Whether the module's words hold an OpDecorate LinkageAttributes ... Import
-// (a scan of the words, without parsing the module: cheap enough for every
-// run). Malformed words: false.
+// of something other than a built-in variable (which the environment
+// defines): whether linking would bind anything. A scan of the words,
+// without parsing the module: cheap enough for every run. Malformed words:
+// false.
 bool HasImports(std::span<const uint32_t> words);
 
 // `test_case` with its linked modules linked into module_words (named

@@ -58,8 +58,8 @@ ABSL_FLAG(std::string, printf, "swarm",
 
 ABSL_FLAG(std::string, split, "off",
           "split each case into several modules that link back into it "
-          "(Linkage; `l0spv-fuzz run` and the ref and spirv-link targets link "
-          "them): off (default), on (2-4 modules drawn per case) or a count "
+          "(Linkage; every target takes them: the linkers link them, "
+          "spirv-opt and llvm-spirv transform each, PoCL says unsupported): off (default), on (2-4 modules drawn per case) or a count "
           "2..16; with --check, the split case must compute what the "
           "original computes on ref");
 
@@ -296,6 +296,7 @@ int RunGenerate(const std::vector<std::string>& positional) {
       split.linkonce =
           profile->FindExtension("SPV_KHR_linkonce_odr") != nullptr &&
           (options.avoid_known_bugs & SpirvLinkLinkonceBugs()) == 0;
+      split.avoid_known_bugs = options.avoid_known_bugs;
       auto parts = generators::transform::SplitModule(*tc, split);
       if (parts.ok()) {
         ++split_cases;

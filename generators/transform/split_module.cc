@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "generators/kernel/random.h"
+#include "oracles/known_bugs/registry.h"
 #include "spirv/binary.h"
 #include "spirv/ir_edit.h"
 #include "spirv/opcode_traits.h"
@@ -92,17 +93,35 @@ class Splitter {
     // LinkOnceODR: half the moved functions that other modules call get a
     // copy in each of those modules instead of an import there.
     if (options_.linkonce) {
-      absl::flat_hash_map<uint32_t, std::vector<uint32_t>> callers;
+      absl::flat_hash_map<uint32_t, std::vector<uint32_t>> callers, callees;
       for (const spirv::Function& f : m_.functions)
         for (const spirv::BasicBlock& bb : f.blocks)
           for (const Instruction& inst : bb.instructions)
-            if (spirv::Is(inst, Op::OpFunctionCall))
+            if (spirv::Is(inst, Op::OpFunctionCall)) {
               callers[inst.word(0)].push_back(f.id());
+              callees[f.id()].push_back(inst.word(0));
+            }
       for (uint32_t f : movable) {
         if (!rng.OneIn(2)) continue;
         for (uint32_t caller : callers[f])
           if (HomeOf(caller) != HomeOf(f)) copies_[f].insert(HomeOf(caller));
         if (copies_.contains(f)) linkonce_.insert(f);
+      }
+      // A copy calls what the original calls: a module holding a copy of f
+      // gets a copy of each LinkOnceODR callee of f too. So every module that
+      // calls a LinkOnceODR function defines it, as C++ compilers emit them,
+      // and no module imports a symbol only LinkOnceODR definitions provide
+      // (which an optimizer may drop from a module that does not use it:
+      // LLVM's linkonce_odr is discardable; spirv-opt 2023.1 drops it).
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto& [f, modules] : copies_) {
+          for (uint32_t g : callees[f]) {
+            if (!linkonce_.contains(g)) continue;
+            for (uint32_t x : modules)
+              if (x != HomeOf(g)) changed |= copies_.at(g).insert(x).second;
+          }
+        }
       }
     }
     modules_ = further + 1;
@@ -356,6 +375,30 @@ class Splitter {
 
 }  // namespace
 
+namespace {
+
+// Whether an OpVectorShuffle of the module takes two vectors of different
+// component counts (valid; ocloc link writes unreadable bitcode for it).
+bool HasShuffleOfTwoWidths(const Module& m) {
+  absl::flat_hash_map<uint32_t, uint32_t> width;  // vector type -> count
+  absl::flat_hash_map<uint32_t, uint32_t> type_of;
+  m.ForEachInstruction([&](const Instruction& inst) {
+    if (spirv::Is(inst, Op::OpTypeVector))
+      width[inst.result_id()] = inst.word(1);
+    if (inst.result_id() != 0 && inst.type_id() != 0)
+      type_of[inst.result_id()] = inst.type_id();
+  });
+  bool found = false;
+  m.ForEachInstruction([&](const Instruction& inst) {
+    if (!spirv::Is(inst, Op::OpVectorShuffle) || inst.NumOperands() < 2)
+      return;
+    found |= width[type_of[inst.word(0)]] != width[type_of[inst.word(1)]];
+  });
+  return found;
+}
+
+}  // namespace
+
 absl::StatusOr<SplitResult> SplitModule(const spirv::TestCase& test_case,
                                         const SplitOptions& options) {
   if (!test_case.linked_modules.empty())
@@ -368,6 +411,13 @@ absl::StatusOr<SplitResult> SplitModule(const spirv::TestCase& test_case,
   if (!m.ok())
     return absl::InvalidArgumentError(
         absl::StrCat("module.spv: ", m.status().message()));
+  if ((options.avoid_known_bugs &
+       oracles::ConsumersOf(oracles::KnownBugId::kOclocLinkShuffleMixedWidths)) &&
+      HasShuffleOfTwoWidths(*m)) {
+    return absl::FailedPreconditionError(
+        "an OpVectorShuffle takes vectors of two widths, and ocloc is "
+        "avoided (known bug ocloc_link_shuffle_mixed_widths)");
+  }
   auto modules = Splitter(*m, options).Run();
   if (!modules.ok()) return modules.status();
   SplitResult result;

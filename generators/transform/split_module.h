@@ -27,7 +27,7 @@
 //  - The result links (spirv::LinkTestCase) back into a program that
 //    computes what the original computes. Errors: FailedPrecondition when
 //    no function is movable (the message says why the first candidate is
-//    not), InvalidArgument for a case that already has linked modules or an
+//    not) or a known linker bug is to be avoided, InvalidArgument for a case that already has linked modules or an
 //    unreadable module.
 #pragma once
 
@@ -48,6 +48,11 @@ struct SplitOptions {
   // each of those modules, every copy decorated LinkOnceODR, and those
   // modules declare the extension.
   bool linkonce = false;
+  // The consumers whose registry entries to keep away from (a
+  // oracles::ConsumerBit mask, as GeneratorOptions::avoid_known_bugs): a
+  // case whose construct one of them cannot link stays whole
+  // (FailedPrecondition saying which entry).
+  uint32_t avoid_known_bugs = 0;
 };
 
 struct SplitResult {

@@ -6,8 +6,10 @@
 #include <optional>
 
 #include "absl/cleanup/cleanup.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/adapter_util.h"
 #include "oracles/targets/target.h"
@@ -78,14 +80,29 @@ const char* OutcomeName(KnownBugRun::Outcome outcome) {
 
 absl::StatusOr<spirv::TestCase> ReproducerCase(const KnownBug& bug) {
   std::vector<uint32_t> words;
+  std::vector<std::vector<uint32_t>> linked;
   if (!bug.spvasm.empty()) {
-    auto assembled = spirv::Assemble(bug.spvasm, AssemblyEnv(bug.spvasm));
-    if (!assembled.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          bug.name,
-          ".spvasm does not assemble: ", assembled.status().message()));
+    // A linker bug needs several modules: the text of each further module
+    // starts at a line beginning with kNextModuleMarker.
+    std::vector<std::string> texts = {""};
+    for (absl::string_view line : absl::StrSplit(bug.spvasm, '\n')) {
+      if (absl::StartsWith(line, kNextModuleMarker)) texts.emplace_back();
+      absl::StrAppend(&texts.back(), line, "\n");
     }
-    words = std::move(*assembled);
+    for (size_t i = 0; i < texts.size(); ++i) {
+      auto assembled = spirv::Assemble(texts[i], AssemblyEnv(texts[i]));
+      if (!assembled.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            bug.name, ".spvasm does not assemble",
+            i == 0 ? "" : absl::StrCat(" (its module ", i + 1, ")"), ": ",
+            assembled.status().message()));
+      }
+      if (i == 0) {
+        words = std::move(*assembled);
+      } else {
+        linked.push_back(std::move(*assembled));
+      }
+    }
   } else if (!bug.opencl_c.empty()) {
     auto compiled = CompileOpenClC(bug);
     if (!compiled.ok()) return compiled.status();
@@ -96,8 +113,10 @@ absl::StatusOr<spirv::TestCase> ReproducerCase(const KnownBug& bug) {
   }
   auto sidecar = spirv::ParseJson(bug.sidecar, bug.name + ".json");
   if (!sidecar.ok()) return sidecar.status();
-  return spirv::TestCaseFromSidecar(*sidecar, std::move(words),
-                                    bug.name + ".json");
+  auto tc = spirv::TestCaseFromSidecar(*sidecar, std::move(words),
+                                       bug.name + ".json");
+  if (tc.ok()) tc->linked_modules = std::move(linked);
+  return tc;
 }
 
 absl::StatusOr<spirv::TestCase> RenameKernel(spirv::TestCase tc,

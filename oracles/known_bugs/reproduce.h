@@ -2,7 +2,10 @@
 //
 // Contract: `ReproducerCase` builds the entry's test case (its SPIR-V
 // assembly assembled for the header's `; Version: 1.N`, or its OpenCL C
-// compiled with clang-14 + llvm-spirv-14, and its launch sidecar).
+// compiled with clang-14 + llvm-spirv-14, and its launch sidecar). The
+// assembly of a linker bug holds several modules: each further one starts
+// at a line beginning with kNextModuleMarker and becomes a linked module
+// (module-1.spv, ...) of the case, in order.
 // `RunKnownBug` runs it on `ref` and on a target (the entry's own unless
 // given) and judges the target as a campaign does; the outcome says whether
 // the recorded verdict kind appeared. A producer entry (OpenCL C, kind
@@ -18,6 +21,8 @@
 #include "spirv/test_case.h"
 
 namespace l0spv::oracles {
+
+inline constexpr char kNextModuleMarker[] = "; NEXT MODULE";
 
 absl::StatusOr<spirv::TestCase> ReproducerCase(const KnownBug& bug);
 

@@ -412,6 +412,17 @@ Execution Run::Go() {
   return e;
 }
 
+// One module, linked already: what runs.
+Execution RunProgram(const spirv::TestCase& test_case,
+                     const ReferenceOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  Run run(test_case, options);
+  Execution e = run.Go();
+  e.wall_time = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::steady_clock::now() - start);
+  return e;
+}
+
 }  // namespace
 
 Execution RunReference(const spirv::TestCase& test_case,
@@ -435,7 +446,7 @@ Execution RunReference(const spirv::TestCase& test_case,
       if (auto linked = spirv::LinkModules({&input, 1}); linked.ok()) {
         spirv::TestCase self_linked = test_case;
         self_linked.module_words = spirv::EncodeModule(*linked);
-        return RunReference(self_linked, options);
+        return RunProgram(self_linked, options);
       }
     }
   }
@@ -464,14 +475,9 @@ Execution RunReference(const spirv::TestCase& test_case,
       e.message = std::string(linked.status().message());
       return e;
     }
-    return RunReference(*linked, options);
+    return RunProgram(*linked, options);
   }
-  const auto start = std::chrono::steady_clock::now();
-  Run run(test_case, options);
-  Execution e = run.Go();
-  e.wall_time = std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::steady_clock::now() - start);
-  return e;
+  return RunProgram(test_case, options);
 }
 
 }  // namespace l0spv::oracles::reference

@@ -177,32 +177,51 @@ std::string AddedDeclarations(const std::vector<uint32_t>& input,
 }  // namespace
 
 Execution RunOutputOnReference(const spirv::TestCase& original,
-                               std::vector<uint32_t> words,
+                               std::vector<std::vector<uint32_t>> outputs,
                                const std::string& who,
                                const std::string& producer_log,
                                const reference::ReferenceOptions& options,
                                const ChildLimits& limits) {
-  if (auto s = ValidateLikeReference(words); !s.ok()) {
-    return FailedExecution(
-        ExecutionStatus::kBuildFailed,
-        absl::StrCat(who, " produced a module that fails validation: ",
-                     NormalizedFirstError(std::string(s.message()))),
-        absl::StrCat(producer_log, producer_log.empty() ? "" : "\n",
-                     "[spirv-val]\n", s.message()));
-  }
-  if (std::string added = AddedDeclarations(original.module_words, words);
-      !added.empty()) {
-    return FailedExecution(
-        ExecutionStatus::kBuildFailed,
-        absl::StrCat(who,
-                     " produced a module that calls functions without a "
-                     "body the input did not declare: ",
-                     added),
-        producer_log);
+  // One output per module of the case: the producer transformed each, and
+  // the reference links them; one output for several modules: the producer
+  // linked them, and its output is the whole program.
+  const bool per_module =
+      outputs.size() > 1 && outputs.size() == original.linked_modules.size() + 1;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string which =
+        outputs.size() == 1 ? "a module"
+                            : absl::StrCat(i == 0 ? "module.spv"
+                                                  : spirv::LinkedModuleFile(i - 1),
+                                           " as a module");
+    if (auto s = ValidateLikeReference(outputs[i]); !s.ok()) {
+      return FailedExecution(
+          ExecutionStatus::kBuildFailed,
+          absl::StrCat(who, " produced ", which, " that fails validation: ",
+                       NormalizedFirstError(std::string(s.message()))),
+          absl::StrCat(producer_log, producer_log.empty() ? "" : "\n",
+                       "[spirv-val]\n", s.message()));
+    }
+    const std::vector<uint32_t>& input =
+        per_module && i > 0 ? original.linked_modules[i - 1]
+                            : original.module_words;
+    if (std::string added = AddedDeclarations(input, outputs[i]);
+        !added.empty()) {
+      return FailedExecution(
+          ExecutionStatus::kBuildFailed,
+          absl::StrCat(who, " produced ", which,
+                       " that calls functions without a body the input did "
+                       "not declare: ",
+                       added),
+          producer_log);
+    }
   }
   spirv::TestCase transformed = original;
-  transformed.module_words = std::move(words);
-  transformed.linked_modules.clear();  // the producer's output is the program
+  transformed.module_words = std::move(outputs[0]);
+  transformed.linked_modules.clear();
+  if (per_module) {
+    for (size_t i = 1; i < outputs.size(); ++i)
+      transformed.linked_modules.push_back(std::move(outputs[i]));
+  }
   reference::ReferenceOptions ref_options = options;
   ref_options.skip_validation = true;  // validated just above, same rules
   Execution e = RunReferenceInWorker(transformed, ref_options, limits);

@@ -69,14 +69,17 @@ Execution RunReferenceInWorker(const spirv::TestCase& test_case,
 // why not the OpenCL one).
 absl::Status ValidateLikeReference(const std::vector<uint32_t>& words);
 
-// The reference stage of the optimize/translate-then-run targets: `words`
-// (what `who`, e.g. "spirv-opt -O", made of the case's module) must pass
-// ValidateLikeReference — otherwise kBuildFailed naming `who` and the
-// validator's message — and then run on the reference interpreter in a
-// worker, in place of the case's module. The Execution's log starts with
-// `producer_log` (what the producer printed).
+// The reference stage of the optimize/translate/link-then-run targets:
+// `outputs` (what `who`, e.g. "spirv-opt -O", made of the case's modules:
+// one module — the whole program, the case's modules linked when it has
+// several — or one per module of the case, in the case's order, which the
+// reference then links) must each pass ValidateLikeReference and declare no
+// body-less function its input did not — otherwise kBuildFailed naming `who`
+// (and the module file) and the validator's message — and then run on the
+// reference interpreter in a worker, in place of the case's modules. The
+// Execution's log starts with `producer_log` (what the producer printed).
 Execution RunOutputOnReference(const spirv::TestCase& original,
-                               std::vector<uint32_t> words,
+                               std::vector<std::vector<uint32_t>> outputs,
                                const std::string& who,
                                const std::string& producer_log,
                                const reference::ReferenceOptions& options,

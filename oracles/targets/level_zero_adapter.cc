@@ -23,9 +23,6 @@ class LevelZeroTarget : public Target {
 
   const std::string& name() const override { return name_; }
   bool executes() const override { return true; }
-  // zeModuleDynamicLink (the reference driver implements it; a GPU driver
-  // that does not says so, and the run is unsupported).
-  bool links() const override { return true; }
   const std::string& consumer() const override { return consumer_; }
 
   Execution Run(const spirv::TestCase& test_case,

@@ -24,34 +24,46 @@ std::string AllowedExtensions(const std::vector<uint32_t>& words) {
 class LlvmSpirvTarget : public ToolAdapter {
  public:
   using ToolAdapter::ToolAdapter;
-
  protected:
+  // Each module of the case makes the round trip on its own (a library
+  // module, with Import/Export, as much as the kernel's); the reference links
+  // what comes back.
   Execution RunInScratch(const spirv::TestCase& test_case,
                          const std::string& dir, const RunClock& clock,
                          const TargetRunLimits& limits) override {
     std::string log;
-    if (auto failed =
-            RunToolStage({program(), "-r", "module.spv", "-o", "module.bc"},
-                         dir, clock, limits, absl::StrCat(tool(), " -r"),
-                         test_case.module_words, &log)) {
-      return *failed;
+    std::vector<std::string> outputs;
+    for (size_t i = 0; i < NumModules(test_case); ++i) {
+      const std::vector<uint32_t>& words = ModuleWords(test_case, i);
+      const std::string in = ModuleFile(i);
+      const std::string stem = in.substr(0, in.size() - 4);  // no ".spv"
+      const std::string on = NumModules(test_case) > 1
+                                 ? absl::StrCat(" (", in, ")")
+                                 : std::string();
+      if (auto failed = RunToolStage({program(), "-r", in, "-o", stem + ".bc"},
+                                     dir, clock, limits,
+                                     absl::StrCat(tool(), " -r", on), words,
+                                     &log)) {
+        return *failed;
+      }
+      const std::string max_version =
+          absl::StrCat("--spirv-max-version=", SpirvVersionString(words));
+      std::vector<std::string> forward = {program(), max_version};
+      if (std::string ext = AllowedExtensions(words); !ext.empty())
+        forward.push_back(ext);
+      forward.insert(forward.end(),
+                     {stem + ".bc", "-o", absl::StrCat("back-", in)});
+      if (auto failed =
+              RunToolStage(forward, dir, clock, limits,
+                           absl::StrCat(tool(), " (LLVM → SPIR-V)", on), words,
+                           &log)) {
+        return *failed;
+      }
+      outputs.push_back(absl::StrCat(dir, "/back-", in));
     }
-    const std::string max_version = absl::StrCat(
-        "--spirv-max-version=", SpirvVersionString(test_case.module_words));
-    std::vector<std::string> forward = {program(), max_version};
-    if (std::string ext = AllowedExtensions(test_case.module_words);
-        !ext.empty())
-      forward.push_back(ext);
-    for (const char* arg : {"module.bc", "-o", "back.spv"})
-      forward.emplace_back(arg);
-    if (auto failed = RunToolStage(forward, dir, clock, limits,
-                                   absl::StrCat(tool(), " (LLVM → SPIR-V)"),
-                                   test_case.module_words, &log)) {
-      return *failed;
-    }
-    return RunProducedModule(test_case, dir + "/back.spv",
-                             absl::StrCat(tool(), " round trip"), log, clock,
-                             limits);
+    return RunProducedModules(test_case, outputs,
+                              absl::StrCat(tool(), " round trip"), log, clock,
+                              limits);
   }
 };
 

@@ -1,6 +1,7 @@
 #include "oracles/targets/ocloc_adapter.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -35,6 +36,7 @@ std::string WithoutChatter(const std::string& output) {
   for (absl::string_view line : absl::StrSplit(output, '\n')) {
     if (absl::StartsWith(line, "Command was:") ||
         absl::StartsWith(line, "Compilation from IR - skipping") ||
+        absl::StartsWith(line, "Linker execution has succeeded") ||
         absl::StartsWith(line, "Build failed with error code"))
       continue;
     absl::StrAppend(&out, line, "\n");
@@ -51,29 +53,62 @@ class OclocTarget : public ToolAdapter {
         device_(device) {}
 
  protected:
+  // One module: `ocloc compile -spirv_input`. Several: `ocloc link` (IGC's
+  // linker, SPIR-V in, LLVM bitcode out; it takes no device), then `ocloc
+  // compile -llvm_input` of what it linked for the device.
   Execution RunInScratch(const spirv::TestCase& test_case,
                          const std::string& dir, const RunClock& clock,
                          const TargetRunLimits& limits) override {
     if (std::string why = ImagesUnsupportedReason(test_case); !why.empty())
       return FailedExecution(ExecutionStatus::kUnsupported, why);
-    std::vector<std::string> argv = {program(), "compile",    "-spirv_input",
-                                     "-file",   "module.spv", "-device",
-                                     device_};
-    if (!options().build_options.empty()) {
-      argv.push_back("-options");
-      argv.push_back(options().build_options);
+    Execution e;
+    std::vector<std::string> compile = {program(), "compile", "-spirv_input",
+                                        "-file", "module.spv"};
+    if (!test_case.linked_modules.empty()) {
+      std::vector<std::string> link = {program(), "link"};
+      for (size_t i = 0; i < NumModules(test_case); ++i)
+        link.insert(link.end(), {"-file", ModuleFile(i)});
+      link.insert(link.end(), {"-out", "linked.bc"});
+      AddBuildOptions(&link);
+      if (auto failed = RunStage(link, "ocloc link", dir, clock, limits, &e))
+        return *failed;
+      compile = {program(), "compile", "-llvm_input", "-file", "linked.bc"};
     }
+    compile.insert(compile.end(), {"-device", device_});
+    AddBuildOptions(&compile);
+    if (auto failed = RunStage(compile, "ocloc", dir, clock, limits, &e))
+      return *failed;
+    return e;
+  }
+
+ private:
+  void AddBuildOptions(std::vector<std::string>* argv) const {
+    if (options().build_options.empty()) return;
+    argv->push_back("-options");
+    argv->push_back(options().build_options);
+  }
+
+  // Runs one ocloc command; nullopt when it succeeded (its output appended
+  // to `done`'s log, its time to `done`'s wall time), else the failure,
+  // named after `who`.
+  std::optional<Execution> RunStage(const std::vector<std::string>& argv,
+                                    const std::string& who,
+                                    const std::string& dir,
+                                    const RunClock& clock,
+                                    const TargetRunLimits& limits,
+                                    Execution* done) const {
     auto child = RunCommand(argv, clock.Limits(limits), dir);
     if (!child.ok()) {
       return HarnessFailure(
-          absl::StrCat("cannot run ocloc: ", child.status().message()));
+          absl::StrCat("cannot run ", who, ": ", child.status().message()));
     }
     // ocloc prints its diagnostics on stdout, the runtime's on stderr.
     const std::string output =
         absl::StrCat(child->stdout_text, child->stderr_text);
-    const std::string log = LastLines(output, 200);
+    const std::string log = absl::StrCat(done->log, done->log.empty() ? "" : "\n",
+                                         LastLines(output, 200));
     if (child->ending != ChildResult::Ending::kExited) {
-      Execution e = AbnormalEnding(*child, "ocloc");
+      Execution e = AbnormalEnding(*child, who);
       if (e.status == ExecutionStatus::kCrashed && e.log.empty()) {
         const std::string last =
             LastLines(WithoutChatter(child->stdout_text), 1);
@@ -92,28 +127,27 @@ class OclocTarget : public ToolAdapter {
         !internal.empty()) {
       return FailedExecution(
           ExecutionStatus::kCrashed,
-          absl::StrCat("ocloc internal error (", child->Describe(),
+          absl::StrCat(who, " internal error (", child->Describe(),
                        "): ", NormalizedFirstError(internal, dir)),
           log);
     }
     if (child->exit_code != 0) {
       const std::string first =
           NormalizedFirstError(WithoutChatter(output), dir);
+      const char* what = who == "ocloc link" ? "the modules" : "the module";
       return FailedExecution(
           ExecutionStatus::kBuildFailed,
-          first.empty()
-              ? absl::StrCat("ocloc rejected the module without a message (",
-                             child->Describe(), ")")
-              : absl::StrCat("ocloc rejected the module: ", first),
+          first.empty() ? absl::StrCat(who, " rejected ", what,
+                                       " without a message (",
+                                       child->Describe(), ")")
+                        : absl::StrCat(who, " rejected ", what, ": ", first),
           log);
     }
-    Execution e;
-    e.log = log;
-    e.wall_time = child->wall_time;
-    return e;
+    done->log = log;
+    done->wall_time += child->wall_time;
+    return std::nullopt;
   }
 
- private:
   // Non-empty when the case passes images or samplers and the device's
   // profile (oracles/validity/profiles.json) says it has no images: IGC
   // would compile the module anyway, but no such device could run it.

@@ -193,7 +193,9 @@ class StdoutCapture {
 struct WorkerInput {
   const spirv::TestCase* test_case;
   const OpenClTargetOptions* options;
-  const SpirTranslation* spir;  // nullptr: translation not attempted
+  // One per module of the case (the kernel's first, then its linked
+  // modules); empty: translation not attempted.
+  const std::vector<SpirTranslation>* spir;
   std::string scratch;
 };
 
@@ -202,6 +204,7 @@ struct ClObjects {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
   cl_program program = nullptr;
+  std::vector<cl_program> parts;  // a several-module case: one per module
   cl_kernel kernel = nullptr;
   std::vector<cl_mem> buffers;  // per argument: its buffer or image
   std::vector<cl_mem> backing;  // per argument: a 1D buffer image's buffer
@@ -215,6 +218,8 @@ struct ClObjects {
       if (m) clReleaseMemObject(m);
     if (kernel) clReleaseKernel(kernel);
     if (program) clReleaseProgram(program);
+    for (cl_program p : parts)
+      if (p) clReleaseProgram(p);
     if (queue) clReleaseCommandQueue(queue);
     if (context) clReleaseContext(context);
   }
@@ -258,6 +263,147 @@ nlohmann::json PickDevice(const std::string& wanted, cl_device_id* device,
                    "\"; platforms: \"", list, "\" (see `l0spv-fuzz targets`)"));
 }
 
+// The SPIR translation of module `i` of the case, or why there is none.
+std::optional<Execution> SpirOf(const WorkerInput& in, size_t i) {
+  if (in.spir == nullptr || in.spir->size() <= i) {
+    return FailedExecution(
+        ExecutionStatus::kUnsupported,
+        "the device needs the SPIR path, but no translation was made");
+  }
+  const SpirTranslation& spir = (*in.spir)[i];
+  if (spir.status != ExecutionStatus::kOk)
+    return FailedExecution(spir.status, spir.message, spir.log);
+  return std::nullopt;
+}
+
+constexpr char kSpirPathNote[] =
+    "SPIR 1.2 bitcode (llvm-spirv -r) through clCreateProgramWithBinary";
+
+// A one-module case: clCreateProgramWithIL, or the SPIR path, then
+// clBuildProgram. Fills cl.program and `log`; the failure otherwise.
+std::optional<Execution> BuildOneModule(const WorkerInput& in, bool use_il,
+                                        cl_device_id device, ClObjects& cl,
+                                        std::string* log) {
+  const spirv::TestCase& tc = *in.test_case;
+  cl_int err = CL_SUCCESS;
+  std::string build_options;
+  std::string path_note;
+  if (use_il) {
+    cl.program = clCreateProgramWithIL(cl.context, tc.module_words.data(),
+                                       tc.module_words.size() * 4, &err);
+    path_note = "SPIR-V through clCreateProgramWithIL";
+  } else {
+    if (auto failed = SpirOf(in, 0)) return failed;
+    const unsigned char* bin = (*in.spir)[0].bitcode.data();
+    const size_t size = (*in.spir)[0].bitcode.size();
+    cl_int bin_status = CL_SUCCESS;
+    cl.program = clCreateProgramWithBinary(cl.context, 1, &device, &size, &bin,
+                                           &bin_status, &err);
+    build_options = "-x spir -spir-std=1.2";
+    path_note = kSpirPathNote;
+  }
+  if (!cl.program) {
+    return FailedExecution(
+        ExecutionStatus::kBuildFailed,
+        absl::StrCat(path_note, ": ",
+                     ClError(use_il ? "clCreateProgramWithIL"
+                                    : "clCreateProgramWithBinary",
+                             err)));
+  }
+  if (!in.options->build_options.empty())
+    absl::StrAppend(&build_options, " ", in.options->build_options);
+  err = clBuildProgram(cl.program, 1, &device, build_options.c_str(), nullptr,
+                       nullptr);
+  *log = BuildLog(cl.program, device);
+  if (err != CL_SUCCESS) {
+    const std::string first = FirstErrorLine(*log);
+    return FailedExecution(ExecutionStatus::kBuildFailed,
+                           absl::StrCat(ClError("clBuildProgram", err),
+                                        first.empty() ? "" : ": ", first),
+                           *log);
+  }
+  return std::nullopt;
+}
+
+// A several-module case through the platform's own linker: each module
+// becomes a compiled object (IL: clCreateProgramWithIL + clCompileProgram;
+// SPIR: the bitcode through clCreateProgramWithBinary, which OpenCL treats
+// as an object binary), then clLinkProgram makes the executable.
+std::optional<Execution> LinkModules(const WorkerInput& in, bool use_il,
+                                     cl_device_id device, ClObjects& cl,
+                                     std::string* log) {
+  const spirv::TestCase& tc = *in.test_case;
+  const size_t n = 1 + tc.linked_modules.size();
+  for (size_t i = 0; i < n; ++i) {
+    const std::string file =
+        i == 0 ? "module.spv" : spirv::LinkedModuleFile(i - 1);
+    cl_int err = CL_SUCCESS;
+    cl_program part = nullptr;
+    if (use_il) {
+      const std::vector<uint32_t>& words =
+          i == 0 ? tc.module_words : tc.linked_modules[i - 1];
+      part = clCreateProgramWithIL(cl.context, words.data(), words.size() * 4,
+                                   &err);
+    } else {
+      if (auto failed = SpirOf(in, i)) return failed;
+      const unsigned char* bin = (*in.spir)[i].bitcode.data();
+      const size_t size = (*in.spir)[i].bitcode.size();
+      cl_int bin_status = CL_SUCCESS;
+      part = clCreateProgramWithBinary(cl.context, 1, &device, &size, &bin,
+                                       &bin_status, &err);
+    }
+    if (!part) {
+      return FailedExecution(
+          ExecutionStatus::kBuildFailed,
+          absl::StrCat(file, ": ",
+                       ClError(use_il ? "clCreateProgramWithIL"
+                                      : "clCreateProgramWithBinary",
+                               err)));
+    }
+    cl.parts.push_back(part);
+    if (!use_il) continue;
+    err = clCompileProgram(part, 1, &device, in.options->build_options.c_str(),
+                           0, nullptr, nullptr, nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      *log = BuildLog(part, device);
+      const std::string first = FirstErrorLine(*log);
+      return FailedExecution(
+          ExecutionStatus::kBuildFailed,
+          absl::StrCat(file, ": ", ClError("clCompileProgram", err),
+                       first.empty() ? "" : ": ", first),
+          *log);
+    }
+  }
+  cl_int err = CL_SUCCESS;
+  cl.program = clLinkProgram(cl.context, 1, &device,
+                             in.options->build_options.c_str(),
+                             static_cast<cl_uint>(n), cl.parts.data(), nullptr,
+                             nullptr, &err);
+  if (cl.program) *log = BuildLog(cl.program, device);
+  if (err == CL_INVALID_OPERATION && !use_il) {
+    // The platform does not take SPIR binaries as linker inputs: a
+    // limitation, not a bug (PoCL 3.1 makes compiled objects only from
+    // OpenCL C source).
+    return FailedExecution(
+        ExecutionStatus::kUnsupported,
+        absl::StrCat("the platform does not link SPIR binaries: ",
+                     ClError("clLinkProgram", err),
+                     " (its inputs must be compiled objects, and it makes "
+                     "them only from source)"),
+        *log);
+  }
+  if (!cl.program || err != CL_SUCCESS) {
+    const std::string first = FirstErrorLine(*log);
+    return FailedExecution(
+        ExecutionStatus::kBuildFailed,
+        absl::StrCat(ClError("clLinkProgram", err), " (", n, " modules",
+                     use_il ? "" : ", SPIR path", ")",
+                     first.empty() ? "" : ": ", first),
+        *log);
+  }
+  return std::nullopt;
+}
+
 // Everything after the device is chosen. Fills `e` or returns early with a
 // failure status in it.
 Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
@@ -276,50 +422,11 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
 
   const bool use_il =
       !in.options->force_spir_path && !DeviceIlVersion(device).empty();
-  std::string build_options;
-  std::string path_note;
-  if (use_il) {
-    cl.program = clCreateProgramWithIL(cl.context, tc.module_words.data(),
-                                       tc.module_words.size() * 4, &err);
-    path_note = "SPIR-V through clCreateProgramWithIL";
-  } else {
-    if (in.spir == nullptr) {
-      return FailedExecution(
-          ExecutionStatus::kUnsupported,
-          "the device needs the SPIR path, but no translation was "
-          "made");
-    }
-    if (in.spir->status != ExecutionStatus::kOk)
-      return FailedExecution(in.spir->status, in.spir->message, in.spir->log);
-    const unsigned char* bin = in.spir->bitcode.data();
-    const size_t size = in.spir->bitcode.size();
-    cl_int bin_status = CL_SUCCESS;
-    cl.program = clCreateProgramWithBinary(cl.context, 1, &device, &size, &bin,
-                                           &bin_status, &err);
-    build_options = "-x spir -spir-std=1.2";
-    path_note =
-        "SPIR 1.2 bitcode (llvm-spirv -r) through "
-        "clCreateProgramWithBinary";
-  }
-  if (!cl.program) {
-    return FailedExecution(
-        ExecutionStatus::kBuildFailed,
-        absl::StrCat(path_note, ": ",
-                     ClError(use_il ? "clCreateProgramWithIL"
-                                    : "clCreateProgramWithBinary",
-                             err)));
-  }
-  if (!in.options->build_options.empty())
-    absl::StrAppend(&build_options, " ", in.options->build_options);
-  err = clBuildProgram(cl.program, 1, &device, build_options.c_str(), nullptr,
-                       nullptr);
-  std::string log = BuildLog(cl.program, device);
-  if (err != CL_SUCCESS) {
-    const std::string first = FirstErrorLine(log);
-    return FailedExecution(ExecutionStatus::kBuildFailed,
-                           absl::StrCat(ClError("clBuildProgram", err),
-                                        first.empty() ? "" : ": ", first),
-                           log);
+  std::string log;
+  if (auto failed = tc.linked_modules.empty()
+                        ? BuildOneModule(in, use_il, device, cl, &log)
+                        : LinkModules(in, use_il, device, cl, &log)) {
+    return *failed;
   }
 
   cl.kernel = clCreateKernel(cl.program, tc.entry_point.c_str(), &err);
@@ -525,10 +632,19 @@ absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
   spir_options.scratch_dir = scratch->path();
   spir_options.limits.wall_time = options.time_limit;
   spir_options.limits.memory_bytes = options.memory_limit_bytes;
-  auto spir = TranslateToSpir(test_case.module_words, spir_options);
-  if (!spir.ok()) return spir.status();
+  std::vector<SpirTranslation> spir;
+  for (size_t i = 0; i <= test_case.linked_modules.size(); ++i) {
+    auto one = TranslateToSpir(
+        i == 0 ? test_case.module_words : test_case.linked_modules[i - 1],
+        spir_options);
+    if (!one.ok()) return one.status();
+    if (i > 0 && one->status != ExecutionStatus::kOk)
+      one->message = absl::StrCat(spirv::LinkedModuleFile(i - 1), ": ",
+                                  one->message);
+    spir.push_back(*std::move(one));
+  }
 
-  WorkerInput input{&test_case, &options, &*spir, scratch->path()};
+  WorkerInput input{&test_case, &options, &spir, scratch->path()};
   ChildLimits limits;
   limits.wall_time = options.time_limit;
   limits.memory_bytes = options.memory_limit_bytes;

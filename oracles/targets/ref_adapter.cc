@@ -14,7 +14,6 @@ class RefTarget : public AdapterBase {
                         : "l0spv reference interpreter (worker process)",
                     options) {}
 
-  bool links() const override { return true; }
   Execution Run(const spirv::TestCase& test_case,
                 const TargetRunLimits& limits) override {
     if (options().ref_in_process)

@@ -13,8 +13,6 @@ class SpirvLinkTarget : public ToolAdapter {
   SpirvLinkTarget(ToolProgram tool, const TargetOptions& options)
       : ToolAdapter("spirv-link", /*executes=*/true, std::move(tool), options) {
   }
-  bool links() const override { return true; }
-
  protected:
   Execution RunInScratch(const spirv::TestCase& test_case,
                          const std::string& dir, const RunClock& clock,
@@ -36,8 +34,8 @@ class SpirvLinkTarget : public ToolAdapter {
                                    test_case.module_words, &log)) {
       return *failed;
     }
-    return RunProducedModule(test_case, dir + "/linked.spv", "spirv-link", log,
-                             clock, limits);
+    return RunProducedModules(test_case, {dir + "/linked.spv"}, "spirv-link",
+                              log, clock, limits);
   }
 };
 

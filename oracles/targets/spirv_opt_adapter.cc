@@ -55,21 +55,33 @@ class SpirvOptTarget : public ToolAdapter {
         who_(absl::StrCat("spirv-opt ", absl::StrJoin(flags_, " "))) {}
 
  protected:
+  // Each module of the case is optimized on its own (exported functions
+  // must survive, imported ones stay declarations); the reference links the
+  // optimized modules.
   Execution RunInScratch(const spirv::TestCase& test_case,
                          const std::string& dir, const RunClock& clock,
                          const TargetRunLimits& limits) override {
-    std::vector<std::string> argv = {
-        program(), absl::StrCat("--target-env=spv",
-                                SpirvVersionString(test_case.module_words))};
-    argv.insert(argv.end(), flags_.begin(), flags_.end());
-    argv.insert(argv.end(), {"module.spv", "-o", "opt.spv"});
     std::string log;
-    if (auto failed = RunToolStage(argv, dir, clock, limits, who_,
-                                   test_case.module_words, &log)) {
-      return *failed;
+    std::vector<std::string> outputs;
+    for (size_t i = 0; i < NumModules(test_case); ++i) {
+      const std::vector<uint32_t>& words = ModuleWords(test_case, i);
+      std::vector<std::string> argv = {
+          program(),
+          absl::StrCat("--target-env=spv", SpirvVersionString(words))};
+      argv.insert(argv.end(), flags_.begin(), flags_.end());
+      const std::string out = absl::StrCat("opt-", ModuleFile(i));
+      argv.insert(argv.end(), {ModuleFile(i), "-o", out});
+      const std::string who =
+          NumModules(test_case) > 1
+              ? absl::StrCat(who_, " (", ModuleFile(i), ")")
+              : who_;
+      if (auto failed =
+              RunToolStage(argv, dir, clock, limits, who, words, &log)) {
+        return *failed;
+      }
+      outputs.push_back(absl::StrCat(dir, "/", out));
     }
-    return RunProducedModule(test_case, dir + "/opt.spv", who_, log, clock,
-                             limits);
+    return RunProducedModules(test_case, outputs, who_, log, clock, limits);
   }
 
  private:

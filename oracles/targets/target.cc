@@ -22,8 +22,7 @@ namespace {
 // Answers `unsupported` for a module newer than the SPIR-V its target's
 // consumer reads (spirv_versions.h), so such a module is never
 // sent to them: llvm-spirv 14 and ocloc refuse a 1.5 header outright, which
-// is a limitation, not a finding. Likewise for a case of several modules on
-// a target that does not link them (Target::links).
+// is a limitation, not a finding (for every module of the case).
 class VersionGate : public Target {
  public:
   explicit VersionGate(std::unique_ptr<Target> inner)
@@ -32,18 +31,8 @@ class VersionGate : public Target {
   const std::string& name() const override { return inner_->name(); }
   bool executes() const override { return inner_->executes(); }
   const std::string& consumer() const override { return inner_->consumer(); }
-  bool links() const override { return inner_->links(); }
   Execution Run(const spirv::TestCase& test_case,
                 const TargetRunLimits& limits) override {
-    if (!test_case.linked_modules.empty() && !inner_->links()) {
-      Execution e;
-      e.status = ExecutionStatus::kUnsupported;
-      e.message = absl::StrCat(
-          "the case has ", test_case.linked_modules.size() + 1,
-          " modules to link; ", name(),
-          " takes one module (targets that link: ref, spirv-link, gpu)");
-      return e;
-    }
     for (const auto& words : test_case.linked_modules) {
       if (words.size() > 1 && words[1] > newest_) {
         Execution e;

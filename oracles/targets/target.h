@@ -77,10 +77,12 @@ class Target {
   virtual bool executes() const = 0;
   // What this target drives, e.g. "/usr/bin/ocloc" (for logs and reports).
   virtual const std::string& consumer() const = 0;
-  // Whether Run links a case's linked_modules with its module (ref,
-  // spirv-link, gpu through zeModuleDynamicLink); MakeTarget answers
-  // `unsupported` for such a case on the others.
-  virtual bool links() const { return false; }
+  // Runs a case of one module or of several (TestCase::linked_modules):
+  // every target takes both. A linker consumer links the modules itself
+  // (spirv-link, ocloc link, clLinkProgram, zeModuleDynamicLink, ref); a
+  // consumer of one module at a time (spirv-opt, llvm-spirv) runs on each and
+  // the reference links what it made; a consumer that cannot link a form
+  // answers kUnsupported saying why (PoCL 3.1: SPIR binaries).
   virtual Execution Run(const spirv::TestCase& test_case,
                         const TargetRunLimits& limits) = 0;
 };

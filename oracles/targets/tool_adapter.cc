@@ -48,30 +48,42 @@ Execution ToolAdapter::Run(const spirv::TestCase& test_case,
       !s.ok()) {
     return HarnessFailure(s.message());
   }
-  for (size_t i = 0; i < test_case.linked_modules.size(); ++i) {
-    if (auto s = WriteModule(dir->path() + "/" + spirv::LinkedModuleFile(i),
-                             test_case.linked_modules[i]);
+  for (size_t i = 1; i < NumModules(test_case); ++i) {
+    if (auto s = WriteModule(dir->path() + "/" + ModuleFile(i),
+                             ModuleWords(test_case, i));
         !s.ok())
       return HarnessFailure(s.message());
   }
   return RunInScratch(test_case, dir->path(), clock, limits);
 }
 
-Execution ToolAdapter::RunProducedModule(const spirv::TestCase& test_case,
-                                         const std::string& output_path,
-                                         const std::string& who,
-                                         const std::string& log,
-                                         const RunClock& clock,
-                                         const TargetRunLimits& limits) const {
-  auto words = ReadModule(output_path);
-  if (!words.ok()) {
-    return FailedExecution(
-        ExecutionStatus::kBuildFailed,
-        absl::StrCat(who, " exited 0 but wrote no usable module: ",
-                     words.status().message()),
-        log);
+std::string ToolAdapter::ModuleFile(size_t i) {
+  return i == 0 ? "module.spv" : spirv::LinkedModuleFile(i - 1);
+}
+
+const std::vector<uint32_t>& ToolAdapter::ModuleWords(
+    const spirv::TestCase& test_case, size_t i) {
+  return i == 0 ? test_case.module_words : test_case.linked_modules[i - 1];
+}
+
+Execution ToolAdapter::RunProducedModules(
+    const spirv::TestCase& test_case,
+    const std::vector<std::string>& output_paths, const std::string& who,
+    const std::string& log, const RunClock& clock,
+    const TargetRunLimits& limits) const {
+  std::vector<std::vector<uint32_t>> outputs;
+  for (const std::string& path : output_paths) {
+    auto words = ReadModule(path);
+    if (!words.ok()) {
+      return FailedExecution(
+          ExecutionStatus::kBuildFailed,
+          absl::StrCat(who, " exited 0 but wrote no usable module: ",
+                       words.status().message()),
+          log);
+    }
+    outputs.push_back(*std::move(words));
   }
-  return RunOutputOnReference(test_case, *std::move(words), who, log,
+  return RunOutputOnReference(test_case, std::move(outputs), who, log,
                               options().reference, clock.Limits(limits));
 }
 

@@ -19,9 +19,12 @@
 //    and a clock holding the run's whole time budget; trouble in that
 //    preamble is kUnsupported "harness: ..." (never a finding). The
 //    directory and everything the tool wrote there are removed afterwards.
-//  - RunProducedModule is the last stage of the produce-then-run targets:
+//  - RunProducedModules is the last stage of the produce-then-run targets:
 //    a missing or malformed output module is kBuildFailed "<who> exited 0
 //    but wrote no usable module: ..."; otherwise RunOutputOnReference.
+//    Targets that transform one module at a time (spirv-opt, llvm-spirv) run
+//    on each module of a several-module case and hand over one output per
+//    module: the reference links them.
 #pragma once
 
 #include <string>
@@ -83,11 +86,22 @@ class ToolAdapter : public AdapterBase {
   // The program's file name ("llvm-spirv-14"), for messages.
   const std::string& tool() const { return tool_; }
 
-  Execution RunProducedModule(const spirv::TestCase& test_case,
-                              const std::string& output_path,
-                              const std::string& who, const std::string& log,
-                              const RunClock& clock,
-                              const TargetRunLimits& limits) const;
+  // The case's module files in `dir`: 0 is module.spv (the kernel's), i > 0
+  // module-i.spv (its linked modules), and their words.
+  static size_t NumModules(const spirv::TestCase& test_case) {
+    return 1 + test_case.linked_modules.size();
+  }
+  static std::string ModuleFile(size_t i);
+  static const std::vector<uint32_t>& ModuleWords(
+      const spirv::TestCase& test_case, size_t i);
+
+  // `output_paths`: one module (the program) or one per module of the case
+  // (RunOutputOnReference says which is which).
+  Execution RunProducedModules(const spirv::TestCase& test_case,
+                               const std::vector<std::string>& output_paths,
+                               const std::string& who, const std::string& log,
+                               const RunClock& clock,
+                               const TargetRunLimits& limits) const;
 
  private:
   std::string program_, tool_, scratch_prefix_;

@@ -52,6 +52,7 @@ bool IsNoiseLine(std::string_view line) {
   // banners, stack-frame dumps (their addresses change every run).
   static constexpr std::string_view kNoise[] = {
       "compilation from ir - skipping loading of fcl",
+      "linker execution has succeeded",  // ocloc link, before the compile
       "command was:",
       "build failed",
       "error: backend compiler failed build",

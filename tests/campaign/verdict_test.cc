@@ -83,6 +83,13 @@ TEST(VerdictTest, RejectionUsesFirstMeaningfulLogLine) {
   EXPECT_EQ(v.signature,
             "rejected-valid:ocloc-tgllp:error-double-type-is-not-supported-on-"
             "this-platform.");
+  // ocloc link's success line precedes the compile's error.
+  e.log =
+      "Linker execution has succeeded!\n"
+      "Compilation from IR - skipping loading of FCL\n"
+      "error: Parsing llvm module failed!\n";
+  EXPECT_EQ(Judge(tc, Ok({1}), "ocloc:tgllp", false, e).signature,
+            "rejected-valid:ocloc-tgllp:error-parsing-llvm-module-failed");
   e.log = "";
   e.message = "";
   EXPECT_EQ(Judge(tc, Ok({1}), "ocloc:tgllp", false, e).signature,

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/image_format_bugs.h"
 #include "oracles/known_bugs/reproduce.h"
+#include "oracles/targets/target.h"
 #include "reducers/known_match.h"
 #include "spirv/image_format.h"
 
@@ -35,6 +36,31 @@ TEST(KnownBugRegistry, EmbeddedRegistryParsesAndEveryReproducerBuilds) {
       EXPECT_TRUE(tc.ok()) << tc.status();
     }
   }
+}
+
+// A linker bug's reproducer holds several modules; each after the first
+// becomes a linked module of the case, and ref links them.
+TEST(KnownBugRegistry, ALinkerReproducerHasItsModules) {
+  const KnownBug* bug = KnownBugOf(KnownBugId::kOclocLinkShuffleMixedWidths);
+  ASSERT_NE(bug, nullptr);
+  auto tc = ReproducerCase(*bug);
+  ASSERT_TRUE(tc.ok()) << tc.status();
+  ASSERT_EQ(tc->linked_modules.size(), 1u);
+  auto ref = MakeTarget("ref");
+  ASSERT_TRUE(ref.ok());
+  TargetRunLimits limits;
+  const Execution e = (*ref)->Run(*tc, limits);
+  ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  const std::vector<uint8_t> expected = {0, 0, 0, 0, 0,  0, 0, 0,
+                                         20, 0, 0, 0, 30, 0, 0, 0};
+  ASSERT_EQ(e.buffers.size(), 1u);
+  EXPECT_EQ(e.buffers[0], expected);
+  // A module that does not assemble is named by its position.
+  KnownBug broken = *bug;
+  broken.spvasm = std::string(bug->spvasm) + "OpNoSuchThing\n";
+  auto bad = ReproducerCase(broken);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("(its module 2)"));
 }
 
 TEST(KnownBugRegistry, GateIdsFollowTheRegistry) {

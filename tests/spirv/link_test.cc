@@ -262,6 +262,38 @@ OpFunctionEnd
   EXPECT_EQ(Count(*linked, spv::Op::OpConstant), 1u);
 }
 
+// llvm-spirv gives a module's built-in variables Import linkage when the
+// module has the Linkage capability: the environment defines them, so they
+// bind to nothing and are no error (spirv-link skips them too); an import
+// of the same name that is not a built-in still is one.
+TEST(LinkModules, ImportedBuiltInsAreTheEnvironments) {
+  std::string kernel = std::string(kPreamble) + kKernel;
+  const std::string plain = "OpDecorate %gid BuiltIn GlobalInvocationId\n";
+  kernel.replace(kernel.find(plain), plain.size(),
+                 plain +
+                     "OpDecorate %gid LinkageAttributes "
+                     "\"__spirv_BuiltInGlobalInvocationId\" Import\n");
+  auto linked =
+      Link({kernel, std::string(kPreamble) + Helper("Export", "add1")});
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  ExpectValid(*linked);
+  EXPECT_EQ(Count(*linked, spv::Op::OpVariable), 1u);
+  // What is left imports only the built-in: nothing more to link (ref
+  // would otherwise link the program again and again).
+  EXPECT_FALSE(HasImports(EncodeModule(*linked)));
+  auto kernel_words = Assemble(kernel);
+  ASSERT_TRUE(kernel_words.ok());
+  EXPECT_TRUE(HasImports(*kernel_words));
+
+  std::string not_built_in = kernel;
+  not_built_in.replace(not_built_in.find(plain), plain.size(), "");
+  linked =
+      Link({not_built_in, std::string(kPreamble) + Helper("Export", "add1")});
+  ASSERT_FALSE(linked.ok());
+  EXPECT_THAT(linked.status().message(),
+              HasSubstr("imports '__spirv_BuiltInGlobalInvocationId'"));
+}
+
 TEST(LinkModules, HasImportsScansTheWords) {
   auto importer = Assemble(std::string(kPreamble) + kKernel);
   auto exporter = Assemble(std::string(kPreamble) + Helper("Export", "add1"));

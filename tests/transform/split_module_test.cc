@@ -184,6 +184,36 @@ TEST(SplitModule, RefusesWhatItCannotMoveAndSaysWhy) {
   EXPECT_EQ(twice.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+// ocloc link cannot take a shuffle of vectors of two widths (registry
+// entry ocloc_link_shuffle_mixed_widths): while ocloc's bugs are avoided,
+// such a case stays whole; otherwise it splits.
+TEST(SplitModule, AShuffleOfTwoWidthsStaysWholeWhileOclocIsAvoided) {
+  std::string text = kWhole;
+  const std::string at = "%twice = OpFunction %uint None %ufn";
+  text.replace(text.find(at), at.size(),
+               "%v2 = OpConstantNull %v2uint\n%v3 = OpConstantNull %v3uint\n" +
+                   at);
+  const std::string body = "%y2 = OpIAdd %uint %y %y";
+  text.replace(text.find(body), body.size(),
+               body + "\n%s = OpVectorShuffle %v4uint %v2 %v3 0 1 2 4");
+  const std::string types = "%one = OpConstant %uint 1";
+  text.replace(text.find(types), types.size(),
+               types +
+                   "\n%v2uint = OpTypeVector %uint 2\n%v3uint = OpTypeVector "
+                   "%uint 3\n%v4uint = OpTypeVector %uint 4");
+  const spirv::TestCase whole = CaseOf(text);
+  SplitOptions avoid{.seed = 1};
+  avoid.avoid_known_bugs = oracles::kConsumerIgc;
+  auto kept = SplitModule(whole, avoid);
+  ASSERT_FALSE(kept.ok());
+  EXPECT_EQ(kept.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(kept.status().message(),
+              HasSubstr("ocloc_link_shuffle_mixed_widths"));
+  auto split = SplitModule(whole, {.seed = 1});
+  ASSERT_TRUE(split.ok()) << split.status();
+  ExpectSameOnRef(whole, split->test_case);
+}
+
 // Property: generated cases split into 2-4 modules link back into programs
 // that compute exactly what the whole cases compute.
 TEST(SplitModule, GeneratedCasesComputeTheSameWhenSplit) {
