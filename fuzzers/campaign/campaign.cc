@@ -157,9 +157,9 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
       so.modules = o.split_modules == 1 ? 0 : o.split_modules;
       so.linkonce = o.split_linkonce;
       so.avoid_known_bugs = o.generator.avoid_known_bugs;
-      auto parts = generators::transform::SplitModule(c, so);
+      auto parts = generators::transform::SplitAndLog(c, so);
       if (parts.ok()) {
-        c = std::move(parts->test_case);
+        c = *std::move(parts);
       } else if (!absl::IsFailedPrecondition(parts.status())) {
         ++state.stats.generator_errors;  // FailedPrecondition: stays whole
       }

@@ -297,14 +297,14 @@ int RunGenerate(const std::vector<std::string>& positional) {
           profile->FindExtension("SPV_KHR_linkonce_odr") != nullptr &&
           (options.avoid_known_bugs & SpirvLinkLinkonceBugs()) == 0;
       split.avoid_known_bugs = options.avoid_known_bugs;
-      auto parts = generators::transform::SplitModule(*tc, split);
+      auto parts = generators::transform::SplitAndLog(*tc, split);
       if (parts.ok()) {
         ++split_cases;
         if (check) {
-          CheckSplit(*tc, parts->test_case, *profile,
+          CheckSplit(*tc, *parts, *profile,
                      absl::StrCat("seed ", options.seed, " split"), counts);
         }
-        *tc = std::move(parts->test_case);
+        *tc = *std::move(parts);
       } else if (parts.status().code() ==
                  absl::StatusCode::kFailedPrecondition) {
         ++unsplittable;  // nothing movable: the case stays whole

@@ -53,6 +53,10 @@ int RunTransform(const std::vector<std::string>& positional) {
       }
       std::cout << (t->enablers().empty() ? "\n" : ")\n");
     }
+    // The case-level kind (engine.h): not drawn here, made by --split.
+    std::cout << generators::transform::kSplitModuleKind
+              << "  (case-level, the last record: generate/campaign "
+                 "--split)\n";
     return kExitOk;
   }
   const bool from_generator = absl::GetFlag(FLAGS_from_generator);

@@ -1,6 +1,7 @@
 #include "generators/transform/engine.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -8,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "generators/transform/context.h"
 #include "generators/transform/registry.h"
+#include "generators/transform/split_module.h"
 #include "spirv/binary.h"
 #include "spirv/hash.h"
 #include "spirv/spirv_tools.h"
@@ -151,6 +153,25 @@ std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
   return out;
 }
 
+// A split_module record, applied to the case its predecessors made: the
+// split the record names (the gates were decided when it was recorded).
+absl::StatusOr<spirv::TestCase> ApplySplitRecord(const spirv::TestCase& tc,
+                                                 const Record& r) {
+  SplitOptions options;
+  try {
+    if (absl::Status s = CheckRecordNumbers(r, "record"); !s.ok()) return s;
+    options.seed = Field<uint64_t>(r, "seed");
+    options.modules = Field<uint32_t>(r, "modules");
+    options.linkonce = Field<bool>(r, "linkonce");
+  } catch (const RecordFieldError& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed record: ", e.what()));
+  }
+  auto split = SplitModule(tc, options);
+  if (!split.ok()) return split.status();
+  return std::move(split->test_case);
+}
+
 }  // namespace
 
 std::string ModuleHash(std::span<const uint32_t> words) {
@@ -194,6 +215,10 @@ absl::StatusOr<std::vector<nlohmann::json>> LogRecords(
 
 absl::StatusOr<TransformResult> Transform(const spirv::TestCase& original,
                                           const TransformOptions& options) {
+  if (!original.linked_modules.empty())
+    return absl::InvalidArgumentError(
+        "cannot transform a case of several modules: transform the whole "
+        "case, then split it (split_module is the last record of a log)");
   auto module = ReadCaseModule(original);
   if (!module.ok()) return module.status();
   if (absl::Status s = !options.validate_input
@@ -280,9 +305,19 @@ absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
         overflow = std::max(overflow, id.get<uint32_t>() + 1);
   }
   ReplayResult result;
+  std::optional<size_t> split_record;
   for (size_t i = 0; i < records->size(); ++i) {
     const Record& r = (*records)[i];
     const std::string kind = r["kind"].get<std::string>();
+    if (kind == kSplitModuleKind) {
+      if (i + 1 != records->size())
+        return absl::InvalidArgumentError(absl::StrCat(
+            "record ", i, ": ", kSplitModuleKind,
+            " must be the last record of a log (the kinds before it edit "
+            "one module)"));
+      split_record = i;
+      continue;
+    }
     const Transformation* t = FindTransformation(kind);
     if (t == nullptr)
       return absl::InvalidArgumentError(absl::StrCat(
@@ -314,8 +349,36 @@ absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
   }
   result.test_case = original;
   result.test_case.module_words = spirv::EncodeModule(*module);
+  if (split_record) {
+    auto split = ApplySplitRecord(result.test_case, (*records)[*split_record]);
+    if (split.ok()) {
+      result.test_case = *std::move(split);
+    } else if (options.skip_inapplicable) {
+      result.skipped.push_back(*split_record);
+    } else {
+      return absl::FailedPreconditionError(
+          absl::StrCat("record ", *split_record, " (", kSplitModuleKind,
+                       ") does not apply: ", split.status().message()));
+    }
+  }
   result.test_case.transformation_log = log;
   return result;
+}
+
+absl::StatusOr<spirv::TestCase> SplitAndLog(const spirv::TestCase& test_case,
+                                            const SplitOptions& options) {
+  auto split = SplitModule(test_case, options);
+  if (!split.ok()) return split.status();
+  Record r = {{"kind", kSplitModuleKind},
+              {"seed", options.seed},
+              {"modules", options.modules},
+              {"linkonce", options.linkonce}};
+  nlohmann::json log = test_case.transformation_log
+                           ? *test_case.transformation_log
+                           : MakeLog(test_case.module_words, {});
+  log["records"].push_back(std::move(r));
+  split->test_case.transformation_log = std::move(log);
+  return std::move(split->test_case);
 }
 
 }  // namespace l0spv::generators::transform

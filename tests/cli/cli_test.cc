@@ -479,6 +479,7 @@ TEST_F(CliTest, TransformAndReplay) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_THAT(r.out, HasSubstr("\nsplit_block\n"));
   EXPECT_THAT(r.out, HasSubstr("\nmerge_blocks  (enablers: split_block)\n"));
+  EXPECT_THAT(r.out, HasSubstr("\nsplit_module  (case-level"));
 }
 
 // A kind restricted by --kinds that cannot apply without its enablers: the
@@ -697,6 +698,27 @@ TEST_F(CliTest, GenerateSplitWritesLinkedCasesThatComputeTheSame) {
     EXPECT_EQ(r.exit_code, 0) << r.err;  // each module optimized, then linked
   }
   EXPECT_GE(split_cases, 3u);
+  // The split is the last record of the case's log: replayed on the whole
+  // case, it gives the same modules.
+  const std::string whole = (dir_ / "whole").string();
+  const std::string split7 = (dir_ / "split7").string();
+  const std::string again = (dir_ / "again7").string();
+  ASSERT_EQ(L0spvFuzz({"generate", "--seed=9", "--out=" + whole}).exit_code, 0);
+  ASSERT_EQ(L0spvFuzz({"generate", "--seed=9", "--split=3", "--out=" + split7})
+                .exit_code,
+            0);
+  ASSERT_TRUE(fs::exists(fs::path(split7) / "module-2.spv"));
+  r = L0spvFuzz({"replay", whole, split7, "--out=" + again});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* file : {"module.spv", "module-1.spv", "module-2.spv"}) {
+    std::ifstream a(fs::path(split7) / file, std::ios::binary),
+        b(fs::path(again) / file, std::ios::binary);
+    std::stringstream ta, tb;
+    ta << a.rdbuf();
+    tb << b.rdbuf();
+    EXPECT_FALSE(ta.str().empty()) << file;
+    EXPECT_EQ(ta.str(), tb.str()) << file;
+  }
   r = L0spvFuzz({"generate", "--split=1"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--split expects off, on or a module count"));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "generators/kernel/generator.h"
+#include "generators/transform/engine.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/reference/interpreter.h"
@@ -272,6 +273,87 @@ TEST(SplitModule, LinkOnceOdrCopiesComputeTheSame) {
     ExpectSameOnRef(*tc, split->test_case);
   }
   EXPECT_GE(linkonce_cases, 5u);
+}
+
+}  // namespace
+}  // namespace l0spv::generators::transform
+
+namespace l0spv::generators::transform {
+namespace {
+
+// split_module as a logged kind: SplitAndLog appends its record to the
+// case's log, Replay of that log on the original gives the same modules;
+// the record must be last, a malformed one says which field, one that no
+// longer applies is skipped when asked.
+TEST(SplitModuleRecord, ReplayGivesTheSameModules) {
+  const spirv::TestCase whole = CaseOf(kWhole);
+  auto split = SplitAndLog(whole, {.seed = 1, .modules = 3});
+  ASSERT_TRUE(split.ok()) << split.status();
+  ASSERT_TRUE(split->transformation_log.has_value());
+  auto records = LogRecords(*split->transformation_log);
+  ASSERT_TRUE(records.ok());
+  ASSERT_EQ(records->size(), 1u);
+  EXPECT_EQ((*records)[0]["kind"], kSplitModuleKind);
+  auto replayed = Replay(whole, *split->transformation_log);
+  ASSERT_TRUE(replayed.ok()) << replayed.status();
+  EXPECT_EQ(replayed->test_case.module_words, split->module_words);
+  EXPECT_EQ(replayed->test_case.linked_modules, split->linked_modules);
+
+  // After module-level kinds: the split record follows their records.
+  TransformOptions to;
+  to.seed = 5;
+  to.count = 10;
+  auto mutated = Transform(whole, to);
+  ASSERT_TRUE(mutated.ok()) << mutated.status();
+  auto both = SplitAndLog(mutated->test_case, {.seed = 2});
+  ASSERT_TRUE(both.ok()) << both.status();
+  auto again = Replay(whole, *both->transformation_log);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->test_case.linked_modules, both->linked_modules);
+  ExpectSameOnRef(whole, again->test_case);
+  // A case of several modules is transformed whole, then split.
+  EXPECT_EQ(Transform(*both, to).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(SplitModuleRecord, WhereItMustNotApply) {
+  const spirv::TestCase whole = CaseOf(kWhole);
+  auto split = SplitAndLog(whole, {.seed = 1});
+  ASSERT_TRUE(split.ok());
+  nlohmann::json log = *split->transformation_log;
+  // Not the last record.
+  nlohmann::json late = log;
+  late["records"].push_back(late["records"][0]);
+  auto r = Replay(whole, late);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("must be the last record"));
+  // A field of the wrong type.
+  nlohmann::json bad = log;
+  bad["records"][0]["linkonce"] = 1;
+  r = Replay(whole, bad);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("field 'linkonce'"));
+  // A module with nothing to move: the record does not apply, or is
+  // skipped when asked.
+  std::string kernel_only = kWhole;
+  const std::string call = "%r = OpFunctionCall %uint %add1 %g32";
+  kernel_only.replace(kernel_only.find(call), call.size(),
+                      "%r = OpIAdd %uint %g32 %g32");
+  const size_t helpers = kernel_only.find("%twice = OpFunction");
+  kernel_only.erase(helpers,
+                    kernel_only.find("%k = OpFunction") - helpers);
+  const spirv::TestCase lone = CaseOf(kernel_only);
+  EXPECT_EQ(SplitAndLog(lone, {.seed = 1}).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  nlohmann::json on_lone = MakeLog(lone.module_words, {log["records"][0]});
+  r = Replay(lone, on_lone);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(r.status().message(), HasSubstr("record 0 (split_module)"));
+  auto skipped = Replay(lone, on_lone, {.skip_inapplicable = true});
+  ASSERT_TRUE(skipped.ok()) << skipped.status();
+  EXPECT_EQ(skipped->skipped, std::vector<size_t>{0});
+  EXPECT_TRUE(skipped->test_case.linked_modules.empty());
 }
 
 }  // namespace
