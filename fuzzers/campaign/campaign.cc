@@ -167,6 +167,7 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
     if (tc.ok() && o.split_modules != 0) {
       whole = *tc;
       split(*tc);
+      if (!tc->linked_modules.empty()) ++state.stats.split_cases;
     }
     if (!tc.ok()) {
       ++state.stats.generator_errors;

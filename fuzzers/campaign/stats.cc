@@ -21,6 +21,7 @@ uint64_t Minus(uint64_t a, uint64_t b) { return a - std::min(a, b); }
 void CampaignStats::Add(const CampaignStats& o) {
   cases = SaturatingAdd(cases, o.cases);
   generator_errors = SaturatingAdd(generator_errors, o.generator_errors);
+  split_cases = SaturatingAdd(split_cases, o.split_cases);
   new_findings = SaturatingAdd(new_findings, o.new_findings);
   duplicate_hits = SaturatingAdd(duplicate_hits, o.duplicate_hits);
   case_nanos = SaturatingAdd(case_nanos, o.case_nanos);
@@ -38,6 +39,7 @@ CampaignStats CampaignStats::Since(const CampaignStats& e) const {
   CampaignStats d = *this;
   d.cases = Minus(cases, e.cases);
   d.generator_errors = Minus(generator_errors, e.generator_errors);
+  d.split_cases = Minus(split_cases, e.split_cases);
   d.new_findings = Minus(new_findings, e.new_findings);
   d.duplicate_hits = Minus(duplicate_hits, e.duplicate_hits);
   d.case_nanos = Minus(case_nanos, e.case_nanos);
@@ -62,6 +64,7 @@ nlohmann::json CampaignStats::ToJson() const {
   }
   return {{"cases", cases},
           {"generator_errors", generator_errors},
+          {"split_cases", split_cases},
           {"new_findings", new_findings},
           {"duplicate_hits", duplicate_hits},
           {"case_nanos", case_nanos},
@@ -74,6 +77,7 @@ CampaignStats CampaignStats::Read(spirv::JsonField j) {
   if (!j.ExpectObject()) return s;
   s.cases = j["cases"].Uint(0, kMaxCounter);
   s.generator_errors = j["generator_errors"].Uint(0, 0, kMaxCounter);
+  s.split_cases = j["split_cases"].Uint(0, 0, kMaxCounter);
   s.new_findings = j["new_findings"].Uint(0, kMaxCounter);
   s.duplicate_hits = j["duplicate_hits"].Uint(0, kMaxCounter);
   s.case_nanos = j["case_nanos"].Uint(0, 0, kMaxCounter);

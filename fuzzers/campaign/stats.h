@@ -29,6 +29,8 @@ struct TargetCounters {
 struct CampaignStats {
   uint64_t cases = 0;
   uint64_t generator_errors = 0;
+  // Cases run as several modules (--split; the rest had nothing to move).
+  uint64_t split_cases = 0;
   std::map<std::string, TargetCounters> targets;  // "ref" included
   uint64_t new_findings = 0;
   uint64_t duplicate_hits = 0;

@@ -296,8 +296,11 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     ReduceNewFindings(o.out);
     LabelKnownFindings(o.out);
   }
-  std::cout << "campaign done: " << result->stats.cases << " cases in "
-            << static_cast<uint64_t>(result->elapsed_seconds) << " s, "
+  std::cout << "campaign done: " << result->stats.cases << " cases";
+  if (o.split_modules != 0)
+    std::cout << " (" << result->stats.split_cases << " of several modules)";
+  std::cout << " in " << static_cast<uint64_t>(result->elapsed_seconds)
+            << " s, "
             << result->unique_findings << " unique finding(s) in " << o.out
             << "/findings (stats: " << o.out << "/stats.json)\n";
   return result->unique_findings > 0 ? kExitFinding : kExitOk;

@@ -435,6 +435,25 @@ TEST_F(CliTest, CampaignOnTheReferenceAlone) {
   EXPECT_THAT(r.err, HasSubstr("jobs"));
 }
 
+// --split: cases of several modules (split_module, logged), counted in the
+// closing line and stats.json; a bad value is a usage error.
+TEST_F(CliTest, CampaignSplitsCasesAndCountsThem) {
+  const std::string out = (dir_ / "split-campaign").string();
+  CliRun r = L0spvFuzz({"campaign", "--target=ref", "--iterations=12",
+                        "--split=on", "--mutate", "--out=" + out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("of several modules)"));
+  std::ifstream in(out + "/stats.json");
+  const nlohmann::json stats = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(stats.is_object());
+  EXPECT_GE(stats["split_cases"].get<uint64_t>(), 3u);
+  EXPECT_LE(stats["split_cases"].get<uint64_t>(), 12u);
+  r = L0spvFuzz({"campaign", "--target=ref", "--iterations=1", "--split=17",
+                 "--out=" + out + "-bad"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--split expects off, on or a module count"));
+}
+
 TEST_F(CliTest, CampaignUsageErrors) {
   CliRun r = L0spvFuzz({"--target=ref", "--time=soon"});
   EXPECT_EQ(r.exit_code, 2);
@@ -676,6 +695,14 @@ TEST_F(CliTest, RunLinksSeveralModulesAndNamesWhatDoesNotLink) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("entry point 'k' is defined in module.spv "
                                "and in module-1.spv"));
+  // At most 16 modules in all.
+  std::vector<std::string> many = {"run", kernel};
+  for (int i = 0; i < 16; ++i) many.push_back(lib);
+  for (const char* flag : {"--kernel=k", "--global=4", "--arg=buf:16"})
+    many.push_back(flag);
+  r = L0spvFuzz(many);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("at most 16 modules can be linked"));
   // A case directory lists its own modules.
   r = L0spvFuzz({"run", dir_.string(), lib});
   EXPECT_EQ(r.exit_code, 2);

@@ -151,7 +151,16 @@ INSTANTIATE_TEST_SUITE_P(
                     "field 'bugs[0].verdict'"},
         BadRegistry{R"("root_cause": "r",)", "", "field 'bugs[0].root_cause'"},
         BadRegistry{R"("gates": [])", R"("gates": "none")",
-                    "field 'bugs[0].gates'"}));
+                    "field 'bugs[0].gates'"},
+        BadRegistry{R"("gates": [])",
+                    R"("gates": [], "consumer_env": ["POCL_X=1"])",
+                    "field 'bugs[0].consumer_env'"},
+        BadRegistry{R"("gates": [])",
+                    R"("gates": [], "consumer_env": {"POCL_X": 1})",
+                    "field 'bugs[0].consumer_env.POCL_X'"},
+        BadRegistry{R"("gates": [])",
+                    R"("gates": [], "consumer_env": {"pocl x": "1"})",
+                    "expected an environment variable name"}));
 
 TEST(KnownBugRegistry, TwoEntriesWithOneNameAreAnError) {
   auto r = ParseKnownBugRegistry(Registry(std::string(kEntry) + "," + kEntry),

@@ -415,6 +415,15 @@ TEST_F(LinkedCaseFilesTest, BadListsAndFilesAreClearErrors) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(),
               HasSubstr("the name of a module file in the case directory"));
+  // At most kMaxLinkedModules (15) further modules.
+  std::string sixteen = "[";
+  for (int i = 1; i <= 16; ++i)
+    sixteen += (i > 1 ? "," : "") + std::string("\"module-") +
+               std::to_string(i) + ".spv\"";
+  SetLinkedModules(sixteen + "]");
+  r = ReadTestCase(dir_.string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("linked_modules"));
   SetLinkedModules(R"(["module-9.spv"])");
   r = ReadTestCase(dir_.string());
   ASSERT_FALSE(r.ok());
