@@ -155,9 +155,8 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
       generators::transform::SplitOptions so;
       so.seed = seed;
       so.modules = o.split_modules == 1 ? 0 : o.split_modules;
-      so.linkonce = o.split_linkonce;
       so.avoid_known_bugs = o.generator.avoid_known_bugs;
-      auto parts = generators::transform::SplitAndLog(c, so);
+      auto parts = generators::transform::SplitCase(c, so, o.split_linkonce);
       if (parts.ok()) {
         c = *std::move(parts);
       } else if (!absl::IsFailedPrecondition(parts.status())) {

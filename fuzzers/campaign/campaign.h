@@ -73,8 +73,8 @@ struct CampaignOptions {
   // else the count); a case with no movable function stays whole. Only
   // ref and the linking targets run such cases; the others say unsupported.
   uint32_t split_modules = 0;
-  // Split cases may use LinkOnceODR copies (the profile accepts
-  // SPV_KHR_linkonce_odr).
+  // Split cases may get LinkOnceODR copies (duplicate_linkonce: the
+  // profile accepts SPV_KHR_linkonce_odr, no linker bug about it avoided).
   bool split_linkonce = false;
   bool live_progress = false;  // rewrite one progress line (a terminal)
   std::string self_command = "l0spv-fuzz";  // for reproduce commands

@@ -293,11 +293,11 @@ int RunGenerate(const std::vector<std::string>& positional) {
       generators::transform::SplitOptions split;
       split.seed = options.seed;
       split.modules = split_modules == 1 ? 0 : split_modules;
-      split.linkonce =
+      const bool linkonce =
           profile->FindExtension("SPV_KHR_linkonce_odr") != nullptr &&
           (options.avoid_known_bugs & SpirvLinkLinkonceBugs()) == 0;
       split.avoid_known_bugs = options.avoid_known_bugs;
-      auto parts = generators::transform::SplitAndLog(*tc, split);
+      auto parts = generators::transform::SplitCase(*tc, split, linkonce);
       if (parts.ok()) {
         ++split_cases;
         if (check) {

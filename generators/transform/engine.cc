@@ -7,7 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "generators/kernel/random.h"
 #include "generators/transform/context.h"
+#include "generators/transform/duplicate_linkonce.h"
 #include "generators/transform/registry.h"
 #include "generators/transform/split_module.h"
 #include "spirv/binary.h"
@@ -153,23 +155,41 @@ std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
   return out;
 }
 
-// A split_module record, applied to the case its predecessors made: the
-// split the record names (the gates were decided when it was recorded).
-absl::StatusOr<spirv::TestCase> ApplySplitRecord(const spirv::TestCase& tc,
-                                                 const Record& r) {
-  SplitOptions options;
+bool IsCaseLevelKind(const std::string& kind) {
+  return kind == kSplitModuleKind || kind == kDuplicateLinkOnceKind;
+}
+
+// A case-level record, applied to the case its predecessors made: what the
+// record names (the gates were decided when it was recorded).
+absl::StatusOr<spirv::TestCase> ApplyCaseRecord(const spirv::TestCase& tc,
+                                                const Record& r) {
   try {
     if (absl::Status s = CheckRecordNumbers(r, "record"); !s.ok()) return s;
+    if (Field<std::string>(r, "kind") == kSplitModuleKind) {
+      SplitOptions options;
+      options.seed = Field<uint64_t>(r, "seed");
+      options.modules = Field<uint32_t>(r, "modules");
+      auto split = SplitModule(tc, options);
+      if (!split.ok()) return split.status();
+      return std::move(split->test_case);
+    }
+    DuplicateOptions options;
     options.seed = Field<uint64_t>(r, "seed");
-    options.modules = Field<uint32_t>(r, "modules");
-    options.linkonce = Field<bool>(r, "linkonce");
+    return DuplicateLinkOnce(tc, options);
   } catch (const RecordFieldError& e) {
     return absl::InvalidArgumentError(
         absl::StrCat("malformed record: ", e.what()));
   }
-  auto split = SplitModule(tc, options);
-  if (!split.ok()) return split.status();
-  return std::move(split->test_case);
+}
+
+// `test_case`'s log (a new one over its module when it has none) with `r`
+// appended.
+nlohmann::json LogWith(const spirv::TestCase& test_case, Record r) {
+  nlohmann::json log = test_case.transformation_log
+                           ? *test_case.transformation_log
+                           : MakeLog(test_case.module_words, {});
+  log["records"].push_back(std::move(r));
+  return log;
 }
 
 }  // namespace
@@ -305,19 +325,21 @@ absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
         overflow = std::max(overflow, id.get<uint32_t>() + 1);
   }
   ReplayResult result;
-  std::optional<size_t> split_record;
+  std::vector<size_t> case_records;
   for (size_t i = 0; i < records->size(); ++i) {
     const Record& r = (*records)[i];
     const std::string kind = r["kind"].get<std::string>();
-    if (kind == kSplitModuleKind) {
-      if (i + 1 != records->size())
-        return absl::InvalidArgumentError(absl::StrCat(
-            "record ", i, ": ", kSplitModuleKind,
-            " must be the last record of a log (the kinds before it edit "
-            "one module)"));
-      split_record = i;
+    if (IsCaseLevelKind(kind)) {
+      case_records.push_back(i);
       continue;
     }
+    if (!case_records.empty())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "record ", i, " (", kind, ") follows a ",
+          (*records)[case_records[0]]["kind"].get<std::string>(),
+          " record: the case-level kinds (split_module, "
+          "duplicate_linkonce) come last (the kinds before them edit one "
+          "module)"));
     const Transformation* t = FindTransformation(kind);
     if (t == nullptr)
       return absl::InvalidArgumentError(absl::StrCat(
@@ -349,16 +371,16 @@ absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
   }
   result.test_case = original;
   result.test_case.module_words = spirv::EncodeModule(*module);
-  if (split_record) {
-    auto split = ApplySplitRecord(result.test_case, (*records)[*split_record]);
-    if (split.ok()) {
-      result.test_case = *std::move(split);
+  for (size_t i : case_records) {
+    auto next = ApplyCaseRecord(result.test_case, (*records)[i]);
+    if (next.ok()) {
+      result.test_case = *std::move(next);
     } else if (options.skip_inapplicable) {
-      result.skipped.push_back(*split_record);
+      result.skipped.push_back(i);
     } else {
-      return absl::FailedPreconditionError(
-          absl::StrCat("record ", *split_record, " (", kSplitModuleKind,
-                       ") does not apply: ", split.status().message()));
+      return absl::FailedPreconditionError(absl::StrCat(
+          "record ", i, " (", (*records)[i]["kind"].get<std::string>(),
+          ") does not apply: ", next.status().message()));
     }
   }
   result.test_case.transformation_log = log;
@@ -369,16 +391,32 @@ absl::StatusOr<spirv::TestCase> SplitAndLog(const spirv::TestCase& test_case,
                                             const SplitOptions& options) {
   auto split = SplitModule(test_case, options);
   if (!split.ok()) return split.status();
-  Record r = {{"kind", kSplitModuleKind},
-              {"seed", options.seed},
-              {"modules", options.modules},
-              {"linkonce", options.linkonce}};
-  nlohmann::json log = test_case.transformation_log
-                           ? *test_case.transformation_log
-                           : MakeLog(test_case.module_words, {});
-  log["records"].push_back(std::move(r));
-  split->test_case.transformation_log = std::move(log);
+  split->test_case.transformation_log =
+      LogWith(test_case, {{"kind", kSplitModuleKind},
+                          {"seed", options.seed},
+                          {"modules", options.modules}});
   return std::move(split->test_case);
+}
+
+absl::StatusOr<spirv::TestCase> DuplicateLinkOnceAndLog(
+    const spirv::TestCase& test_case, const DuplicateOptions& options) {
+  auto copied = DuplicateLinkOnce(test_case, options);
+  if (!copied.ok()) return copied.status();
+  copied->transformation_log = LogWith(
+      test_case, {{"kind", kDuplicateLinkOnceKind}, {"seed", options.seed}});
+  return copied;
+}
+
+absl::StatusOr<spirv::TestCase> SplitCase(const spirv::TestCase& test_case,
+                                          const SplitOptions& options,
+                                          bool linkonce) {
+  auto split = SplitAndLog(test_case, options);
+  if (!split.ok() || !linkonce) return split;
+  kernel::Rng rng(options.seed ^ 0x6475706c69636174ULL);
+  if (!rng.OneIn(2)) return split;
+  auto copied = DuplicateLinkOnceAndLog(*split, {.seed = options.seed});
+  if (absl::IsFailedPrecondition(copied.status())) return split;
+  return copied;
 }
 
 }  // namespace l0spv::generators::transform

@@ -12,16 +12,16 @@
 //    error naming the record that does not apply (wrong module, edited log,
 //    unknown kind). With skip_inapplicable (the reducer shrinking a log),
 //    records whose precondition fails are skipped and listed instead.
-//  - One kind works on the whole case rather than on its module:
-//    `split_module` (split_module.h; record {"kind": "split_module", "seed",
-//    "modules", "linkonce"}), which moves functions into further modules
-//    behind Export/Import and, with "linkonce", gives some of them
-//    LinkOnceODR copies in the modules that call them (the copies are made
-//    while splitting: a copy's callees need copies too, so duplicating is
-//    part of the split, not a kind of its own). SplitAndLog splits a case
-//    and appends the record to its log; Replay applies it last (it must be
-//    the last record: the kinds before it edit one module), and Transform
-//    refuses a case of several modules (transform, then split).
+//  - Two kinds work on the whole case rather than on its module, and come
+//    last in a log (the kinds before them edit one module): `split_module`
+//    (split_module.h; record {"kind", "seed", "modules"}) moves functions
+//    into further modules behind Export/Import, and `duplicate_linkonce`
+//    (duplicate_linkonce.h; record {"kind", "seed"}) then gives some
+//    exported functions LinkOnceODR copies in the modules importing them.
+//    SplitAndLog / DuplicateLinkOnceAndLog apply one and append its record
+//    to the case's log; Replay applies them after the module-level records,
+//    in order; Transform refuses a case of several modules (transform, then
+//    split).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,7 @@
 
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
+#include "generators/transform/duplicate_linkonce.h"
 #include "generators/transform/split_module.h"
 #include "spirv/test_case.h"
 
@@ -80,12 +81,23 @@ absl::StatusOr<ReplayResult> Replay(const spirv::TestCase& original,
                                     const ReplayOptions& options = {});
 
 inline constexpr char kSplitModuleKind[] = "split_module";
+inline constexpr char kDuplicateLinkOnceKind[] = "duplicate_linkonce";
 
 // SplitModule(test_case, options), its record appended to the case's
 // transformation log (a new log over its module when it has none). Errors
 // as SplitModule's: FailedPrecondition leaves the case whole.
 absl::StatusOr<spirv::TestCase> SplitAndLog(const spirv::TestCase& test_case,
                                             const SplitOptions& options);
+// The same for DuplicateLinkOnce (FailedPrecondition: nothing to copy).
+absl::StatusOr<spirv::TestCase> DuplicateLinkOnceAndLog(
+    const spirv::TestCase& test_case, const DuplicateOptions& options);
+// What `generate --split` and the campaign's --split do: SplitAndLog, then,
+// when `linkonce` (the profile accepts SPV_KHR_linkonce_odr and no linker
+// bug about it is avoided), DuplicateLinkOnceAndLog on half the cases
+// (drawn from options.seed); a case with nothing to copy stays split.
+absl::StatusOr<spirv::TestCase> SplitCase(const spirv::TestCase& test_case,
+                                          const SplitOptions& options,
+                                          bool linkonce);
 
 // The records of a log (InvalidArgument when it is not a log).
 absl::StatusOr<std::vector<nlohmann::json>> LogRecords(

@@ -90,40 +90,6 @@ class Splitter {
       home_[movable[i]] =
           i < further ? static_cast<uint32_t>(i + 1) : rng.Below(further + 1);
     }
-    // LinkOnceODR: half the moved functions that other modules call get a
-    // copy in each of those modules instead of an import there.
-    if (options_.linkonce) {
-      absl::flat_hash_map<uint32_t, std::vector<uint32_t>> callers, callees;
-      for (const spirv::Function& f : m_.functions)
-        for (const spirv::BasicBlock& bb : f.blocks)
-          for (const Instruction& inst : bb.instructions)
-            if (spirv::Is(inst, Op::OpFunctionCall)) {
-              callers[inst.word(0)].push_back(f.id());
-              callees[f.id()].push_back(inst.word(0));
-            }
-      for (uint32_t f : movable) {
-        if (!rng.OneIn(2)) continue;
-        for (uint32_t caller : callers[f])
-          if (HomeOf(caller) != HomeOf(f)) copies_[f].insert(HomeOf(caller));
-        if (copies_.contains(f)) linkonce_.insert(f);
-      }
-      // A copy calls what the original calls: a module holding a copy of f
-      // gets a copy of each LinkOnceODR callee of f too. So every module that
-      // calls a LinkOnceODR function defines it, as C++ compilers emit them,
-      // and no module imports a symbol only LinkOnceODR definitions provide
-      // (which an optimizer may drop from a module that does not use it:
-      // LLVM's linkonce_odr is discardable; spirv-opt 2023.1 drops it).
-      for (bool changed = true; changed;) {
-        changed = false;
-        for (const auto& [f, modules] : copies_) {
-          for (uint32_t g : callees[f]) {
-            if (!linkonce_.contains(g)) continue;
-            for (uint32_t x : modules)
-              if (x != HomeOf(g)) changed |= copies_.at(g).insert(x).second;
-          }
-        }
-      }
-    }
     modules_ = further + 1;
     std::vector<Module> out;
     for (uint32_t j = 0; j <= further; ++j) out.push_back(Build(j));
@@ -206,11 +172,8 @@ class Splitter {
     auto it = home_.find(function_id);
     return it == home_.end() ? 0 : it->second;
   }
-  // Whether module j defines the function: its home, or a LinkOnceODR copy.
   bool Defines(uint32_t function_id, uint32_t j) const {
-    if (HomeOf(function_id) == j) return true;
-    auto it = copies_.find(function_id);
-    return it != copies_.end() && it->second.contains(j);
+    return HomeOf(function_id) == j;
   }
 
   Module Build(uint32_t j) const {
@@ -335,29 +298,13 @@ class Splitter {
       }
       if (target == 0 ? true : belongs(target)) out.annotations.push_back(a);
     }
-    bool linkonce_here = false;
     for (const spirv::Function& f : m_.functions) {
-      if (defines.contains(f.id()) && linkonce_.contains(f.id())) {
-        linkonce_here = true;
-        out.annotations.push_back(LinkageDecoration(
-            f.id(), SymbolName(f.id()), spv::LinkageType::LinkOnceODR));
-      } else if (exports.contains(f.id())) {
+      if (exports.contains(f.id()))
         out.annotations.push_back(LinkageDecoration(f.id(), SymbolName(f.id()),
                                                     spv::LinkageType::Export));
-      }
       if (declares.contains(f.id()))
         out.annotations.push_back(LinkageDecoration(f.id(), SymbolName(f.id()),
                                                     spv::LinkageType::Import));
-    }
-    if (linkonce_here) {
-      const std::string ext = "SPV_KHR_linkonce_odr";
-      const bool declared = std::any_of(
-          out.extensions.begin(), out.extensions.end(),
-          [&](const Instruction& e) { return e.operand(0).AsString() == ext; });
-      if (!declared)
-        out.extensions.push_back(
-            Instruction(static_cast<uint32_t>(Op::OpExtension), 0, 0,
-                        {spirv::StringOperand(ext)}));
     }
     return out;
   }
@@ -367,9 +314,6 @@ class Splitter {
   IdSet globals_, copyable_, escaping_;
   absl::flat_hash_map<uint32_t, uint32_t> defined_in_;  // id -> function
   absl::flat_hash_map<uint32_t, uint32_t> home_;        // function -> module
-  // LinkOnceODR functions, and the modules besides its home holding a copy.
-  IdSet linkonce_;
-  absl::flat_hash_map<uint32_t, IdSet> copies_;
   uint32_t modules_ = 0;
 };
 

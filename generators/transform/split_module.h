@@ -23,7 +23,7 @@
 //    `LinkageAttributes "l0spv_fn_<id>" Export`; every module that calls a
 //    function it does not define declares it (its parameters and their
 //    decorations copied) with the same name and Import. Declarations come
-//    first. With `linkonce`, see SplitOptions.
+//    first. LinkOnceODR copies are another kind's (duplicate_linkonce.h).
 //  - The result links (spirv::LinkTestCase) back into a program that
 //    computes what the original computes. Errors: FailedPrecondition when
 //    no function is movable (the message says why the first candidate is
@@ -43,11 +43,6 @@ struct SplitOptions {
   uint64_t seed = 0;
   // Modules in all (2..16); 0 = drawn from 2..4.
   uint32_t modules = 0;
-  // SPV_KHR_linkonce_odr (only for profiles that accept the extension):
-  // half the moved functions (drawn) that other modules call get a copy in
-  // each of those modules, every copy decorated LinkOnceODR, and those
-  // modules declare the extension.
-  bool linkonce = false;
   // The consumers whose registry entries to keep away from (a
   // oracles::ConsumerBit mask, as GeneratorOptions::avoid_known_bugs): a
   // case whose construct one of them cannot link stays whole

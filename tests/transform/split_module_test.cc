@@ -8,6 +8,7 @@
 
 #include "generators/kernel/generator.h"
 #include "generators/transform/engine.h"
+#include "tests/transform/split_cases.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/reference/interpreter.h"
@@ -20,87 +21,6 @@ namespace l0spv::generators::transform {
 namespace {
 
 using ::testing::HasSubstr;
-
-// spirv-val as ref runs it (the universal environment of the version).
-absl::Status Valid(const std::vector<uint32_t>& words) {
-  return spirv::Validate(
-      words, spirv::UniversalEnvForVersion(words.size() > 1 ? words[1] : 0));
-}
-
-// Kernel k stores add1(gid.x) and twice(gid.x); add1 calls twice.
-constexpr char kWhole[] = R"(
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Int64
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k" %gid
-OpName %add1 "add1"
-OpName %twice "twice"
-OpDecorate %gid BuiltIn GlobalInvocationId
-OpDecorate %gid Constant
-OpDecorate %x FuncParamAttr Zext
-%void = OpTypeVoid
-%uint = OpTypeInt 32 0
-%ulong = OpTypeInt 64 0
-%one = OpConstant %uint 1
-%v3ulong = OpTypeVector %ulong 3
-%pv3 = OpTypePointer Input %v3ulong
-%gptr = OpTypePointer CrossWorkgroup %uint
-%kfn = OpTypeFunction %void %gptr
-%ufn = OpTypeFunction %uint %uint
-%gid = OpVariable %pv3 Input
-%twice = OpFunction %uint None %ufn
-%y = OpFunctionParameter %uint
-%tb = OpLabel
-%y2 = OpIAdd %uint %y %y
-OpReturnValue %y2
-OpFunctionEnd
-%add1 = OpFunction %uint None %ufn
-%x = OpFunctionParameter %uint
-%ab = OpLabel
-%x1 = OpIAdd %uint %x %one
-%x2 = OpFunctionCall %uint %twice %x1
-OpReturnValue %x2
-OpFunctionEnd
-%k = OpFunction %void None %kfn
-%out = OpFunctionParameter %gptr
-%entry = OpLabel
-%g = OpLoad %v3ulong %gid
-%g0 = OpCompositeExtract %ulong %g 0
-%g32 = OpUConvert %uint %g0
-%r = OpFunctionCall %uint %add1 %g32
-%p = OpInBoundsPtrAccessChain %gptr %out %g0
-OpStore %p %r
-OpReturn
-OpFunctionEnd
-)";
-
-spirv::TestCase CaseOf(const std::string& text) {
-  spirv::TestCase tc;
-  auto words = spirv::Assemble(text);
-  EXPECT_TRUE(words.ok()) << words.status();
-  if (words.ok()) tc.module_words = *words;
-  tc.entry_point = "k";
-  tc.nd_range.dims = 1;
-  tc.nd_range.global = {4, 1, 1};
-  spirv::KernelArg out;
-  out.kind = spirv::KernelArg::Kind::kBuffer;
-  out.bytes.assign(16, 0);
-  out.is_result = true;
-  tc.args.push_back(out);
-  return tc;
-}
-
-void ExpectSameOnRef(const spirv::TestCase& whole,
-                     const spirv::TestCase& split) {
-  oracles::reference::ReferenceOptions ref;
-  const oracles::Execution a = oracles::reference::RunReference(whole, ref);
-  const oracles::Execution b = oracles::reference::RunReference(split, ref);
-  ASSERT_EQ(a.status, oracles::ExecutionStatus::kOk) << a.message;
-  ASSERT_EQ(b.status, oracles::ExecutionStatus::kOk) << b.message;
-  EXPECT_EQ(a.buffers, b.buffers);
-  EXPECT_EQ(a.printf_output, b.printf_output);
-}
 
 TEST(SplitModule, MovesFunctionsBehindExportAndImport) {
   const spirv::TestCase whole = CaseOf(kWhole);
@@ -247,40 +167,6 @@ TEST(SplitModule, GeneratedCasesComputeTheSameWhenSplit) {
 namespace l0spv::generators::transform {
 namespace {
 
-// With linkonce, functions other modules call get LinkOnceODR copies there
-// (and the extension); the program still computes what the whole case does.
-TEST(SplitModule, LinkOnceOdrCopiesComputeTheSame) {
-  size_t linkonce_cases = 0;
-  for (uint64_t seed = 0; seed < 40; ++seed) {
-    kernel::GeneratorOptions options;
-    options.seed = seed;
-    auto tc = kernel::GenerateTestCase(options);
-    ASSERT_TRUE(tc.ok()) << tc.status();
-    auto split = SplitModule(*tc, {.seed = seed, .linkonce = true});
-    if (!split.ok()) continue;
-    bool linkonce = false;
-    for (const auto& words : split->test_case.linked_modules) {
-      EXPECT_TRUE(Valid(words).ok()) << "seed " << seed << ": " << Valid(words);
-      auto text = spirv::Disassemble(words);
-      ASSERT_TRUE(text.ok());
-      if (text->find("LinkOnceODR") != std::string::npos) {
-        linkonce = true;
-        EXPECT_THAT(*text, HasSubstr("OpExtension \"SPV_KHR_linkonce_odr\""));
-      }
-    }
-    linkonce_cases += linkonce;
-    SCOPED_TRACE(testing::Message() << "seed " << seed);
-    ExpectSameOnRef(*tc, split->test_case);
-  }
-  EXPECT_GE(linkonce_cases, 5u);
-}
-
-}  // namespace
-}  // namespace l0spv::generators::transform
-
-namespace l0spv::generators::transform {
-namespace {
-
 // split_module as a logged kind: SplitAndLog appends its record to the
 // case's log, Replay of that log on the original gives the same modules;
 // the record must be last, a malformed one says which field, one that no
@@ -321,18 +207,31 @@ TEST(SplitModuleRecord, WhereItMustNotApply) {
   auto split = SplitAndLog(whole, {.seed = 1});
   ASSERT_TRUE(split.ok());
   nlohmann::json log = *split->transformation_log;
-  // Not the last record.
+  // A module-level record after it.
+  TransformOptions to;
+  to.seed = 5;
+  to.count = 3;
+  auto mutated = Transform(whole, to);
+  ASSERT_TRUE(mutated.ok());
   nlohmann::json late = log;
-  late["records"].push_back(late["records"][0]);
+  late["records"].push_back(
+      (*mutated->test_case.transformation_log)["records"][0]);
   auto r = Replay(whole, late);
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.status().message(), HasSubstr("must be the last record"));
+  EXPECT_THAT(r.status().message(), HasSubstr("follows a split_module record"));
+  // A second split: the case has several modules already.
+  nlohmann::json twice = log;
+  twice["records"].push_back(twice["records"][0]);
+  r = Replay(whole, twice);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(),
+              HasSubstr("record 1 (split_module) does not apply"));
   // A field of the wrong type.
   nlohmann::json bad = log;
-  bad["records"][0]["linkonce"] = 1;
+  bad["records"][0]["modules"] = "three";
   r = Replay(whole, bad);
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.status().message(), HasSubstr("field 'linkonce'"));
+  EXPECT_THAT(r.status().message(), HasSubstr("field 'modules'"));
   // A module with nothing to move: the record does not apply, or is
   // skipped when asked.
   std::string kernel_only = kWhole;
