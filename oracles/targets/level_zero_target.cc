@@ -19,6 +19,7 @@
 #include "oracles/reference/level_zero/ze_image_format.h"
 #include "oracles/targets/worker_reply.h"
 #include "spirv/binary.h"
+#include "spirv/hash.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::oracles {
@@ -47,6 +48,9 @@ std::string ZeError(const char* call, ze_result_t r) {
       break;
     case ZE_RESULT_ERROR_MODULE_BUILD_FAILURE:
       name = " (ZE_RESULT_ERROR_MODULE_BUILD_FAILURE)";
+      break;
+    case ZE_RESULT_ERROR_MODULE_LINK_FAILURE:
+      name = " (ZE_RESULT_ERROR_MODULE_LINK_FAILURE)";
       break;
     case ZE_RESULT_ERROR_UNINITIALIZED:
       name = " (ZE_RESULT_ERROR_UNINITIALIZED)";
@@ -207,6 +211,33 @@ nlohmann::json TakeReports(l0spv_pfnTakeLaunchReports_t fn) {
     return nlohmann::json::parse(text, nullptr, false);
   }
   return nlohmann::json();
+}
+
+bool DriverHasExtension(ze_driver_handle_t driver, const char* name) {
+  uint32_t count = 0;
+  if (zeDriverGetExtensionProperties(driver, &count, nullptr) !=
+          ZE_RESULT_SUCCESS ||
+      count == 0 || count > 4096)
+    return false;
+  std::vector<ze_driver_extension_properties_t> props(count);
+  if (zeDriverGetExtensionProperties(driver, &count, props.data()) !=
+      ZE_RESULT_SUCCESS)
+    return false;
+  for (uint32_t i = 0; i < count && i < props.size(); ++i)
+    if (std::strncmp(props[i].name, name, sizeof props[i].name) == 0)
+      return true;
+  return false;
+}
+
+// How a case of several modules is linked (LevelZeroTargetOptions::link):
+// the program descriptor only when the driver offers it.
+bool UseProgramDescriptor(const spirv::TestCase& tc, LevelZeroLink link,
+                          ze_driver_handle_t driver) {
+  if (tc.linked_modules.empty() || link == LevelZeroLink::kDynamicLink)
+    return false;
+  const bool offered = DriverHasExtension(driver, ZE_MODULE_PROGRAM_EXP_NAME);
+  if (link == LevelZeroLink::kProgram) return offered;
+  return offered && (spirv::Fnv1a64Words(tc.module_words) & 1) != 0;
 }
 
 struct Picked {
@@ -392,6 +423,34 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
   module_desc.pInputModule =
       reinterpret_cast<const uint8_t*>(tc.module_words.data());
   module_desc.pBuildFlags = in.options->build_flags.c_str();
+  // A case of several modules, one way: every module in one
+  // ze_module_program_exp_desc_t (ZE_experimental_module_program), or each
+  // created alone and then zeModuleDynamicLink-ed.
+  const bool program =
+      UseProgramDescriptor(tc, in.options->link, picked.driver);
+  const size_t module_count = 1 + tc.linked_modules.size();
+  std::vector<size_t> sizes;
+  std::vector<const uint8_t*> inputs;
+  std::vector<const char*> flags;
+  ze_module_program_exp_desc_t program_desc{};
+  if (program) {
+    for (size_t i = 0; i < module_count; ++i) {
+      const auto& words = i == 0 ? tc.module_words : tc.linked_modules[i - 1];
+      sizes.push_back(words.size() * 4);
+      inputs.push_back(reinterpret_cast<const uint8_t*>(words.data()));
+      flags.push_back(in.options->build_flags.c_str());
+    }
+    program_desc.stype = ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC;
+    program_desc.count = static_cast<uint32_t>(module_count);
+    program_desc.inputSizes = sizes.data();
+    program_desc.pInputModules = inputs.data();
+    program_desc.pBuildFlags = flags.data();
+    module_desc.pNext = &program_desc;
+  }
+  const std::string create =
+      program ? absl::StrCat("zeModuleCreate (a program of ", module_count,
+                             " modules, ze_module_program_exp_desc_t)")
+              : std::string("zeModuleCreate");
   r = zeModuleCreate(ze.context, picked.device, &module_desc, &ze.module,
                      &ze.build_log);
   const std::string log = BuildLogText(ze.build_log);
@@ -401,14 +460,14 @@ Execution RunOnDevice(const WorkerInput& in, const Picked& picked,
     return FailedExecution(r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
                                ? ExecutionStatus::kUnsupported
                                : ExecutionStatus::kBuildFailed,
-                           absl::StrCat(ZeError("zeModuleCreate", r),
+                           absl::StrCat(ZeError(create.c_str(), r),
                                         first.empty() ? "" : ": ", first),
                            log);
   }
 
-  // A case of several modules: create the others, then zeModuleDynamicLink
-  // all of them (the kernel is the first module's).
-  if (!tc.linked_modules.empty()) {
+  // Otherwise create the others, then zeModuleDynamicLink all of them (the
+  // kernel is the first module's).
+  if (!tc.linked_modules.empty() && !program) {
     for (size_t i = 0; i < tc.linked_modules.size(); ++i) {
       ze_module_desc_t desc = module_desc;
       desc.inputSize = tc.linked_modules[i].size() * 4;

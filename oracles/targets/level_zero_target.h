@@ -17,6 +17,9 @@
 //    Its ze_device_module_properties_t becomes a device profile: a module
 //    newer than the device's SPIR-V version, or declaring Float16 / Float64 /
 //    Int64Atomics the device lacks, is kUnsupported (not a build failure).
+//  - Several modules (TestCase::linked_modules): LevelZeroTargetOptions::link
+//    says how; a failure names zeModuleDynamicLink or the program
+//    descriptor.
 //  - Module from ZE_MODULE_FORMAT_IL_SPIRV with options.build_flags; a
 //    failed build is kBuildFailed (message: the first error line; log: the
 //    build log). Kernel, argument count, argument values: kBuildFailed when
@@ -49,6 +52,14 @@
 
 namespace l0spv::oracles {
 
+// How a case of several modules is linked: zeModuleDynamicLink of modules
+// created one by one, or one zeModuleCreate with every module in a
+// ze_module_program_exp_desc_t (when the driver offers
+// ZE_experimental_module_program; otherwise zeModuleDynamicLink). kEither
+// takes the descriptor for the cases whose module hash is odd, so a
+// campaign exercises both.
+enum class LevelZeroLink { kEither, kDynamicLink, kProgram };
+
 struct LevelZeroTargetOptions {
   // Case-insensitive substring of ze_device_properties_t::name; empty = the
   // first device of the first driver.
@@ -62,6 +73,7 @@ struct LevelZeroTargetOptions {
   std::vector<std::string> environment;
   // pBuildFlags of zeModuleCreate.
   std::string build_flags;
+  LevelZeroLink link = LevelZeroLink::kEither;
 };
 
 absl::StatusOr<Execution> RunOnLevelZero(const spirv::TestCase& test_case,

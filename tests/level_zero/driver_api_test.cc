@@ -56,11 +56,13 @@ TEST_F(ZeDriverTest, GivenDriverWhenAskingForTheReportExtensionThenFound) {
   uint32_t count = 0;
   ASSERT_EQ(zeDriverGetExtensionProperties(driver_, &count, nullptr),
             ZE_RESULT_SUCCESS);
-  ASSERT_EQ(count, 1u);
-  ze_driver_extension_properties_t ext{};
-  ASSERT_EQ(zeDriverGetExtensionProperties(driver_, &count, &ext),
+  ASSERT_EQ(count, 2u);
+  ze_driver_extension_properties_t ext[2]{};
+  ASSERT_EQ(zeDriverGetExtensionProperties(driver_, &count, ext),
             ZE_RESULT_SUCCESS);
-  EXPECT_STREQ(ext.name, L0SPV_REFERENCE_EXT_NAME);
+  EXPECT_STREQ(ext[0].name, L0SPV_REFERENCE_EXT_NAME);
+  // The multi-module program descriptor (zeModuleCreate's pNext).
+  EXPECT_STREQ(ext[1].name, ZE_MODULE_PROGRAM_EXP_NAME);
   void* fn = nullptr;
   EXPECT_EQ(zeDriverGetExtensionFunctionAddress(
                 driver_, L0SPV_REFERENCE_TAKE_LAUNCH_REPORTS, &fn),

@@ -292,14 +292,50 @@ TEST(LevelZeroTargetTest, GivenAnUnresolvedImportThenLinkFailureNamesIt) {
     }
   }
   // Link the kernel module with itself: every import stays unresolved and
-  // the entry point is defined twice.
+  // the entry point is defined twice. Both ways of linking say so.
   tc.linked_modules = {tc.module_words};
-  auto target = MakeLevelZeroTarget("", TargetOptions());
-  ASSERT_TRUE(target.ok()) << target.status();
-  const Execution e = (*target)->Run(tc, TargetRunLimits());
-  EXPECT_EQ(e.status, ExecutionStatus::kBuildFailed);
-  EXPECT_THAT(e.message, HasSubstr("zeModuleDynamicLink"));
-  EXPECT_THAT(e.log, HasSubstr("is defined in module 0 and in module 1"));
+  LevelZeroTargetOptions o;
+  o.link = LevelZeroLink::kDynamicLink;
+  auto e = RunOnLevelZero(tc, o);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->status, ExecutionStatus::kBuildFailed);
+  EXPECT_THAT(e->message, HasSubstr("zeModuleDynamicLink"));
+  EXPECT_THAT(e->log, HasSubstr("is defined in module 0 and in module 1"));
+  o.link = LevelZeroLink::kProgram;
+  e = RunOnLevelZero(tc, o);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->status, ExecutionStatus::kBuildFailed);
+  EXPECT_THAT(e->message, HasSubstr("ze_module_program_exp_desc_t"));
+  EXPECT_THAT(e->message, HasSubstr("ZE_RESULT_ERROR_MODULE_LINK_FAILURE"));
+  EXPECT_THAT(e->log, HasSubstr("is defined in module 0 and in module 1"));
+}
+
+// The multi-module program descriptor (ZE_experimental_module_program):
+// one zeModuleCreate builds and links every module; the results equal
+// ref's, as with zeModuleDynamicLink.
+TEST(LevelZeroTargetTest, GivenSplitCasesThenTheProgramDescriptorRunsThem) {
+  size_t split_cases = 0;
+  for (uint64_t seed = 0; seed < 16; ++seed) {
+    generators::kernel::GeneratorOptions options;
+    options.seed = seed;
+    auto tc = generators::kernel::GenerateTestCase(options);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    auto split = generators::transform::SplitModule(*tc, {.seed = seed});
+    if (!split.ok()) continue;
+    ++split_cases;
+    LevelZeroTargetOptions o;
+    o.link = LevelZeroLink::kProgram;
+    auto e = RunOnLevelZero(split->test_case, o);
+    ASSERT_TRUE(e.ok()) << e.status();
+    ASSERT_EQ(e->status, ExecutionStatus::kOk)
+        << "seed " << seed << ": " << e->message << "\n"
+        << e->log;
+    EXPECT_EQ(
+        e->buffers,
+        reference::RunReference(*tc, reference::ReferenceOptions()).buffers)
+        << "seed " << seed;
+  }
+  EXPECT_GE(split_cases, 5u);
 }
 
 }  // namespace

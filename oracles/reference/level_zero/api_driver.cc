@@ -1,4 +1,5 @@
 // Global, driver, device and context entry points of the reference driver.
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -99,15 +100,27 @@ DriverGetExtensionProperties(ze_driver_handle_t driver, uint32_t* count,
                              ze_driver_extension_properties_t* props) {
   if (!FromHandle<Driver>(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // Ours, and the multi-module program descriptor (api_module.cc).
+  const struct {
+    const char* name;
+    uint32_t version;
+  } kExtensions[] = {
+      {L0SPV_REFERENCE_EXT_NAME, L0SPV_REFERENCE_EXT_VERSION},
+      {ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_CURRENT},
+  };
+  constexpr uint32_t kCount = sizeof kExtensions / sizeof kExtensions[0];
   if (*count == 0 || props == nullptr) {
-    *count = 1;
+    *count = kCount;
     return ZE_RESULT_SUCCESS;
   }
-  std::memset(props[0].name, 0, sizeof props[0].name);
-  std::strncpy(props[0].name, L0SPV_REFERENCE_EXT_NAME,
-               sizeof props[0].name - 1);
-  props[0].version = L0SPV_REFERENCE_EXT_VERSION;
-  *count = 1;
+  const uint32_t n = std::min(*count, kCount);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::memset(props[i].name, 0, sizeof props[i].name);
+    std::strncpy(props[i].name, kExtensions[i].name,
+                 sizeof props[i].name - 1);
+    props[i].version = kExtensions[i].version;
+  }
+  *count = n;
   return ZE_RESULT_SUCCESS;
 }
 

@@ -28,6 +28,63 @@ ze_result_t CopyString(const std::string& text, size_t* size, char* out) {
   return ZE_RESULT_SUCCESS;
 }
 
+// The multi-module program descriptor (ZE_experimental_module_program) in
+// a ze_module_desc_t's pNext chain, or null.
+const ze_module_program_exp_desc_t* FindProgramDesc(const void* next) {
+  for (int depth = 0; next != nullptr && depth < 16; ++depth) {
+    const auto* base = static_cast<const ze_base_desc_t*>(next);
+    if (base->stype == ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC)
+      return static_cast<const ze_module_program_exp_desc_t*>(next);
+    next = base->pNext;
+  }
+  return nullptr;
+}
+
+// A program of several SPIR-V modules: each built alone (its own build
+// flags and specialization constants), then linked as zeModuleDynamicLink
+// links them. A module that does not build fails the call naming it
+// ("module N", its position).
+BuildResult BuildProgram(const ze_module_program_exp_desc_t& program) {
+  std::vector<BuildResult> parts;
+  for (uint32_t i = 0; i < program.count; ++i) {
+    const size_t size = program.inputSizes[i];
+    const uint8_t* input = program.pInputModules[i];
+    BuildResult part;
+    if (input == nullptr || size == 0 || size % 4 != 0) {
+      part.result = ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+      part.log = "error: the SPIR-V input is " + std::to_string(size) +
+                 " bytes, not a whole number of 32-bit words\n";
+    } else {
+      std::vector<uint32_t> words(size / 4);
+      std::memcpy(words.data(), input, size);
+      std::vector<SpecConstantValue> values;
+      const ze_module_constants_t* constants =
+          program.pConstants ? program.pConstants[i] : nullptr;
+      if (constants && constants->numConstants > 0 &&
+          constants->pConstantIds && constants->pConstantValues) {
+        for (uint32_t c = 0; c < constants->numConstants; ++c)
+          values.push_back(
+              {constants->pConstantIds[c], constants->pConstantValues[c]});
+      }
+      const char* flags =
+          program.pBuildFlags && program.pBuildFlags[i] ? program.pBuildFlags[i]
+                                                        : "";
+      part = BuildModule(words, flags, values);
+    }
+    if (part.result != ZE_RESULT_SUCCESS) {
+      part.log = "module " + std::to_string(i) + ": " + part.log;
+      return part;
+    }
+    parts.push_back(std::move(part));
+  }
+  std::vector<const BuiltModule*> built;
+  for (const BuildResult& p : parts) built.push_back(p.module.get());
+  BuildResult linked = LinkBuiltModules(built);
+  if (linked.result != ZE_RESULT_SUCCESS)
+    linked.result = ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+  return linked;
+}
+
 ze_result_t ZE_APICALL ModuleCreate(ze_context_handle_t context,
                                     ze_device_handle_t device,
                                     const ze_module_desc_t* desc,
@@ -35,19 +92,29 @@ ze_result_t ZE_APICALL ModuleCreate(ze_context_handle_t context,
                                     ze_module_build_log_handle_t* out_log) {
   if (!FromHandle<Context>(context) || !FromHandle<Device>(device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!desc || !out || !desc->pInputModule)
+  if (!desc || !out ||
+      (!desc->pInputModule && FindProgramDesc(desc->pNext) == nullptr))
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->format != ZE_MODULE_FORMAT_IL_SPIRV &&
       desc->format != ZE_MODULE_FORMAT_NATIVE)
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-  if (desc->inputSize == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (desc->inputSize == 0 && FindProgramDesc(desc->pNext) == nullptr)
+    return ZE_RESULT_ERROR_INVALID_SIZE;
   const ze_module_constants_t* constants = desc->pConstants;
   if (constants && constants->numConstants > 0 &&
       (!constants->pConstantIds || !constants->pConstantValues))
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 
   BuildResult built;
-  if (desc->format == ZE_MODULE_FORMAT_NATIVE) {
+  const auto* program = FindProgramDesc(desc->pNext);
+  if (program != nullptr) {
+    if (desc->format != ZE_MODULE_FORMAT_IL_SPIRV)
+      return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    if (program->count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+    if (!program->inputSizes || !program->pInputModules)
+      return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    built = BuildProgram(*program);
+  } else if (desc->format == ZE_MODULE_FORMAT_NATIVE) {
     built.result = ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
     built.log =
         "error: the l0spv reference device has no native binary format; "
