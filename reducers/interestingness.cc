@@ -127,7 +127,7 @@ CheckOutcome Interestingness::Check(const spirv::TestCase& candidate) {
       out.rejected = absl::StrCat("profile: ", profile.status().message());
       return out;
     }
-    const oracles::LintReport report = oracles::LintModule(*module, *profile);
+    const oracles::LintReport report = oracles::LintCase(candidate, *profile);
     if (!report.ok()) {
       out.rejected = absl::StrCat("invalid: ", report.ToText());
       return out;

@@ -9,6 +9,7 @@
 #include "oracles/validity/rule_context.h"
 #include "spirv/binary.h"
 #include "spirv/grammar.h"
+#include "spirv/link.h"
 #include "spirv/spirv_tools.h"
 
 namespace l0spv::oracles {
@@ -138,6 +139,50 @@ LintReport LintModule(const spirv::Module& module,
     report.spirv_val_error = std::string(s.message());
   }
   report.findings = CheckLevelZeroRules(module, profile);
+  return report;
+}
+
+namespace {
+
+// `from`'s verdicts added to `to`, each message prefixed with `where`.
+void AddReport(const LintReport& from, const std::string& where,
+               LintReport& to) {
+  if (!from.spirv_val_error.empty() && to.spirv_val_error.empty())
+    to.spirv_val_error = absl::StrCat(where, ": ", from.spirv_val_error);
+  for (LintFinding f : from.findings) {
+    f.message = absl::StrCat(where, ": ", f.message);
+    to.findings.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+LintReport LintCase(const spirv::TestCase& test_case,
+                    const DeviceProfile& profile) {
+  LintReport report;
+  report.profile = profile.name;
+  const size_t n = 1 + test_case.linked_modules.size();
+  for (size_t i = 0; i < n; ++i) {
+    const std::string file =
+        i == 0 ? "module.spv" : spirv::LinkedModuleFile(i - 1);
+    auto m = spirv::ReadModuleWords(i == 0 ? test_case.module_words
+                                           : test_case.linked_modules[i - 1]);
+    if (!m.ok()) {
+      if (report.spirv_val_error.empty())
+        report.spirv_val_error =
+            absl::StrCat(file, ": ", m.status().message());
+      continue;
+    }
+    const LintReport one = LintModule(*m, profile);
+    if (n == 1) return one;
+    AddReport(one, file, report);
+  }
+  if (!report.ok()) return report;
+  auto linked = spirv::LinkTestCase(test_case);
+  if (!linked.ok()) return report;
+  auto program = spirv::ReadModuleWords(linked->module_words);
+  if (program.ok()) AddReport(LintModule(*program, profile), "linked program",
+                              report);
   return report;
 }
 

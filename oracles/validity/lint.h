@@ -23,6 +23,7 @@
 #include "oracles/validity/device_profile.h"
 #include "oracles/validity/rules.h"
 #include "spirv/module.h"
+#include "spirv/test_case.h"
 
 namespace l0spv::oracles {
 
@@ -63,6 +64,16 @@ absl::StatusOr<LintReport> LintBinary(std::span<const uint8_t> bytes,
 // version) and every Level Zero rule.
 LintReport LintModule(const spirv::Module& module,
                       const DeviceProfile& profile);
+
+// Every module of a case, then — for a case of several modules whose
+// modules all lint clean — the program they link into (spirv::
+// LinkTestCase), for what only shows across modules (a recursion through
+// an import, an entry point's interface). Messages name the module file
+// ("module-1.spv: ...") or "linked program: ". A case that does not link
+// gets no program findings: ref says why it does not. Unreadable words are
+// a spirv-val error naming the file.
+LintReport LintCase(const spirv::TestCase& test_case,
+                    const DeviceProfile& profile);
 
 // The Level Zero rules alone.
 std::vector<LintFinding> CheckLevelZeroRules(const spirv::Module& module,

@@ -253,3 +253,95 @@ TEST(LintReportTest, TextAndJson) {
 
 }  // namespace
 }  // namespace l0spv::oracles
+
+namespace l0spv::oracles {
+namespace {
+
+// Modules of a case: kernel k defines g, which calls f (imported), and
+// calls g; the library defines f, which calls g (imported) when `cycle`.
+// Each module alone has no recursion; linked, f and g call each other.
+spirv::TestCase CaseOfTwoModules(bool cycle) {
+  const std::string preamble = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Linkage
+OpMemoryModel Physical64 OpenCL
+)";
+  const std::string kernel = preamble + R"(
+OpEntryPoint Kernel %k "k"
+OpDecorate %f LinkageAttributes "f" Import
+OpDecorate %g LinkageAttributes "g" Export
+%uint = OpTypeInt 32 0
+%c0 = OpConstant %uint 0
+%void = OpTypeVoid
+%kfn = OpTypeFunction %void
+%ufn = OpTypeFunction %uint %uint
+%f = OpFunction %uint None %ufn
+%fx = OpFunctionParameter %uint
+OpFunctionEnd
+%g = OpFunction %uint None %ufn
+%gx = OpFunctionParameter %uint
+%gb = OpLabel
+%gy = OpFunctionCall %uint %f %gx
+OpReturnValue %gy
+OpFunctionEnd
+%k = OpFunction %void None %kfn
+%kb = OpLabel
+%kv = OpFunctionCall %uint %g %c0
+OpReturn
+OpFunctionEnd
+)";
+  const std::string library =
+      preamble + (cycle ? "OpDecorate %g LinkageAttributes \"g\" Import\n"
+                        : "") +
+      R"(OpDecorate %f LinkageAttributes "f" Export
+%uint = OpTypeInt 32 0
+%ufn = OpTypeFunction %uint %uint
+)" + (cycle ? R"(%g = OpFunction %uint None %ufn
+%gx = OpFunctionParameter %uint
+OpFunctionEnd
+)"
+            : "") +
+      R"(%f = OpFunction %uint None %ufn
+%fx = OpFunctionParameter %uint
+%fb = OpLabel
+)" + (cycle ? "%fy = OpFunctionCall %uint %g %fx\nOpReturnValue %fy\n"
+            : "OpReturnValue %fx\n") +
+      "OpFunctionEnd\n";
+  spirv::TestCase tc;
+  tc.module_words = spirv::EncodeModule(Assemble(kernel.c_str()));
+  tc.linked_modules.push_back(spirv::EncodeModule(Assemble(library.c_str())));
+  tc.entry_point = "k";
+  return tc;
+}
+
+TEST(LintCaseTest, ARecursionThroughImportsShowsInTheLinkedProgram) {
+  auto profile = FindDeviceProfile("full");
+  ASSERT_TRUE(profile.ok());
+  const LintReport clean = LintCase(CaseOfTwoModules(false), *profile);
+  EXPECT_TRUE(clean.ok()) << clean.ToText();
+  const LintReport cycle = LintCase(CaseOfTwoModules(true), *profile);
+  ASSERT_FALSE(cycle.ok());
+  ASSERT_FALSE(cycle.findings.empty()) << cycle.ToText();
+  EXPECT_EQ(cycle.findings[0].rule_id, "L0-RECURSION");
+  EXPECT_THAT(cycle.findings[0].message, HasSubstr("linked program: "));
+}
+
+TEST(LintCaseTest, AFindingNamesItsModuleFile) {
+  auto profile = FindDeviceProfile("full");
+  ASSERT_TRUE(profile.ok());
+  spirv::TestCase tc = CaseOfTwoModules(false);
+  tc.linked_modules.push_back(spirv::EncodeModule(Assemble(kTwoProblems)));
+  const LintReport report = LintCase(tc, *profile);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(report.spirv_val_error, HasSubstr("module-2.spv: "));
+  ASSERT_FALSE(report.findings.empty());
+  EXPECT_THAT(report.findings[0].message, HasSubstr("module-2.spv: "));
+  // Unreadable words are named too.
+  tc.linked_modules[1] = {1, 2, 3};
+  EXPECT_THAT(LintCase(tc, *profile).spirv_val_error,
+              HasSubstr("module-2.spv: "));
+}
+
+}  // namespace
+}  // namespace l0spv::oracles
