@@ -7,10 +7,13 @@
 //    linker (spirv::LinkTestCase), so a finding that does not depend on
 //    linking continues as a one-module case through the usual stages;
 //  - drop: each linked module, last first, that the rest no longer needs
-//    (a reduction of module.spv may have removed every use of it).
-// A one-module case is left alone (no test run). The stages after it
-// reduce module.spv; the linked modules of a finding that needs them are
-// kept as they are.
+//    (a reduction of module.spv may have removed every use of it);
+//  - pair: of three or more modules, two merged into one by a partial link
+//    (spirv::LinkOptions::partial: what neither defines stays imported),
+//    module.spv's pair staying module.spv, until no pair merges — so a
+//    linker finding ends as two modules when it needs two.
+// A one-module case is left alone (no test run). The chunk stages after it
+// reduce every module.
 #pragma once
 
 #include <memory>

@@ -73,7 +73,8 @@ struct Origins {
 
 class Linker {
  public:
-  explicit Linker(std::span<const LinkInput> inputs) : inputs_(inputs) {}
+  Linker(std::span<const LinkInput> inputs, const LinkOptions& options)
+      : inputs_(inputs), options_(options) {}
 
   absl::StatusOr<Module> Run() {
     if (inputs_.empty())
@@ -274,6 +275,11 @@ class Linker {
       const LinkageSymbol* chosen = !sym.exports.empty()    ? &sym.exports[0]
                                     : !sym.linkonce.empty() ? &sym.linkonce[0]
                                                             : nullptr;
+      if (chosen == nullptr && options_.partial) {
+        // Stays an import (one declaration for every input's), to be bound
+        // by a later link.
+        chosen = &sym.imports[0];
+      }
       if (chosen == nullptr) {
         return absl::InvalidArgumentError(absl::StrCat(
             "link: ", origins_.Of(sym.imports[0].id), " imports '", name,
@@ -342,6 +348,7 @@ class Linker {
   }
 
   std::span<const LinkInput> inputs_;
+  const LinkOptions& options_;
   Module out_;
   Origins origins_;
   IdMap alias_;  // dropped id -> the one kept (types, extended-inst imports)
@@ -360,8 +367,9 @@ std::vector<LinkageSymbol> LinkageSymbols(const Module& module) {
   return out;
 }
 
-absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs) {
-  return Linker(inputs).Run();
+absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs,
+                                   const LinkOptions& options) {
+  return Linker(inputs, options).Run();
 }
 
 bool HasImports(std::span<const uint32_t> words) {

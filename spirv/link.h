@@ -46,7 +46,15 @@ struct LinkInput {
   const Module* module = nullptr;
 };
 
-absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs);
+struct LinkOptions {
+  // A partial link (the reducer merging two modules of several): an import
+  // no input defines stays an import — one declaration, keeping its name —
+  // for a later link to bind, instead of an error.
+  bool partial = false;
+};
+
+absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs,
+                                   const LinkOptions& options = {});
 
 // The LinkageAttributes decorations of a module: symbol name, linkage type
 // (spv::LinkageType) and the decorated id.

@@ -485,17 +485,40 @@ std::vector<std::string> UnchangedFiles(const std::string& dir) {
 class GoldenStage : public ::testing::TestWithParam<std::string> {
  protected:
   std::string Dir() const { return kGoldenDir + "/" + GetParam(); }
+  void ReduceOneBefore(const std::string& suffix);
 };
 
+// before.spvasm -> after.spvasm, and before-X.spvasm -> after-X.spvasm for
+// a stage with several things to show.
+std::vector<std::string> BeforeSuffixes(const std::string& dir) {
+  std::vector<std::string> suffixes;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("before", 0) == 0 && e.path().extension() == ".spvasm")
+      suffixes.push_back(name.substr(6, name.size() - 6 - 7));
+  }
+  std::sort(suffixes.begin(), suffixes.end());
+  return suffixes;
+}
+
 TEST_P(GoldenStage, ReducesBeforeToAfter) {
+  for (const std::string& suffix : BeforeSuffixes(Dir())) {
+    SCOPED_TRACE("before" + suffix + ".spvasm");
+    ReduceOneBefore(suffix);
+  }
+}
+
+void GoldenStage::ReduceOneBefore(const std::string& suffix) {
   GoldenRun run;
-  ASSERT_NO_FATAL_FAILURE(run.Load(GetParam(), Dir() + "/before.spvasm"));
+  ASSERT_NO_FATAL_FAILURE(
+      run.Load(GetParam(), Dir() + "/before" + suffix + ".spvasm"));
   if (!run.unsupported().empty()) GTEST_SKIP() << run.unsupported();
   const int kept = run.RunToFixedPoint(25);
   EXPECT_GE(kept, 1) << GetParam() << " found nothing to reduce in " << Dir()
-                     << "/before.spvasm";
+                     << "/before" << suffix << ".spvasm";
   const std::string got = run.Rendered(run.result());
-  const std::string after = Dir() + "/after.spvasm";
+  const std::string after = Dir() + "/after" + suffix + ".spvasm";
   if (UpdateGolden()) {
     ASSERT_TRUE(spirv::WriteTextFile(after, got).ok());
     std::cerr << "updated " << after << "\n";

@@ -48,8 +48,15 @@ class ReduceFaultTarget : public oracles::Target {
                          const oracles::TargetRunLimits& limits) override {
     auto m = spirv::ReadModuleWords(tc.module_words);
     if (!m.ok()) return ref_->Run(tc, limits);
-    if (name_ == "fault-crash-rotate") {
-      if (!HasFault(name_, tc.module_words)) return ref_->Run(tc, limits);
+    if (name_ == "fault-crash-rotate" || name_ == "fault-link-rotate") {
+      bool faulty = false;
+      if (name_ == "fault-crash-rotate") {
+        faulty = HasFault(name_, tc.module_words);
+      } else {  // a linker's fault: rotate in a linked module
+        for (const auto& words : tc.linked_modules)
+          faulty = faulty || HasFault("fault-crash-rotate", words);
+      }
+      if (!faulty) return ref_->Run(tc, limits);
       oracles::ChildLimits child;
       child.wall_time = limits.wall_time;
       auto r = oracles::RunInChild(
@@ -109,7 +116,8 @@ bool HasFault(const std::string& name, const std::vector<uint32_t>& words) {
 
 absl::StatusOr<std::unique_ptr<oracles::Target>> MakeReduceFaultTarget(
     const std::string& name, const oracles::TargetOptions& options) {
-  if (name != "fault-imul16v" && name != "fault-crash-rotate")
+  if (name != "fault-imul16v" && name != "fault-crash-rotate" &&
+      name != "fault-link-rotate")
     return oracles::MakeTarget(name, options);
   // The faulty consumer runs the interpreter without UB checks, as a device
   // would; the oracle's own `ref` keeps them.

@@ -7,6 +7,9 @@
 //    rewritten, then run on the reference interpreter in a worker).
 //  - "fault-crash-rotate": a crashing consumer — its worker dies of SIGSEGV
 //    when the module calls OpenCL.std `rotate`; otherwise it is `ref`.
+//  - "fault-link-rotate": a crashing linker — the same, but only when a
+//    linked module (module-1.spv, ...) calls `rotate`: a finding that needs
+//    two modules.
 // Any other name goes to oracles::MakeTarget. HasFault() tells whether a
 // module still holds the faulty operation.
 #pragma once

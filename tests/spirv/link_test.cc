@@ -318,6 +318,32 @@ TEST(LinkModules, AnUnresolvedImportNamesModuleAndSymbol) {
   EXPECT_THAT(linked.status().message(), HasSubstr("'add1'"));
 }
 
+// A partial link (the reducer merging two modules of several) keeps an
+// import nobody defines as one declaration; a full link refuses it.
+TEST(LinkModules, APartialLinkKeepsUnresolvedImports) {
+  const std::string kernel = std::string(kPreamble) + kKernel;
+  Module a = ParseOrDie(kernel), b = ParseOrDie(kernel);
+  // Two inputs each importing add1, neither defining it: one declaration.
+  std::string renamed = kernel;
+  renamed.replace(renamed.find("\"k\""), 3, "\"k2\"");
+  b = ParseOrDie(renamed);
+  const LinkInput inputs[] = {{"a", &a}, {"b", &b}};
+  EXPECT_FALSE(LinkModules(inputs).ok());
+  auto partial = LinkModules(inputs, {.partial = true});
+  ASSERT_TRUE(partial.ok()) << partial.status();
+  ExpectValid(*partial);
+  size_t imports = 0;
+  for (const LinkageSymbol& s : LinkageSymbols(*partial))
+    imports += s.linkage_type == static_cast<uint32_t>(spv::LinkageType::Import);
+  EXPECT_EQ(imports, 1u);
+  // The partial program then links with the module that defines add1.
+  Module lib = ParseOrDie(std::string(kPreamble) + Helper("Export", "add1"));
+  const LinkInput rest[] = {{"partial", &*partial}, {"lib", &lib}};
+  auto full = LinkModules(rest);
+  ASSERT_TRUE(full.ok()) << full.status();
+  EXPECT_EQ(Count(*full, spv::Op::OpEntryPoint), 2u);
+}
+
 TEST(LinkModules, TwoStrongDefinitionsAreAnError) {
   auto linked = Link({std::string(kPreamble) + kKernel,
                       std::string(kPreamble) + Helper("Export", "add1"),
