@@ -175,8 +175,7 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
 
   ReductionReport report;
   report.signature = finding->signature;
-  report.instructions_before =
-      FunctionBodyInstructionCount(finding->test_case);
+  report.instructions_before = FunctionBodyInstructionCount(finding->test_case);
   report.words_before = WordCount(finding->test_case);
   report.work_items_before =
       spirv::GlobalWorkItems(finding->test_case.nd_range);
@@ -218,16 +217,14 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
       const uint64_t runs0 = (*oracle)->runs();
       auto* spirv_reduce = dynamic_cast<SpirvReduceStage*>(stages[i].get());
       const uint64_t script0 = spirv_reduce ? spirv_reduce->script_runs() : 0;
-      const size_t before =
-          FunctionBodyInstructionCount(ctx.current());
+      const size_t before = FunctionBodyInstructionCount(ctx.current());
       const Clock::time_point t0 = Clock::now();
       const bool kept = stages[i]->Run(ctx);
       sr.seconds += Seconds(Clock::now() - t0);
       ++sr.rounds;
       sr.runs += (*oracle)->runs() - runs0;
       if (spirv_reduce) sr.runs += spirv_reduce->script_runs() - script0;
-      const size_t after =
-          FunctionBodyInstructionCount(ctx.current());
+      const size_t after = FunctionBodyInstructionCount(ctx.current());
       if (after < before) sr.instructions_removed += before - after;
       if (kept) {
         ++sr.kept;
@@ -256,8 +253,7 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
         "(the final re-check did not reproduce: the consumer may be flaky)";
   }
   report.final_signature = matched.signature;
-  report.instructions_after =
-      FunctionBodyInstructionCount(ctx.current());
+  report.instructions_after = FunctionBodyInstructionCount(ctx.current());
   report.words_after = WordCount(ctx.current());
   report.work_items_after = spirv::GlobalWorkItems(ctx.current().nd_range);
   auto count_records = [](const spirv::TestCase& tc) -> uint64_t {

@@ -64,8 +64,8 @@ class ChunkStage : public Stage {
       const EnumerateSites enumerate = [&](const spirv::TestCase& tc) {
         return enumerate_(WithModuleFirst(tc, i));
       };
-      const ApplySites apply =
-          [&](const spirv::TestCase& tc, std::span<const uint64_t> sites)
+      const ApplySites apply = [&](const spirv::TestCase& tc,
+                                   std::span<const uint64_t> sites)
           -> std::optional<spirv::TestCase> {
         auto candidate = apply_(WithModuleFirst(tc, i), sites);
         if (!candidate) return std::nullopt;

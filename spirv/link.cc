@@ -395,8 +395,7 @@ bool HasImports(std::span<const uint32_t> words) {
   // An imported built-in is the environment's (the linker binds it to
   // nothing), so it alone needs no link.
   return std::any_of(imported.begin(), imported.end(), [&](uint32_t id) {
-    return std::find(built_ins.begin(), built_ins.end(), id) ==
-           built_ins.end();
+    return std::find(built_ins.begin(), built_ins.end(), id) == built_ins.end();
   });
 }
 

@@ -300,9 +300,8 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (o.split_modules != 0)
     std::cout << " (" << result->stats.split_cases << " of several modules)";
   std::cout << " in " << static_cast<uint64_t>(result->elapsed_seconds)
-            << " s, "
-            << result->unique_findings << " unique finding(s) in " << o.out
-            << "/findings (stats: " << o.out << "/stats.json)\n";
+            << " s, " << result->unique_findings << " unique finding(s) in "
+            << o.out << "/findings (stats: " << o.out << "/stats.json)\n";
   return result->unique_findings > 0 ? kExitFinding : kExitOk;
 }
 

@@ -59,7 +59,8 @@ ABSL_FLAG(std::string, printf, "swarm",
 ABSL_FLAG(std::string, split, "off",
           "split each case into several modules that link back into it "
           "(Linkage; every target takes them: the linkers link them, "
-          "spirv-opt and llvm-spirv transform each, PoCL says unsupported): off (default), on (2-4 modules drawn per case) or a count "
+          "spirv-opt and llvm-spirv transform each, PoCL says unsupported): "
+          "off (default), on (2-4 modules drawn per case) or a count "
           "2..16; with --check, the split case must compute what the "
           "original computes on ref");
 

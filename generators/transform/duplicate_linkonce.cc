@@ -116,8 +116,7 @@ class Duplicator {
     std::vector<uint32_t> candidates;
     std::string why_not;
     for (uint32_t h = 0; h < modules_.size(); ++h) {
-      for (const spirv::LinkageSymbol& s :
-           spirv::LinkageSymbols(modules_[h])) {
+      for (const spirv::LinkageSymbol& s : spirv::LinkageSymbols(modules_[h])) {
         const Function* f = modules_[h].FindFunction(s.id);
         if (s.linkage_type != kExport || f == nullptr || f->IsDeclaration() ||
             spirv::IsEntryPoint(modules_[h], s.id))
@@ -125,8 +124,7 @@ class Duplicator {
         IdSet importers = Importers(s, h);
         if (importers.empty()) continue;
         if (std::string why = WhyNot(*f, h); !why.empty()) {
-          if (why_not.empty())
-            why_not = absl::StrCat("'", s.name, "' ", why);
+          if (why_not.empty()) why_not = absl::StrCat("'", s.name, "' ", why);
           continue;
         }
         candidates.push_back(s.id);
@@ -179,8 +177,7 @@ class Duplicator {
   // module; "" when it can.
   std::string WhyNot(const Function& f, uint32_t home) const {
     for (uint32_t g : Callees(f))
-      if (!names_.contains(g))
-        return "calls a function without a linkage name";
+      if (!names_.contains(g)) return "calls a function without a linkage name";
     const IdSet local = LocalIds(f);
     const IdSet outer = OuterIds(f);
     const Module& m = modules_[home];
@@ -267,11 +264,11 @@ class Duplicator {
 
   // Puts `fn` (from module `from`) into `to` in place of its declaration
   // there, with the names and decorations of its ids (not its linkage).
-  static void CopyFunction(const Module& from, const Function& fn,
-                           Module& to) {
+  static void CopyFunction(const Module& from, const Function& fn, Module& to) {
     const IdSet ids = LocalIds(fn);
     IdSet old_ids;
-    if (const Function* old = to.FindFunction(fn.id())) old_ids = LocalIds(*old);
+    if (const Function* old = to.FindFunction(fn.id()))
+      old_ids = LocalIds(*old);
     std::erase_if(to.functions,
                   [&](const Function& g) { return g.id() == fn.id(); });
     to.functions.push_back(fn);
@@ -320,8 +317,7 @@ absl::StatusOr<spirv::TestCase> DuplicateLinkOnce(
     auto m = spirv::ReadModuleWords(words);
     if (!m.ok())
       return absl::InvalidArgumentError(absl::StrCat(
-          i == 0 ? std::string("module.spv")
-                 : spirv::LinkedModuleFile(i - 1),
+          i == 0 ? std::string("module.spv") : spirv::LinkedModuleFile(i - 1),
           ": ", m.status().message()));
     modules.push_back(*std::move(m));
   }

@@ -31,9 +31,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "nlohmann/json.hpp"
 #include "generators/transform/duplicate_linkonce.h"
 #include "generators/transform/split_module.h"
+#include "nlohmann/json.hpp"
 #include "spirv/test_case.h"
 
 namespace l0spv::generators::transform {

@@ -334,8 +334,7 @@ bool HasShuffleOfTwoWidths(const Module& m) {
   });
   bool found = false;
   m.ForEachInstruction([&](const Instruction& inst) {
-    if (!spirv::Is(inst, Op::OpVectorShuffle) || inst.NumOperands() < 2)
-      return;
+    if (!spirv::Is(inst, Op::OpVectorShuffle) || inst.NumOperands() < 2) return;
     found |= width[type_of[inst.word(0)]] != width[type_of[inst.word(1)]];
   });
   return found;
@@ -356,7 +355,8 @@ absl::StatusOr<SplitResult> SplitModule(const spirv::TestCase& test_case,
     return absl::InvalidArgumentError(
         absl::StrCat("module.spv: ", m.status().message()));
   if ((options.avoid_known_bugs &
-       oracles::ConsumersOf(oracles::KnownBugId::kOclocLinkShuffleMixedWidths)) &&
+       oracles::ConsumersOf(
+           oracles::KnownBugId::kOclocLinkShuffleMixedWidths)) &&
       HasShuffleOfTwoWidths(*m)) {
     return absl::FailedPreconditionError(
         "an OpVectorShuffle takes vectors of two widths, and ocloc is "

@@ -27,8 +27,8 @@
 //  - The result links (spirv::LinkTestCase) back into a program that
 //    computes what the original computes. Errors: FailedPrecondition when
 //    no function is movable (the message says why the first candidate is
-//    not) or a known linker bug is to be avoided, InvalidArgument for a case that already has linked modules or an
-//    unreadable module.
+//    not) or a known linker bug is to be avoided, InvalidArgument for a case
+//    that already has linked modules or an unreadable module.
 #pragma once
 
 #include <cstdint>

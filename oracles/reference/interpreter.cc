@@ -437,11 +437,10 @@ Execution RunReference(const spirv::TestCase& test_case,
     auto m = spirv::HasImports(test_case.module_words)
                  ? spirv::ReadModuleWords(test_case.module_words)
                  : absl::StatusOr<spirv::Module>(absl::NotFoundError(""));
-    if (m.ok() &&
-        (options.skip_validation ||
-         spirv::Validate(test_case.module_words,
-                         spirv::UniversalEnvForVersion(version))
-             .ok())) {
+    if (m.ok() && (options.skip_validation ||
+                   spirv::Validate(test_case.module_words,
+                                   spirv::UniversalEnvForVersion(version))
+                       .ok())) {
       const spirv::LinkInput input{"module.spv", &*m};
       if (auto linked = spirv::LinkModules({&input, 1}); linked.ok()) {
         spirv::TestCase self_linked = test_case;

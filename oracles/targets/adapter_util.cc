@@ -185,14 +185,15 @@ Execution RunOutputOnReference(const spirv::TestCase& original,
   // One output per module of the case: the producer transformed each, and
   // the reference links them; one output for several modules: the producer
   // linked them, and its output is the whole program.
-  const bool per_module =
-      outputs.size() > 1 && outputs.size() == original.linked_modules.size() + 1;
+  const bool per_module = outputs.size() > 1 &&
+                          outputs.size() == original.linked_modules.size() + 1;
   for (size_t i = 0; i < outputs.size(); ++i) {
     const std::string which =
-        outputs.size() == 1 ? "a module"
-                            : absl::StrCat(i == 0 ? "module.spv"
-                                                  : spirv::LinkedModuleFile(i - 1),
-                                           " as a module");
+        outputs.size() == 1
+            ? "a module"
+            : absl::StrCat(
+                  i == 0 ? "module.spv" : spirv::LinkedModuleFile(i - 1),
+                  " as a module");
     if (auto s = ValidateLikeReference(outputs[i]); !s.ok()) {
       return FailedExecution(
           ExecutionStatus::kBuildFailed,
@@ -201,9 +202,9 @@ Execution RunOutputOnReference(const spirv::TestCase& original,
           absl::StrCat(producer_log, producer_log.empty() ? "" : "\n",
                        "[spirv-val]\n", s.message()));
     }
-    const std::vector<uint32_t>& input =
-        per_module && i > 0 ? original.linked_modules[i - 1]
-                            : original.module_words;
+    const std::vector<uint32_t>& input = per_module && i > 0
+                                             ? original.linked_modules[i - 1]
+                                             : original.module_words;
     if (std::string added = AddedDeclarations(input, outputs[i]);
         !added.empty()) {
       return FailedExecution(

@@ -24,6 +24,7 @@ std::string AllowedExtensions(const std::vector<uint32_t>& words) {
 class LlvmSpirvTarget : public ToolAdapter {
  public:
   using ToolAdapter::ToolAdapter;
+
  protected:
   // Each module of the case makes the round trip on its own (a library
   // module, with Import/Export, as much as the kernel's); the reference links
@@ -40,10 +41,9 @@ class LlvmSpirvTarget : public ToolAdapter {
       const std::string on = NumModules(test_case) > 1
                                  ? absl::StrCat(" (", in, ")")
                                  : std::string();
-      if (auto failed = RunToolStage({program(), "-r", in, "-o", stem + ".bc"},
-                                     dir, clock, limits,
-                                     absl::StrCat(tool(), " -r", on), words,
-                                     &log)) {
+      if (auto failed = RunToolStage(
+              {program(), "-r", in, "-o", stem + ".bc"}, dir, clock, limits,
+              absl::StrCat(tool(), " -r", on), words, &log)) {
         return *failed;
       }
       const std::string max_version =
@@ -53,10 +53,9 @@ class LlvmSpirvTarget : public ToolAdapter {
         forward.push_back(ext);
       forward.insert(forward.end(),
                      {stem + ".bc", "-o", absl::StrCat("back-", in)});
-      if (auto failed =
-              RunToolStage(forward, dir, clock, limits,
-                           absl::StrCat(tool(), " (LLVM → SPIR-V)", on), words,
-                           &log)) {
+      if (auto failed = RunToolStage(
+              forward, dir, clock, limits,
+              absl::StrCat(tool(), " (LLVM → SPIR-V)", on), words, &log)) {
         return *failed;
       }
       outputs.push_back(absl::StrCat(dir, "/back-", in));

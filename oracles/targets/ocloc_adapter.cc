@@ -105,8 +105,8 @@ class OclocTarget : public ToolAdapter {
     // ocloc prints its diagnostics on stdout, the runtime's on stderr.
     const std::string output =
         absl::StrCat(child->stdout_text, child->stderr_text);
-    const std::string log = absl::StrCat(done->log, done->log.empty() ? "" : "\n",
-                                         LastLines(output, 200));
+    const std::string log = absl::StrCat(
+        done->log, done->log.empty() ? "" : "\n", LastLines(output, 200));
     if (child->ending != ChildResult::Ending::kExited) {
       Execution e = AbnormalEnding(*child, who);
       if (e.status == ExecutionStatus::kCrashed && e.log.empty()) {
@@ -137,10 +137,10 @@ class OclocTarget : public ToolAdapter {
       const char* what = who == "ocloc link" ? "the modules" : "the module";
       return FailedExecution(
           ExecutionStatus::kBuildFailed,
-          first.empty() ? absl::StrCat(who, " rejected ", what,
-                                       " without a message (",
-                                       child->Describe(), ")")
-                        : absl::StrCat(who, " rejected ", what, ": ", first),
+          first.empty()
+              ? absl::StrCat(who, " rejected ", what, " without a message (",
+                             child->Describe(), ")")
+              : absl::StrCat(who, " rejected ", what, ": ", first),
           log);
     }
     done->log = log;

@@ -375,10 +375,9 @@ std::optional<Execution> LinkModules(const WorkerInput& in, bool use_il,
     }
   }
   cl_int err = CL_SUCCESS;
-  cl.program = clLinkProgram(cl.context, 1, &device,
-                             in.options->build_options.c_str(),
-                             static_cast<cl_uint>(n), cl.parts.data(), nullptr,
-                             nullptr, &err);
+  cl.program = clLinkProgram(
+      cl.context, 1, &device, in.options->build_options.c_str(),
+      static_cast<cl_uint>(n), cl.parts.data(), nullptr, nullptr, &err);
   if (cl.program) *log = BuildLog(cl.program, device);
   if (err == CL_INVALID_OPERATION && !use_il) {
     // The platform does not take SPIR binaries as linker inputs: a
@@ -394,12 +393,11 @@ std::optional<Execution> LinkModules(const WorkerInput& in, bool use_il,
   }
   if (!cl.program || err != CL_SUCCESS) {
     const std::string first = FirstErrorLine(*log);
-    return FailedExecution(
-        ExecutionStatus::kBuildFailed,
-        absl::StrCat(ClError("clLinkProgram", err), " (", n, " modules",
-                     use_il ? "" : ", SPIR path", ")",
-                     first.empty() ? "" : ": ", first),
-        *log);
+    return FailedExecution(ExecutionStatus::kBuildFailed,
+                           absl::StrCat(ClError("clLinkProgram", err), " (", n,
+                                        " modules", use_il ? "" : ", SPIR path",
+                                        ")", first.empty() ? "" : ": ", first),
+                           *log);
   }
   return std::nullopt;
 }
@@ -639,8 +637,8 @@ absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
         spir_options);
     if (!one.ok()) return one.status();
     if (i > 0 && one->status != ExecutionStatus::kOk)
-      one->message = absl::StrCat(spirv::LinkedModuleFile(i - 1), ": ",
-                                  one->message);
+      one->message =
+          absl::StrCat(spirv::LinkedModuleFile(i - 1), ": ", one->message);
     spir.push_back(*std::move(one));
   }
 

@@ -13,6 +13,7 @@ class SpirvLinkTarget : public ToolAdapter {
   SpirvLinkTarget(ToolProgram tool, const TargetOptions& options)
       : ToolAdapter("spirv-link", /*executes=*/true, std::move(tool), options) {
   }
+
  protected:
   Execution RunInScratch(const spirv::TestCase& test_case,
                          const std::string& dir, const RunClock& clock,

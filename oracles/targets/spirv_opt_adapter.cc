@@ -71,10 +71,9 @@ class SpirvOptTarget : public ToolAdapter {
       argv.insert(argv.end(), flags_.begin(), flags_.end());
       const std::string out = absl::StrCat("opt-", ModuleFile(i));
       argv.insert(argv.end(), {ModuleFile(i), "-o", out});
-      const std::string who =
-          NumModules(test_case) > 1
-              ? absl::StrCat(who_, " (", ModuleFile(i), ")")
-              : who_;
+      const std::string who = NumModules(test_case) > 1
+                                  ? absl::StrCat(who_, " (", ModuleFile(i), ")")
+                                  : who_;
       if (auto failed =
               RunToolStage(argv, dir, clock, limits, who, words, &log)) {
         return *failed;

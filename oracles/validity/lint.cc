@@ -169,8 +169,7 @@ LintReport LintCase(const spirv::TestCase& test_case,
                                            : test_case.linked_modules[i - 1]);
     if (!m.ok()) {
       if (report.spirv_val_error.empty())
-        report.spirv_val_error =
-            absl::StrCat(file, ": ", m.status().message());
+        report.spirv_val_error = absl::StrCat(file, ": ", m.status().message());
       continue;
     }
     const LintReport one = LintModule(*m, profile);
@@ -181,8 +180,8 @@ LintReport LintCase(const spirv::TestCase& test_case,
   auto linked = spirv::LinkTestCase(test_case);
   if (!linked.ok()) return report;
   auto program = spirv::ReadModuleWords(linked->module_words);
-  if (program.ok()) AddReport(LintModule(*program, profile), "linked program",
-                              report);
+  if (program.ok())
+    AddReport(LintModule(*program, profile), "linked program", report);
   return report;
 }
 

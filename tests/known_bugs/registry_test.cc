@@ -51,7 +51,7 @@ TEST(KnownBugRegistry, ALinkerReproducerHasItsModules) {
   TargetRunLimits limits;
   const Execution e = (*ref)->Run(*tc, limits);
   ASSERT_EQ(e.status, ExecutionStatus::kOk) << e.message;
-  const std::vector<uint8_t> expected = {0, 0, 0, 0, 0,  0, 0, 0,
+  const std::vector<uint8_t> expected = {0,  0, 0, 0, 0,  0, 0, 0,
                                          20, 0, 0, 0, 30, 0, 0, 0};
   ASSERT_EQ(e.buffers.size(), 1u);
   EXPECT_EQ(e.buffers[0], expected);

@@ -334,7 +334,8 @@ TEST(LinkModules, APartialLinkKeepsUnresolvedImports) {
   ExpectValid(*partial);
   size_t imports = 0;
   for (const LinkageSymbol& s : LinkageSymbols(*partial))
-    imports += s.linkage_type == static_cast<uint32_t>(spv::LinkageType::Import);
+    imports +=
+        s.linkage_type == static_cast<uint32_t>(spv::LinkageType::Import);
   EXPECT_EQ(imports, 1u);
   // The partial program then links with the module that defines add1.
   Module lib = ParseOrDie(std::string(kPreamble) + Helper("Export", "add1"));

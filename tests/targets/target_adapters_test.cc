@@ -397,7 +397,8 @@ INSTANTIATE_TEST_SUITE_P(LinkingConsumers, SeveralModulesTest,
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase_if(name, [](char c) {
-                             return !std::isalnum(static_cast<unsigned char>(c));
+                             return !std::isalnum(
+                                 static_cast<unsigned char>(c));
                            });
                            return name;
                          });

@@ -68,8 +68,7 @@ size_t ExpectWellFormed(const spirv::TestCase& whole,
     }
   }
   for (const std::string& name : imported)
-    EXPECT_EQ(std::count(linkonce_names.begin(), linkonce_names.end(), name),
-              0)
+    EXPECT_EQ(std::count(linkonce_names.begin(), linkonce_names.end(), name), 0)
         << name << " is imported but only LinkOnceODR definitions provide it";
   ExpectSameOnRef(whole, copied);
   return linkonce;

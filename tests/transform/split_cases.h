@@ -85,7 +85,7 @@ inline spirv::TestCase CaseOf(const std::string& text) {
 }
 
 inline void ExpectSameOnRef(const spirv::TestCase& whole,
-                     const spirv::TestCase& split) {
+                            const spirv::TestCase& split) {
   oracles::reference::ReferenceOptions ref;
   const oracles::Execution a = oracles::reference::RunReference(whole, ref);
   const oracles::Execution b = oracles::reference::RunReference(split, ref);

@@ -8,7 +8,6 @@
 
 #include "generators/kernel/generator.h"
 #include "generators/transform/engine.h"
-#include "tests/transform/split_cases.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/reference/interpreter.h"
@@ -16,6 +15,7 @@
 #include "spirv/link.h"
 #include "spirv/spirv_tools.h"
 #include "spirv/unified1/spirv.hpp11"
+#include "tests/transform/split_cases.h"
 
 namespace l0spv::generators::transform {
 namespace {
@@ -111,9 +111,9 @@ TEST(SplitModule, RefusesWhatItCannotMoveAndSaysWhy) {
 TEST(SplitModule, AShuffleOfTwoWidthsStaysWholeWhileOclocIsAvoided) {
   std::string text = kWhole;
   const std::string at = "%twice = OpFunction %uint None %ufn";
-  text.replace(text.find(at), at.size(),
-               "%v2 = OpConstantNull %v2uint\n%v3 = OpConstantNull %v3uint\n" +
-                   at);
+  text.replace(
+      text.find(at), at.size(),
+      "%v2 = OpConstantNull %v2uint\n%v3 = OpConstantNull %v3uint\n" + at);
   const std::string body = "%y2 = OpIAdd %uint %y %y";
   text.replace(text.find(body), body.size(),
                body + "\n%s = OpVectorShuffle %v4uint %v2 %v3 0 1 2 4");
@@ -239,8 +239,7 @@ TEST(SplitModuleRecord, WhereItMustNotApply) {
   kernel_only.replace(kernel_only.find(call), call.size(),
                       "%r = OpIAdd %uint %g32 %g32");
   const size_t helpers = kernel_only.find("%twice = OpFunction");
-  kernel_only.erase(helpers,
-                    kernel_only.find("%k = OpFunction") - helpers);
+  kernel_only.erase(helpers, kernel_only.find("%k = OpFunction") - helpers);
   const spirv::TestCase lone = CaseOf(kernel_only);
   EXPECT_EQ(SplitAndLog(lone, {.seed = 1}).status().code(),
             absl::StatusCode::kFailedPrecondition);

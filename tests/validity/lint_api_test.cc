@@ -292,21 +292,23 @@ OpReturn
 OpFunctionEnd
 )";
   const std::string library =
-      preamble + (cycle ? "OpDecorate %g LinkageAttributes \"g\" Import\n"
-                        : "") +
+      preamble +
+      (cycle ? "OpDecorate %g LinkageAttributes \"g\" Import\n" : "") +
       R"(OpDecorate %f LinkageAttributes "f" Export
 %uint = OpTypeInt 32 0
 %ufn = OpTypeFunction %uint %uint
-)" + (cycle ? R"(%g = OpFunction %uint None %ufn
+)" +
+      (cycle ? R"(%g = OpFunction %uint None %ufn
 %gx = OpFunctionParameter %uint
 OpFunctionEnd
 )"
-            : "") +
+             : "") +
       R"(%f = OpFunction %uint None %ufn
 %fx = OpFunctionParameter %uint
 %fb = OpLabel
-)" + (cycle ? "%fy = OpFunctionCall %uint %g %fx\nOpReturnValue %fy\n"
-            : "OpReturnValue %fx\n") +
+)" +
+      (cycle ? "%fy = OpFunctionCall %uint %g %fx\nOpReturnValue %fy\n"
+             : "OpReturnValue %fx\n") +
       "OpFunctionEnd\n";
   spirv::TestCase tc;
   tc.module_words = spirv::EncodeModule(Assemble(kernel.c_str()));

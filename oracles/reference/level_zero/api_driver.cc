@@ -116,8 +116,7 @@ DriverGetExtensionProperties(ze_driver_handle_t driver, uint32_t* count,
   const uint32_t n = std::min(*count, kCount);
   for (uint32_t i = 0; i < n; ++i) {
     std::memset(props[i].name, 0, sizeof props[i].name);
-    std::strncpy(props[i].name, kExtensions[i].name,
-                 sizeof props[i].name - 1);
+    std::strncpy(props[i].name, kExtensions[i].name, sizeof props[i].name - 1);
     props[i].version = kExtensions[i].version;
   }
   *count = n;

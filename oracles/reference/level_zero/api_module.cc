@@ -60,15 +60,15 @@ BuildResult BuildProgram(const ze_module_program_exp_desc_t& program) {
       std::vector<SpecConstantValue> values;
       const ze_module_constants_t* constants =
           program.pConstants ? program.pConstants[i] : nullptr;
-      if (constants && constants->numConstants > 0 &&
-          constants->pConstantIds && constants->pConstantValues) {
+      if (constants && constants->numConstants > 0 && constants->pConstantIds &&
+          constants->pConstantValues) {
         for (uint32_t c = 0; c < constants->numConstants; ++c)
           values.push_back(
               {constants->pConstantIds[c], constants->pConstantValues[c]});
       }
-      const char* flags =
-          program.pBuildFlags && program.pBuildFlags[i] ? program.pBuildFlags[i]
-                                                        : "";
+      const char* flags = program.pBuildFlags && program.pBuildFlags[i]
+                              ? program.pBuildFlags[i]
+                              : "";
       part = BuildModule(words, flags, values);
     }
     if (part.result != ZE_RESULT_SUCCESS) {
