@@ -367,6 +367,15 @@ std::vector<LinkageSymbol> LinkageSymbols(const Module& module) {
   return out;
 }
 
+Instruction LinkageDecoration(uint32_t id, const std::string& name,
+                              spv::LinkageType type) {
+  return Instruction(
+      static_cast<uint32_t>(Op::OpDecorate), 0, 0,
+      {IdOperand(id), EnumOperand(OperandKind::kDecoration, kLinkageAttributes),
+       StringOperand(name),
+       EnumOperand(OperandKind::kLinkageType, static_cast<uint32_t>(type))});
+}
+
 absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs,
                                    const LinkOptions& options) {
   return Linker(inputs, options).Run();

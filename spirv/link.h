@@ -38,6 +38,7 @@
 #include "absl/status/statusor.h"
 #include "spirv/module.h"
 #include "spirv/test_case.h"
+#include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::spirv {
 
@@ -64,6 +65,10 @@ struct LinkageSymbol {
   uint32_t id = 0;
 };
 std::vector<LinkageSymbol> LinkageSymbols(const Module& module);
+
+// OpDecorate %id LinkageAttributes "name" type.
+Instruction LinkageDecoration(uint32_t id, const std::string& name,
+                              spv::LinkageType type);
 
 // Whether the module's words hold an OpDecorate LinkageAttributes ... Import
 // of something other than a built-in variable (which the environment

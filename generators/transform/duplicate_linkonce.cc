@@ -34,18 +34,6 @@ bool IsLinkage(const Instruction& a) {
          a.word(1) == kLinkageAttributes;
 }
 
-Instruction LinkageDecoration(uint32_t id, const std::string& name,
-                              spv::LinkageType type) {
-  using spirv::OperandKind;
-  return Instruction(
-      static_cast<uint32_t>(Op::OpDecorate), 0, 0,
-      {spirv::IdOperand(id),
-       spirv::EnumOperand(OperandKind::kDecoration, kLinkageAttributes),
-       spirv::StringOperand(name),
-       spirv::EnumOperand(OperandKind::kLinkageType,
-                          static_cast<uint32_t>(type))});
-}
-
 // Every instruction of a function, its OpFunction and parameters first.
 template <typename Fn>
 void ForEachOf(const Function& f, Fn fn) {
@@ -226,14 +214,14 @@ class Duplicator {
     Module& hm = modules_[home];
     for (Instruction& a : hm.annotations)
       if (IsLinkage(a) && a.word(0) == f)
-        a = LinkageDecoration(f, name, spv::LinkageType::LinkOnceODR);
+        a = spirv::LinkageDecoration(f, name, spv::LinkageType::LinkOnceODR);
     DeclareExtension(hm);
     const Function body = *hm.FindFunction(f);
     for (uint32_t j : copies_.at(f)) {
       Module& m = modules_[j];
       CopyFunction(hm, body, m);
       m.annotations.push_back(
-          LinkageDecoration(f, name, spv::LinkageType::LinkOnceODR));
+          spirv::LinkageDecoration(f, name, spv::LinkageType::LinkOnceODR));
       DeclareExtension(m);
       for (uint32_t g : Callees(body)) {
         if (m.FindFunction(g) != nullptr) continue;
@@ -246,8 +234,8 @@ class Duplicator {
         decl.parameters = gf->parameters;
         decl.end = gf->end;
         CopyFunction(gm, decl, m);
-        m.annotations.push_back(
-            LinkageDecoration(g, names_.at(g), spv::LinkageType::Import));
+        m.annotations.push_back(spirv::LinkageDecoration(
+            g, names_.at(g), spv::LinkageType::Import));
       }
     }
   }

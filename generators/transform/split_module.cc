@@ -10,6 +10,7 @@
 #include "oracles/known_bugs/registry.h"
 #include "spirv/binary.h"
 #include "spirv/ir_edit.h"
+#include "spirv/link.h"
 #include "spirv/opcode_traits.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -24,20 +25,6 @@ using IdSet = absl::flat_hash_set<uint32_t>;
 
 std::string SymbolName(uint32_t function_id) {
   return absl::StrCat("l0spv_fn_", function_id);
-}
-
-Instruction LinkageDecoration(uint32_t id, const std::string& name,
-                              spv::LinkageType type) {
-  using spirv::OperandKind;
-  return Instruction(
-      static_cast<uint32_t>(Op::OpDecorate), 0, 0,
-      {spirv::IdOperand(id),
-       spirv::EnumOperand(
-           OperandKind::kDecoration,
-           static_cast<uint32_t>(spv::Decoration::LinkageAttributes)),
-       spirv::StringOperand(name),
-       spirv::EnumOperand(OperandKind::kLinkageType,
-                          static_cast<uint32_t>(type))});
 }
 
 bool IsSpecConstant(const Instruction& inst) {
@@ -300,11 +287,11 @@ class Splitter {
     }
     for (const spirv::Function& f : m_.functions) {
       if (exports.contains(f.id()))
-        out.annotations.push_back(LinkageDecoration(f.id(), SymbolName(f.id()),
-                                                    spv::LinkageType::Export));
+        out.annotations.push_back(spirv::LinkageDecoration(
+            f.id(), SymbolName(f.id()), spv::LinkageType::Export));
       if (declares.contains(f.id()))
-        out.annotations.push_back(LinkageDecoration(f.id(), SymbolName(f.id()),
-                                                    spv::LinkageType::Import));
+        out.annotations.push_back(spirv::LinkageDecoration(
+            f.id(), SymbolName(f.id()), spv::LinkageType::Import));
     }
     return out;
   }

@@ -276,6 +276,17 @@ std::optional<Execution> SpirOf(const WorkerInput& in, size_t i) {
   return std::nullopt;
 }
 
+// clCreateProgramWithBinary of module i's SPIR bitcode (SpirOf(in, i)
+// checked first).
+cl_program ProgramFromSpir(const WorkerInput& in, size_t i, cl_context context,
+                           cl_device_id device, cl_int* err) {
+  const unsigned char* bin = (*in.spir)[i].bitcode.data();
+  const size_t size = (*in.spir)[i].bitcode.size();
+  cl_int bin_status = CL_SUCCESS;
+  return clCreateProgramWithBinary(context, 1, &device, &size, &bin,
+                                   &bin_status, err);
+}
+
 constexpr char kSpirPathNote[] =
     "SPIR 1.2 bitcode (llvm-spirv -r) through clCreateProgramWithBinary";
 
@@ -294,11 +305,7 @@ std::optional<Execution> BuildOneModule(const WorkerInput& in, bool use_il,
     path_note = "SPIR-V through clCreateProgramWithIL";
   } else {
     if (auto failed = SpirOf(in, 0)) return failed;
-    const unsigned char* bin = (*in.spir)[0].bitcode.data();
-    const size_t size = (*in.spir)[0].bitcode.size();
-    cl_int bin_status = CL_SUCCESS;
-    cl.program = clCreateProgramWithBinary(cl.context, 1, &device, &size, &bin,
-                                           &bin_status, &err);
+    cl.program = ProgramFromSpir(in, 0, cl.context, device, &err);
     build_options = "-x spir -spir-std=1.2";
     path_note = kSpirPathNote;
   }
@@ -346,11 +353,7 @@ std::optional<Execution> LinkModules(const WorkerInput& in, bool use_il,
                                    &err);
     } else {
       if (auto failed = SpirOf(in, i)) return failed;
-      const unsigned char* bin = (*in.spir)[i].bitcode.data();
-      const size_t size = (*in.spir)[i].bitcode.size();
-      cl_int bin_status = CL_SUCCESS;
-      part = clCreateProgramWithBinary(cl.context, 1, &device, &size, &bin,
-                                       &bin_status, &err);
+      part = ProgramFromSpir(in, i, cl.context, device, &err);
     }
     if (!part) {
       return FailedExecution(

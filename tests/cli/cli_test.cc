@@ -11,6 +11,7 @@
 #include "oracles/process/subprocess.h"
 #include "spirv/binary.h"
 #include "spirv/spirv_tools.h"
+#include "tests/support/linkage_modules.h"
 
 namespace l0spv {
 namespace {
@@ -626,40 +627,6 @@ namespace l0spv {
 namespace {
 
 // A kernel importing add1, and a module exporting it (issue 19).
-constexpr char kImportsAdd1[] = R"(
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Linkage
-OpCapability Int64
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k" %gid
-OpDecorate %gid BuiltIn GlobalInvocationId
-OpDecorate %gid Constant
-OpDecorate %add1 LinkageAttributes "add1" Import
-%void = OpTypeVoid
-%uint = OpTypeInt 32 0
-%ulong = OpTypeInt 64 0
-%v3ulong = OpTypeVector %ulong 3
-%pv3 = OpTypePointer Input %v3ulong
-%gptr = OpTypePointer CrossWorkgroup %uint
-%kfn = OpTypeFunction %void %gptr
-%ufn = OpTypeFunction %uint %uint
-%gid = OpVariable %pv3 Input
-%add1 = OpFunction %uint None %ufn
-%x = OpFunctionParameter %uint
-OpFunctionEnd
-%k = OpFunction %void None %kfn
-%out = OpFunctionParameter %gptr
-%entry = OpLabel
-%g = OpLoad %v3ulong %gid
-%g0 = OpCompositeExtract %ulong %g 0
-%g32 = OpUConvert %uint %g0
-%r = OpFunctionCall %uint %add1 %g32
-%p = OpInBoundsPtrAccessChain %gptr %out %g0
-OpStore %p %r
-OpReturn
-OpFunctionEnd
-)";
 constexpr char kExportsAdd1[] = R"(
 OpCapability Addresses
 OpCapability Kernel
@@ -678,7 +645,8 @@ OpFunctionEnd
 )";
 
 TEST_F(CliTest, RunLinksSeveralModulesAndNamesWhatDoesNotLink) {
-  const std::string kernel = WriteModule("kernel.spv", kImportsAdd1);
+  const std::string kernel =
+      WriteModule("kernel.spv", test_support::ImportsAdd1().c_str());
   const std::string lib = WriteModule("lib.spv", kExportsAdd1);
   const std::string dump = (dir_ / "out").string();
   CliRun r = L0spvFuzz({"run", kernel, lib, "--kernel=k", "--global=4",

@@ -251,12 +251,15 @@ TEST(LevelZeroTargetTest, GivenGeneratedKernelsThenGpuTargetEqualsRef) {
 namespace l0spv::oracles {
 namespace {
 
-// Cases of several modules (issue 19): the adapter creates every module and
-// links them with zeModuleDynamicLink, which the reference driver does with
-// the reference linker; results equal ref's.
-TEST(LevelZeroTargetTest, GivenSplitCasesThenDynamicLinkRunsThemLikeRef) {
-  auto target = MakeLevelZeroTarget("", TargetOptions());
-  ASSERT_TRUE(target.ok()) << target.status();
+// Cases of several modules (issue 19), linked both ways the reference
+// driver offers: zeModuleDynamicLink of modules created one by one, and one
+// zeModuleCreate with the multi-module program descriptor
+// (ZE_experimental_module_program); the driver links with the reference
+// linker either way, and results equal ref's. The target's default picks by
+// module hash.
+class SeveralModulesTest : public ::testing::TestWithParam<LevelZeroLink> {};
+
+TEST_P(SeveralModulesTest, GivenSplitCasesThenResultsEqualRefs) {
   size_t split_cases = 0;
   for (uint64_t seed = 0; seed < 24; ++seed) {
     generators::kernel::GeneratorOptions options;
@@ -266,17 +269,25 @@ TEST(LevelZeroTargetTest, GivenSplitCasesThenDynamicLinkRunsThemLikeRef) {
     auto split = generators::transform::SplitModule(*tc, {.seed = seed});
     if (!split.ok()) continue;
     ++split_cases;
-    const Execution e = (*target)->Run(split->test_case, TargetRunLimits());
-    ASSERT_EQ(e.status, ExecutionStatus::kOk)
-        << "seed " << seed << ": " << e.message << "\n"
-        << e.log;
+    LevelZeroTargetOptions o;
+    o.link = GetParam();
+    auto e = RunOnLevelZero(split->test_case, o);
+    ASSERT_TRUE(e.ok()) << e.status();
+    ASSERT_EQ(e->status, ExecutionStatus::kOk)
+        << "seed " << seed << ": " << e->message << "\n"
+        << e->log;
     EXPECT_EQ(
-        e.buffers,
+        e->buffers,
         reference::RunReference(*tc, reference::ReferenceOptions()).buffers)
         << "seed " << seed;
   }
   EXPECT_GE(split_cases, 8u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Links, SeveralModulesTest,
+                         ::testing::Values(LevelZeroLink::kDynamicLink,
+                                           LevelZeroLink::kProgram,
+                                           LevelZeroLink::kEither));
 
 TEST(LevelZeroTargetTest, GivenAnUnresolvedImportThenLinkFailureNamesIt) {
   generators::kernel::GeneratorOptions options;
@@ -308,34 +319,6 @@ TEST(LevelZeroTargetTest, GivenAnUnresolvedImportThenLinkFailureNamesIt) {
   EXPECT_THAT(e->message, HasSubstr("ze_module_program_exp_desc_t"));
   EXPECT_THAT(e->message, HasSubstr("ZE_RESULT_ERROR_MODULE_LINK_FAILURE"));
   EXPECT_THAT(e->log, HasSubstr("is defined in module 0 and in module 1"));
-}
-
-// The multi-module program descriptor (ZE_experimental_module_program):
-// one zeModuleCreate builds and links every module; the results equal
-// ref's, as with zeModuleDynamicLink.
-TEST(LevelZeroTargetTest, GivenSplitCasesThenTheProgramDescriptorRunsThem) {
-  size_t split_cases = 0;
-  for (uint64_t seed = 0; seed < 16; ++seed) {
-    generators::kernel::GeneratorOptions options;
-    options.seed = seed;
-    auto tc = generators::kernel::GenerateTestCase(options);
-    ASSERT_TRUE(tc.ok()) << tc.status();
-    auto split = generators::transform::SplitModule(*tc, {.seed = seed});
-    if (!split.ok()) continue;
-    ++split_cases;
-    LevelZeroTargetOptions o;
-    o.link = LevelZeroLink::kProgram;
-    auto e = RunOnLevelZero(split->test_case, o);
-    ASSERT_TRUE(e.ok()) << e.status();
-    ASSERT_EQ(e->status, ExecutionStatus::kOk)
-        << "seed " << seed << ": " << e->message << "\n"
-        << e->log;
-    EXPECT_EQ(
-        e->buffers,
-        reference::RunReference(*tc, reference::ReferenceOptions()).buffers)
-        << "seed " << seed;
-  }
-  EXPECT_GE(split_cases, 5u);
 }
 
 }  // namespace

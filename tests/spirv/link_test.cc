@@ -18,51 +18,14 @@
 #include "spirv/spirv_tools.h"
 #include "spirv/test_case.h"
 #include "spirv/unified1/spirv.hpp11"
+#include "tests/support/linkage_modules.h"
 
 namespace l0spv::spirv {
 namespace {
 
+using test_support::kImportsAdd1Body;
+using test_support::kLinkagePreamble;
 using ::testing::HasSubstr;
-
-constexpr char kPreamble[] = R"(
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Linkage
-OpCapability Int64
-)";
-
-// Kernel `k` stores add1(gid.x) through its argument; add1 is imported.
-constexpr char kKernel[] = R"(
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k" %gid
-OpName %add1 "add1"
-OpDecorate %gid BuiltIn GlobalInvocationId
-OpDecorate %gid Constant
-OpDecorate %add1 LinkageAttributes "add1" Import
-%void = OpTypeVoid
-%uint = OpTypeInt 32 0
-%ulong = OpTypeInt 64 0
-%v3ulong = OpTypeVector %ulong 3
-%pv3 = OpTypePointer Input %v3ulong
-%gptr = OpTypePointer CrossWorkgroup %uint
-%kfn = OpTypeFunction %void %gptr
-%ufn = OpTypeFunction %uint %uint
-%gid = OpVariable %pv3 Input
-%add1 = OpFunction %uint None %ufn
-%x = OpFunctionParameter %uint
-OpFunctionEnd
-%k = OpFunction %void None %kfn
-%out = OpFunctionParameter %gptr
-%entry = OpLabel
-%g = OpLoad %v3ulong %gid
-%g0 = OpCompositeExtract %ulong %g 0
-%g32 = OpUConvert %uint %g0
-%r = OpFunctionCall %uint %add1 %g32
-%p = OpInBoundsPtrAccessChain %gptr %out %g0
-OpStore %p %r
-OpReturn
-OpFunctionEnd
-)";
 
 std::string Helper(const std::string& linkage, const std::string& name,
                    const std::string& result_type = "%uint") {
@@ -123,8 +86,9 @@ void ExpectValid(const Module& m) {
 }
 
 TEST(LinkModules, ImportBindsToTheExportAndTypesUnify) {
-  auto linked = Link({std::string(kPreamble) + kKernel,
-                      std::string(kPreamble) + Helper("Export", "add1")});
+  auto linked =
+      Link({std::string(kLinkagePreamble) + kImportsAdd1Body,
+            std::string(kLinkagePreamble) + Helper("Export", "add1")});
   ASSERT_TRUE(linked.ok()) << linked.status();
   ExpectValid(*linked);
   ASSERT_EQ(linked->functions.size(), 2u);
@@ -148,18 +112,19 @@ TEST(LinkModules, ImportBindsToTheExportAndTypesUnify) {
 }
 
 TEST(LinkModules, ModuleOrderDoesNotMatter) {
-  auto linked = Link({std::string(kPreamble) + Helper("Export", "add1"),
-                      std::string(kPreamble) + kKernel});
+  auto linked = Link({std::string(kLinkagePreamble) + Helper("Export", "add1"),
+                      std::string(kLinkagePreamble) + kImportsAdd1Body});
   ASSERT_TRUE(linked.ok()) << linked.status();
   ExpectValid(*linked);
   EXPECT_EQ(linked->KernelNames(), std::vector<std::string>{"k"});
 }
 
 TEST(LinkModules, LinkOnceOdrCopiesMergeIntoOne) {
-  const std::string linkonce = std::string(kPreamble) +
+  const std::string linkonce = std::string(kLinkagePreamble) +
                                "OpExtension \"SPV_KHR_linkonce_odr\"\n" +
                                Helper("LinkOnceODR", "add1");
-  auto linked = Link({std::string(kPreamble) + kKernel, linkonce, linkonce});
+  auto linked = Link(
+      {std::string(kLinkagePreamble) + kImportsAdd1Body, linkonce, linkonce});
   ASSERT_TRUE(linked.ok()) << linked.status();
   ExpectValid(*linked);
   EXPECT_EQ(linked->functions.size(), 2u);
@@ -168,11 +133,12 @@ TEST(LinkModules, LinkOnceOdrCopiesMergeIntoOne) {
 }
 
 TEST(LinkModules, AnExportWinsOverLinkOnceOdrCopies) {
-  const std::string linkonce = std::string(kPreamble) +
+  const std::string linkonce = std::string(kLinkagePreamble) +
                                "OpExtension \"SPV_KHR_linkonce_odr\"\n" +
                                Helper("LinkOnceODR", "add1");
-  auto linked = Link({std::string(kPreamble) + kKernel, linkonce,
-                      std::string(kPreamble) + Helper("Export", "add1")});
+  auto linked =
+      Link({std::string(kLinkagePreamble) + kImportsAdd1Body, linkonce,
+            std::string(kLinkagePreamble) + Helper("Export", "add1")});
   ASSERT_TRUE(linked.ok()) << linked.status();
   ExpectValid(*linked);
   const auto symbols = LinkageSymbols(*linked);
@@ -182,7 +148,7 @@ TEST(LinkModules, AnExportWinsOverLinkOnceOdrCopies) {
 }
 
 TEST(LinkModules, ExportedVariablesBindToo) {
-  const std::string exporter = std::string(kPreamble) + R"(
+  const std::string exporter = std::string(kLinkagePreamble) + R"(
 OpMemoryModel Physical64 OpenCL
 OpDecorate %v LinkageAttributes "counter" Export
 %uint = OpTypeInt 32 0
@@ -190,7 +156,7 @@ OpDecorate %v LinkageAttributes "counter" Export
 %p = OpTypePointer CrossWorkgroup %uint
 %v = OpVariable %p CrossWorkgroup %seven
 )";
-  const std::string importer = std::string(kPreamble) + R"(
+  const std::string importer = std::string(kLinkagePreamble) + R"(
 OpMemoryModel Physical64 OpenCL
 OpEntryPoint Kernel %k "k"
 OpDecorate %v LinkageAttributes "counter" Import
@@ -224,7 +190,7 @@ TEST(LinkModules, TypesBuiltFromConstantsUnify) {
 %parr = OpTypePointer CrossWorkgroup %arr
 %fn = OpTypeFunction %void %parr
 )";
-  const std::string importer = std::string(kPreamble) + R"(
+  const std::string importer = std::string(kLinkagePreamble) + R"(
 OpMemoryModel Physical64 OpenCL
 OpEntryPoint Kernel %k "k"
 OpDecorate %f LinkageAttributes "f" Import
@@ -245,7 +211,7 @@ OpReturn
 OpFunctionEnd
 )";
   const std::string exporter =
-      std::string(kPreamble) +
+      std::string(kLinkagePreamble) +
       "OpMemoryModel Physical64 OpenCL\nOpDecorate %f LinkageAttributes \"f\" "
       "Export" +
       types + R"(
@@ -267,14 +233,14 @@ OpFunctionEnd
 // bind to nothing and are no error (spirv-link skips them too); an import
 // of the same name that is not a built-in still is one.
 TEST(LinkModules, ImportedBuiltInsAreTheEnvironments) {
-  std::string kernel = std::string(kPreamble) + kKernel;
+  std::string kernel = std::string(kLinkagePreamble) + kImportsAdd1Body;
   const std::string plain = "OpDecorate %gid BuiltIn GlobalInvocationId\n";
   kernel.replace(kernel.find(plain), plain.size(),
                  plain +
                      "OpDecorate %gid LinkageAttributes "
                      "\"__spirv_BuiltInGlobalInvocationId\" Import\n");
   auto linked =
-      Link({kernel, std::string(kPreamble) + Helper("Export", "add1")});
+      Link({kernel, std::string(kLinkagePreamble) + Helper("Export", "add1")});
   ASSERT_TRUE(linked.ok()) << linked.status();
   ExpectValid(*linked);
   EXPECT_EQ(Count(*linked, spv::Op::OpVariable), 1u);
@@ -287,16 +253,17 @@ TEST(LinkModules, ImportedBuiltInsAreTheEnvironments) {
 
   std::string not_built_in = kernel;
   not_built_in.replace(not_built_in.find(plain), plain.size(), "");
-  linked =
-      Link({not_built_in, std::string(kPreamble) + Helper("Export", "add1")});
+  linked = Link(
+      {not_built_in, std::string(kLinkagePreamble) + Helper("Export", "add1")});
   ASSERT_FALSE(linked.ok());
   EXPECT_THAT(linked.status().message(),
               HasSubstr("imports '__spirv_BuiltInGlobalInvocationId'"));
 }
 
 TEST(LinkModules, HasImportsScansTheWords) {
-  auto importer = Assemble(std::string(kPreamble) + kKernel);
-  auto exporter = Assemble(std::string(kPreamble) + Helper("Export", "add1"));
+  auto importer = Assemble(std::string(kLinkagePreamble) + kImportsAdd1Body);
+  auto exporter =
+      Assemble(std::string(kLinkagePreamble) + Helper("Export", "add1"));
   ASSERT_TRUE(importer.ok() && exporter.ok());
   EXPECT_TRUE(HasImports(*importer));
   EXPECT_FALSE(HasImports(*exporter));
@@ -307,13 +274,13 @@ TEST(LinkModules, HasImportsScansTheWords) {
 }
 
 TEST(LinkModules, AnUnresolvedImportNamesModuleAndSymbol) {
-  auto linked = Link({std::string(kPreamble) + kKernel});
+  auto linked = Link({std::string(kLinkagePreamble) + kImportsAdd1Body});
   ASSERT_FALSE(linked.ok());
   EXPECT_EQ(linked.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(linked.status().message(),
               HasSubstr("module 0 imports 'add1', which no module exports"));
-  linked = Link({std::string(kPreamble) + kKernel,
-                 std::string(kPreamble) + Helper("Export", "add2")});
+  linked = Link({std::string(kLinkagePreamble) + kImportsAdd1Body,
+                 std::string(kLinkagePreamble) + Helper("Export", "add2")});
   ASSERT_FALSE(linked.ok());
   EXPECT_THAT(linked.status().message(), HasSubstr("'add1'"));
 }
@@ -321,7 +288,7 @@ TEST(LinkModules, AnUnresolvedImportNamesModuleAndSymbol) {
 // A partial link (the reducer merging two modules of several) keeps an
 // import nobody defines as one declaration; a full link refuses it.
 TEST(LinkModules, APartialLinkKeepsUnresolvedImports) {
-  const std::string kernel = std::string(kPreamble) + kKernel;
+  const std::string kernel = std::string(kLinkagePreamble) + kImportsAdd1Body;
   Module a = ParseOrDie(kernel), b = ParseOrDie(kernel);
   // Two inputs each importing add1, neither defining it: one declaration.
   std::string renamed = kernel;
@@ -338,7 +305,8 @@ TEST(LinkModules, APartialLinkKeepsUnresolvedImports) {
         s.linkage_type == static_cast<uint32_t>(spv::LinkageType::Import);
   EXPECT_EQ(imports, 1u);
   // The partial program then links with the module that defines add1.
-  Module lib = ParseOrDie(std::string(kPreamble) + Helper("Export", "add1"));
+  Module lib =
+      ParseOrDie(std::string(kLinkagePreamble) + Helper("Export", "add1"));
   const LinkInput rest[] = {{"partial", &*partial}, {"lib", &lib}};
   auto full = LinkModules(rest);
   ASSERT_TRUE(full.ok()) << full.status();
@@ -346,9 +314,10 @@ TEST(LinkModules, APartialLinkKeepsUnresolvedImports) {
 }
 
 TEST(LinkModules, TwoStrongDefinitionsAreAnError) {
-  auto linked = Link({std::string(kPreamble) + kKernel,
-                      std::string(kPreamble) + Helper("Export", "add1"),
-                      std::string(kPreamble) + Helper("Export", "add1")});
+  auto linked =
+      Link({std::string(kLinkagePreamble) + kImportsAdd1Body,
+            std::string(kLinkagePreamble) + Helper("Export", "add1"),
+            std::string(kLinkagePreamble) + Helper("Export", "add1")});
   ASSERT_FALSE(linked.ok());
   EXPECT_THAT(linked.status().message(),
               HasSubstr("'add1' is defined twice (Export) in module 1 and in "
@@ -356,9 +325,9 @@ TEST(LinkModules, TwoStrongDefinitionsAreAnError) {
 }
 
 TEST(LinkModules, ATypeMismatchNamesBothModules) {
-  auto linked =
-      Link({std::string(kPreamble) + kKernel,
-            std::string(kPreamble) + Helper("Export", "add1", "%float")});
+  auto linked = Link(
+      {std::string(kLinkagePreamble) + kImportsAdd1Body,
+       std::string(kLinkagePreamble) + Helper("Export", "add1", "%float")});
   ASSERT_FALSE(linked.ok());
   EXPECT_THAT(linked.status().message(),
               HasSubstr("'add1' has one type in module 1 and another in "
@@ -366,15 +335,16 @@ TEST(LinkModules, ATypeMismatchNamesBothModules) {
 }
 
 TEST(LinkModules, DuplicateEntryPointsAndModelsAreErrors) {
-  auto linked = Link(
-      {std::string(kPreamble) + kKernel, std::string(kPreamble) + kKernel});
+  auto linked = Link({std::string(kLinkagePreamble) + kImportsAdd1Body,
+                      std::string(kLinkagePreamble) + kImportsAdd1Body});
   ASSERT_FALSE(linked.ok());
   EXPECT_THAT(linked.status().message(),
               HasSubstr("entry point 'k' is defined in module 0 and in "
                         "module 1"));
-  std::string physical32 = std::string(kPreamble) + Helper("Export", "add1");
+  std::string physical32 =
+      std::string(kLinkagePreamble) + Helper("Export", "add1");
   physical32.replace(physical32.find("Physical64"), 10, "Physical32");
-  linked = Link({std::string(kPreamble) + kKernel, physical32});
+  linked = Link({std::string(kLinkagePreamble) + kImportsAdd1Body, physical32});
   ASSERT_FALSE(linked.ok());
   EXPECT_THAT(linked.status().message(),
               HasSubstr("module 1: its OpMemoryModel differs"));
@@ -389,8 +359,9 @@ class LinkedCaseFilesTest : public ::testing::Test {
     dir_ = std::filesystem::temp_directory_path() /
            ("l0spv_linked_case_" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir_);
-    auto kernel = Assemble(std::string(kPreamble) + kKernel);
-    auto helper = Assemble(std::string(kPreamble) + Helper("Export", "add1"));
+    auto kernel = Assemble(std::string(kLinkagePreamble) + kImportsAdd1Body);
+    auto helper =
+        Assemble(std::string(kLinkagePreamble) + Helper("Export", "add1"));
     ASSERT_TRUE(kernel.ok() && helper.ok());
     tc_.module_words = *kernel;
     tc_.linked_modules.push_back(*helper);
@@ -464,7 +435,8 @@ TEST_F(LinkedCaseFilesTest, BadListsAndFilesAreClearErrors) {
 }
 
 TEST_F(LinkedCaseFilesTest, ALinkErrorNamesTheModuleFile) {
-  auto other = Assemble(std::string(kPreamble) + Helper("Export", "add2"));
+  auto other =
+      Assemble(std::string(kLinkagePreamble) + Helper("Export", "add2"));
   ASSERT_TRUE(other.ok());
   tc_.linked_modules[0] = *other;
   auto linked = LinkTestCase(tc_);

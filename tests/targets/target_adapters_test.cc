@@ -19,6 +19,7 @@
 #include "oracles/targets/target.h"
 #include "spirv/launch_spec.h"
 #include "spirv/spirv_tools.h"
+#include "tests/support/linkage_modules.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -277,40 +278,6 @@ namespace l0spv::oracles {
 namespace {
 
 // A kernel module importing add1 and a module exporting it (issue 19).
-constexpr char kImporter[] = R"(
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Linkage
-OpCapability Int64
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k" %gid
-OpDecorate %gid BuiltIn GlobalInvocationId
-OpDecorate %gid Constant
-OpDecorate %add1 LinkageAttributes "add1" Import
-%void = OpTypeVoid
-%uint = OpTypeInt 32 0
-%ulong = OpTypeInt 64 0
-%v3ulong = OpTypeVector %ulong 3
-%pv3 = OpTypePointer Input %v3ulong
-%gptr = OpTypePointer CrossWorkgroup %uint
-%kfn = OpTypeFunction %void %gptr
-%ufn = OpTypeFunction %uint %uint
-%gid = OpVariable %pv3 Input
-%add1 = OpFunction %uint None %ufn
-%x = OpFunctionParameter %uint
-OpFunctionEnd
-%k = OpFunction %void None %kfn
-%out = OpFunctionParameter %gptr
-%entry = OpLabel
-%g = OpLoad %v3ulong %gid
-%g0 = OpCompositeExtract %ulong %g 0
-%g32 = OpUConvert %uint %g0
-%r = OpFunctionCall %uint %add1 %g32
-%p = OpInBoundsPtrAccessChain %gptr %out %g0
-OpStore %p %r
-OpReturn
-OpFunctionEnd
-)";
 constexpr char kExporter[] = R"(
 OpCapability Addresses
 OpCapability Kernel
@@ -330,7 +297,7 @@ OpFunctionEnd
 
 spirv::TestCase LinkedCase(const std::string& exporter = kExporter) {
   spirv::TestCase tc;
-  auto importer = spirv::Assemble(kImporter);
+  auto importer = spirv::Assemble(test_support::ImportsAdd1());
   auto exported = spirv::Assemble(exporter);
   EXPECT_TRUE(importer.ok() && exported.ok());
   if (importer.ok()) tc.module_words = *importer;
@@ -437,7 +404,7 @@ namespace {
 // A module importing what it defines itself (here a LinkOnceODR definition)
 // is linked by ref as zeModuleCreate would; the call reaches the body.
 TEST_F(TargetAdaptersTest, RefLinksAModuleThatImportsWhatItDefines) {
-  std::string text = kImporter;
+  std::string text = test_support::ImportsAdd1();
   text.replace(text.find("OpCapability Int64"), 18,
                "OpCapability Int64\nOpExtension \"SPV_KHR_linkonce_odr\"");
   text.replace(text.find("%void = OpTypeVoid"), 18,
