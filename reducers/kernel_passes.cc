@@ -149,6 +149,11 @@ std::optional<TestCase> RemoveStatements(const TestCase& tc,
 
 // --- unused instructions and functions ---------------------------------------
 
+// A site that names no instruction (no id reaches it): only the unused
+// types, constants and module-scope variables go. A linked module whose
+// bodies keep every instruction still loses what it no longer uses.
+constexpr uint64_t kUnusedGlobalsSite = 0xffffffff;
+
 std::vector<uint64_t> UnusedSites(const TestCase& tc) {
   std::vector<uint64_t> sites;
   auto m = spirv::ReadModuleWords(tc.module_words);
@@ -159,6 +164,12 @@ std::vector<uint64_t> UnusedSites(const TestCase& tc) {
         IsRemovableWhenUnused(inst, *m))
       sites.push_back(inst.result_id());
   });
+  for (const Instruction& inst : m->types_values) {
+    if (inst.result_id() != 0 && !uses.contains(inst.result_id())) {
+      sites.push_back(kUnusedGlobalsSite);
+      break;
+    }
+  }
   return sites;
 }
 

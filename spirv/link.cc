@@ -220,6 +220,49 @@ class Linker {
     return 0;
   }
 
+  // A function's instructions with its own ids numbered in order, callees
+  // with a linkage name by that name (each copy calls its own module's
+  // declaration), OpLine left out; types and constants are unified by then,
+  // so their ids compare as they are.
+  static std::vector<uint64_t> Canonical(
+      const Function& f,
+      const absl::flat_hash_map<uint32_t, std::string>& names) {
+    absl::flat_hash_map<uint32_t, uint64_t> local;
+    const auto define = [&](const Instruction& inst) {
+      if (inst.result_id() != 0)
+        local.emplace(inst.result_id(), local.size() + 1);
+    };
+    define(f.def);
+    for (const Instruction& p : f.parameters) define(p);
+    for (const BasicBlock& b : f.blocks) {
+      define(b.label);
+      for (const Instruction& inst : b.instructions) define(inst);
+    }
+    const auto map = [&](uint32_t id) -> uint64_t {
+      if (auto it = local.find(id); it != local.end())
+        return (uint64_t{1} << 62) | it->second;
+      if (auto it = names.find(id); it != names.end())
+        return (uint64_t{1} << 61) | std::hash<std::string>()(it->second) >> 4;
+      return id;
+    };
+    std::vector<uint64_t> out;
+    const auto add = [&](const Instruction& inst) {
+      if (Is(inst, Op::OpLine) || Is(inst, Op::OpNoLine)) return;
+      out.push_back(inst.opcode());
+      out.push_back(map(inst.type_id()));
+      out.push_back(map(inst.result_id()));
+      for (const Operand& o : inst.operands())
+        for (uint32_t w : o.words) out.push_back(o.IsId() ? map(w) : w);
+    };
+    add(f.def);
+    for (const Instruction& p : f.parameters) add(p);
+    for (const BasicBlock& b : f.blocks) {
+      add(b.label);
+      for (const Instruction& inst : b.instructions) add(inst);
+    }
+    return out;
+  }
+
   absl::Status ResolveLinkage() {
     for (const Instruction& a : out_.annotations) {
       if (Is(a, Op::OpGroupDecorate) || Is(a, Op::OpDecorationGroup)) {
@@ -249,7 +292,9 @@ class Linker {
           a.word(1) == static_cast<uint32_t>(spv::Decoration::BuiltIn))
         built_ins.insert(a.word(0));
     std::map<std::string, Symbol> symbols;
+    absl::flat_hash_map<uint32_t, std::string> function_names;
     for (LinkageSymbol& s : LinkageSymbols(out_)) {
+      function_names[s.id] = s.name;
       if (s.linkage_type == kImport && built_ins.contains(s.id)) continue;
       Symbol& sym = symbols[s.name];
       if (s.linkage_type == kImport) {
@@ -297,6 +342,19 @@ class Linker {
           return absl::InvalidArgumentError(absl::StrCat(
               "link: '", name, "' has one type in ", origins_.Of(chosen->id),
               " and another in ", origins_.Of(other.id)));
+        // The definitions a LinkOnceODR merge picks among are required to
+        // be equivalent (SPV_KHR_linkonce_odr); differing ones make the
+        // program depend on the linker's pick.
+        const Function* a = out_.FindFunction(chosen->id);
+        const Function* b = out_.FindFunction(other.id);
+        if (other.linkage_type != kImport && a != nullptr && b != nullptr &&
+            !a->IsDeclaration() && !b->IsDeclaration() &&
+            Canonical(*a, function_names) != Canonical(*b, function_names))
+          return absl::InvalidArgumentError(absl::StrCat(
+              "link: the definitions of '", name, "' in ",
+              origins_.Of(chosen->id), " and in ", origins_.Of(other.id),
+              " differ: LinkOnceODR copies must be equivalent (the linker "
+              "keeps one of them)"));
         return absl::OkStatus();
       };
       for (const auto* list : {&sym.imports, &sym.linkonce}) {

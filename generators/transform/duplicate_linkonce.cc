@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "generators/kernel/random.h"
+#include "oracles/known_bugs/registry.h"
 #include "spirv/binary.h"
 #include "spirv/ir_edit.h"
 #include "spirv/link.h"
@@ -81,6 +82,12 @@ IdSet OuterIds(const Function& f) {
       if (o.IsId()) note(o.AsId());
   });
   return out;
+}
+
+bool ReturnsStruct(const Module& m, const Function& f) {
+  for (const Instruction& t : m.types_values)
+    if (t.result_id() == f.def.type_id()) return spirv::Is(t, Op::OpTypeStruct);
+  return false;
 }
 
 IdSet DefinedIds(const Module& m) {
@@ -164,6 +171,12 @@ class Duplicator {
   // Why `f` (defined in module `home`) cannot be copied into every other
   // module; "" when it can.
   std::string WhyNot(const Function& f, uint32_t home) const {
+    if ((options_.avoid_known_bugs &
+         oracles::ConsumersOf(
+             oracles::KnownBugId::kOclocLinkLinkonceStructReturn)) != 0 &&
+        ReturnsStruct(modules_[home], f))
+      return "returns a struct, and ocloc is avoided (known bug "
+             "ocloc_link_linkonce_struct_return)";
     for (uint32_t g : Callees(f))
       if (!names_.contains(g)) return "calls a function without a linkage name";
     const IdSet local = LocalIds(f);
@@ -219,6 +232,8 @@ class Duplicator {
     const Function body = *hm.FindFunction(f);
     for (uint32_t j : copies_.at(f)) {
       Module& m = modules_[j];
+      // The copy keeps its ids (WhyNot: none taken there).
+      m.header.bound = std::max(m.header.bound, hm.header.bound);
       CopyFunction(hm, body, m);
       m.annotations.push_back(
           spirv::LinkageDecoration(f, name, spv::LinkageType::LinkOnceODR));
@@ -229,6 +244,7 @@ class Duplicator {
         const Module& gm = modules_[HomeOf(g)];
         const Function* gf = gm.FindFunction(g);
         if (gf == nullptr) continue;
+        m.header.bound = std::max(m.header.bound, gm.header.bound);
         Function decl;
         decl.def = gf->def;
         decl.parameters = gf->parameters;

@@ -9,7 +9,8 @@
 //    of the case, imported (a declaration with Import, same id) by at least
 //    one other, whose ids (parameters, body) no importer defines, every id
 //    of which an importer has (types, constants, strings, imports), which
-//    uses no decoration group and whose every callee has a linkage name.
+//    uses no decoration group and whose every callee has a linkage name
+//    (and no known linker bug of an avoided consumer: DuplicateOptions).
 //    Half the candidates (drawn, at least one) become LinkOnceODR: the
 //    definition in its home and a copy of it (decorations and names of its
 //    ids along) in place of each importer's declaration.
@@ -37,6 +38,10 @@ namespace l0spv::generators::transform {
 
 struct DuplicateOptions {
   uint64_t seed = 0;
+  // The consumers whose registry entries to keep away from (an
+  // oracles::ConsumerBit mask): with IGC's, a function returning a struct
+  // gets no copies (ocloc_link_linkonce_struct_return).
+  uint32_t avoid_known_bugs = 0;
 };
 
 absl::StatusOr<spirv::TestCase> DuplicateLinkOnce(

@@ -175,6 +175,7 @@ absl::StatusOr<spirv::TestCase> ApplyCaseRecord(const spirv::TestCase& tc,
     }
     DuplicateOptions options;
     options.seed = Field<uint64_t>(r, "seed");
+    options.avoid_known_bugs = Field<uint32_t>(r, "avoid_known_bugs");
     return DuplicateLinkOnce(tc, options);
   } catch (const RecordFieldError& e) {
     return absl::InvalidArgumentError(
@@ -402,8 +403,10 @@ absl::StatusOr<spirv::TestCase> DuplicateLinkOnceAndLog(
     const spirv::TestCase& test_case, const DuplicateOptions& options) {
   auto copied = DuplicateLinkOnce(test_case, options);
   if (!copied.ok()) return copied.status();
-  copied->transformation_log = LogWith(
-      test_case, {{"kind", kDuplicateLinkOnceKind}, {"seed", options.seed}});
+  copied->transformation_log =
+      LogWith(test_case, {{"kind", kDuplicateLinkOnceKind},
+                          {"seed", options.seed},
+                          {"avoid_known_bugs", options.avoid_known_bugs}});
   return copied;
 }
 
@@ -414,7 +417,9 @@ absl::StatusOr<spirv::TestCase> SplitCase(const spirv::TestCase& test_case,
   if (!split.ok() || !linkonce) return split;
   kernel::Rng rng(options.seed ^ 0x6475706c69636174ULL);
   if (!rng.OneIn(2)) return split;
-  auto copied = DuplicateLinkOnceAndLog(*split, {.seed = options.seed});
+  auto copied = DuplicateLinkOnceAndLog(
+      *split,
+      {.seed = options.seed, .avoid_known_bugs = options.avoid_known_bugs});
   if (absl::IsFailedPrecondition(copied.status())) return split;
   return copied;
 }

@@ -16,7 +16,8 @@
 //    last in a log (the kinds before them edit one module): `split_module`
 //    (split_module.h; record {"kind", "seed", "modules"}) moves functions
 //    into further modules behind Export/Import, and `duplicate_linkonce`
-//    (duplicate_linkonce.h; record {"kind", "seed"}) then gives some
+//    (duplicate_linkonce.h; record {"kind", "seed", "avoid_known_bugs"})
+//    then gives some
 //    exported functions LinkOnceODR copies in the modules importing them.
 //    SplitAndLog / DuplicateLinkOnceAndLog apply one and append its record
 //    to the case's log; Replay applies them after the module-level records,

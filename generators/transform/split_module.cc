@@ -327,6 +327,29 @@ bool HasShuffleOfTwoWidths(const Module& m) {
   return found;
 }
 
+// Whether a function builds a struct (OpCompositeConstruct) from one of its
+// array-typed parameters (valid; ocloc link writes unreadable bitcode).
+bool HasStructOfArrayParam(const Module& m) {
+  IdSet arrays, structs, array_params;
+  for (const Instruction& t : m.types_values) {
+    if (spirv::Is(t, Op::OpTypeArray)) arrays.insert(t.result_id());
+    if (spirv::Is(t, Op::OpTypeStruct)) structs.insert(t.result_id());
+  }
+  for (const spirv::Function& f : m.functions)
+    for (const Instruction& p : f.parameters)
+      if (arrays.contains(p.type_id())) array_params.insert(p.result_id());
+  if (array_params.empty()) return false;
+  bool found = false;
+  m.ForEachInstruction([&](const Instruction& inst) {
+    if (!spirv::Is(inst, Op::OpCompositeConstruct) ||
+        !structs.contains(inst.type_id()))
+      return;
+    for (const spirv::Operand& o : inst.operands())
+      found |= array_params.contains(o.AsId());
+  });
+  return found;
+}
+
 }  // namespace
 
 absl::StatusOr<SplitResult> SplitModule(const spirv::TestCase& test_case,
@@ -348,6 +371,14 @@ absl::StatusOr<SplitResult> SplitModule(const spirv::TestCase& test_case,
     return absl::FailedPreconditionError(
         "an OpVectorShuffle takes vectors of two widths, and ocloc is "
         "avoided (known bug ocloc_link_shuffle_mixed_widths)");
+  }
+  if ((options.avoid_known_bugs &
+       oracles::ConsumersOf(
+           oracles::KnownBugId::kOclocLinkStructOfArrayParam)) &&
+      HasStructOfArrayParam(*m)) {
+    return absl::FailedPreconditionError(
+        "a function builds a struct from an array parameter, and ocloc is "
+        "avoided (known bug ocloc_link_struct_of_array_param)");
   }
   auto modules = Splitter(*m, options).Run();
   if (!modules.ok()) return modules.status();

@@ -132,6 +132,22 @@ TEST(LinkModules, LinkOnceOdrCopiesMergeIntoOne) {
   EXPECT_EQ(LinkageSymbols(*linked).size(), 1u);
 }
 
+// Copies that differ (here: one adds 1, the other subtracts it) would make
+// the program depend on which one the linker keeps: an error naming both.
+TEST(LinkModules, DifferingLinkOnceOdrCopiesAreAnError) {
+  const std::string linkonce = std::string(kLinkagePreamble) +
+                               "OpExtension \"SPV_KHR_linkonce_odr\"\n" +
+                               Helper("LinkOnceODR", "add1");
+  std::string other = linkonce;
+  other.replace(other.find("OpIAdd"), 6, "OpISub");
+  auto linked =
+      Link({std::string(kLinkagePreamble) + kImportsAdd1Body, linkonce, other});
+  ASSERT_FALSE(linked.ok());
+  EXPECT_THAT(linked.status().message(),
+              HasSubstr("the definitions of 'add1' in module 1 and in module 2 "
+                        "differ"));
+}
+
 TEST(LinkModules, AnExportWinsOverLinkOnceOdrCopies) {
   const std::string linkonce = std::string(kLinkagePreamble) +
                                "OpExtension \"SPV_KHR_linkonce_odr\"\n" +

@@ -13,6 +13,7 @@
 #include "generators/transform/split_module.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "oracles/known_bugs/consumers.h"
 #include "spirv/binary.h"
 #include "spirv/link.h"
 #include "spirv/unified1/spirv.hpp11"
@@ -117,6 +118,65 @@ TEST(DuplicateLinkOnce, WhereItMustNotApply) {
     tc = *std::move(next);
   }
   ADD_FAILURE() << "copies never ran out";
+}
+
+// ocloc link cannot take LinkOnceODR copies of a function returning a
+// struct (ocloc_link_linkonce_struct_return): none while IGC is avoided.
+TEST(DuplicateLinkOnce, AStructReturnGetsNoCopiesWhileOclocIsAvoided) {
+  // Numbered ids: the function keeps its id across the modules, as
+  // split_module leaves it.
+  const std::string preamble =
+      "OpCapability Addresses\nOpCapability Kernel\nOpCapability Linkage\n"
+      "OpCapability Int64\nOpMemoryModel Physical64 OpenCL\n";
+  const std::string types = R"(
+%44 = OpTypeInt 32 0
+%45 = OpConstant %44 1
+%42 = OpTypeStruct %44 %44
+%43 = OpTypeFunction %42 %44
+)";
+  const std::string kernel = preamble + R"(OpEntryPoint Kernel %k "k"
+OpDecorate %40 LinkageAttributes "f" Import
+)" + types + R"(%void = OpTypeVoid
+%ptr = OpTypePointer CrossWorkgroup %44
+%kfn = OpTypeFunction %void %ptr
+%40 = OpFunction %42 None %43
+%41 = OpFunctionParameter %44
+OpFunctionEnd
+%k = OpFunction %void None %kfn
+%out = OpFunctionParameter %ptr
+%kb = OpLabel
+%p = OpFunctionCall %42 %40 %45
+%a = OpCompositeExtract %44 %p 1
+OpStore %out %a
+OpReturn
+OpFunctionEnd
+)";
+  const std::string library =
+      preamble + "OpDecorate %40 LinkageAttributes \"f\" Export\n" + types +
+      R"(%40 = OpFunction %42 None %43
+%41 = OpFunctionParameter %44
+%50 = OpLabel
+%51 = OpIAdd %44 %41 %45
+%52 = OpCompositeConstruct %42 %41 %51
+OpReturnValue %52
+OpFunctionEnd
+)";
+  spirv::TestCase tc = CaseOf(kernel);
+  tc.nd_range.global = {1, 1, 1};
+  tc.args[0].bytes.assign(4, 0);
+  auto lib = spirv::Assemble(library);
+  ASSERT_TRUE(lib.ok()) << lib.status();
+  tc.linked_modules.push_back(*lib);
+  DuplicateOptions avoid{.seed = 1};
+  avoid.avoid_known_bugs = oracles::kConsumerIgc;
+  auto kept = DuplicateLinkOnce(tc, avoid);
+  ASSERT_FALSE(kept.ok());
+  EXPECT_EQ(kept.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(kept.status().message(),
+              HasSubstr("ocloc_link_linkonce_struct_return"));
+  auto copied = DuplicateLinkOnce(tc, {.seed = 1});
+  ASSERT_TRUE(copied.ok()) << copied.status();
+  EXPECT_EQ(ExpectWellFormed(tc, *copied), 2u);
 }
 
 // The record: logged after split_module, replayed to the same modules; a

@@ -135,6 +135,52 @@ TEST(SplitModule, AShuffleOfTwoWidthsStaysWholeWhileOclocIsAvoided) {
   ExpectSameOnRef(whole, split->test_case);
 }
 
+// ocloc link mistranslates a struct built from an array parameter
+// (ocloc_link_struct_of_array_param): such a case stays whole while IGC's
+// bugs are avoided; otherwise it splits.
+TEST(SplitModule, AStructOfAnArrayParameterStaysWholeWhileOclocIsAvoided) {
+  const spirv::TestCase whole = CaseOf(R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int8
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%uint = OpTypeInt 32 0
+%void = OpTypeVoid
+%uchar = OpTypeInt 8 0
+%c5 = OpConstant %uchar 5
+%c9 = OpConstant %uchar 9
+%u2 = OpConstant %uint 2
+%arr = OpTypeArray %uchar %u2
+%st = OpTypeStruct %arr
+%ptr = OpTypePointer CrossWorkgroup %uchar
+%wfn = OpTypeFunction %uchar %arr
+%kfn = OpTypeFunction %void %ptr
+%wrap = OpFunction %uchar None %wfn
+%p = OpFunctionParameter %arr
+%wb = OpLabel
+%s = OpCompositeConstruct %st %p
+%e = OpCompositeExtract %uchar %s 0 1
+OpReturnValue %e
+OpFunctionEnd
+%k = OpFunction %void None %kfn
+%out = OpFunctionParameter %ptr
+%b = OpLabel
+%a = OpCompositeConstruct %arr %c5 %c9
+%r = OpFunctionCall %uchar %wrap %a
+OpStore %out %r
+OpReturn
+OpFunctionEnd
+)");
+  SplitOptions avoid{.seed = 1};
+  avoid.avoid_known_bugs = oracles::kConsumerIgc;
+  auto kept = SplitModule(whole, avoid);
+  ASSERT_FALSE(kept.ok());
+  EXPECT_THAT(kept.status().message(),
+              HasSubstr("ocloc_link_struct_of_array_param"));
+  EXPECT_TRUE(SplitModule(whole, {.seed = 1}).ok());
+}
+
 // Property: generated cases split into 2-4 modules link back into programs
 // that compute exactly what the whole cases compute.
 TEST(SplitModule, GeneratedCasesComputeTheSameWhenSplit) {
