@@ -9,12 +9,15 @@
 namespace l0spv::spirv {
 
 void CompleteEntryPointInterfaces(Module& module) {
-  if (module.header.version < 0x00010400) return;
-  // Module-scope variables, in definition order.
+  const bool every_variable = module.header.version >= 0x00010400;
+  // Module-scope variables the interface lists, in definition order.
   std::vector<uint32_t> globals;
   absl::flat_hash_set<uint32_t> is_global;
   for (const Instruction& inst : module.types_values) {
-    if (Is(inst, spv::Op::OpVariable)) {
+    if (Is(inst, spv::Op::OpVariable) && inst.NumOperands() > 0 &&
+        (every_variable ||
+         inst.word(0) == static_cast<uint32_t>(spv::StorageClass::Input) ||
+         inst.word(0) == static_cast<uint32_t>(spv::StorageClass::Output))) {
       globals.push_back(inst.result_id());
       is_global.insert(inst.result_id());
     }

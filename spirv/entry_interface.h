@@ -3,10 +3,10 @@
 // Contract: from SPIR-V 1.4 on, an entry point's interface lists every
 // module-scope OpVariable its call tree references, whatever the storage
 // class (before 1.4: Input and Output only). CompleteEntryPointInterfaces
-// appends, for a module whose header says 1.4 or newer, each such variable
-// that is not listed yet, to each entry point, in definition order; it
-// leaves an older module, and an interface that is already complete,
-// unchanged. References count through any id operand (a pointer operand,
+// appends each such variable (for the module's version) that is not listed
+// yet, to each entry point, in definition order; an interface that is
+// already complete stays unchanged. (Linking needs it in every version: a
+// built-in another module reads joins the kernel's call tree.) References count through any id operand (a pointer operand,
 // an OpFunctionCall argument, a constant's operand is not a reference).
 // Entry points naming a function that does not exist are left alone.
 #pragma once

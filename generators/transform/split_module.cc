@@ -26,6 +26,9 @@ using IdSet = absl::flat_hash_set<uint32_t>;
 std::string SymbolName(uint32_t function_id) {
   return absl::StrCat("l0spv_fn_", function_id);
 }
+std::string VariableSymbolName(uint32_t variable_id) {
+  return absl::StrCat("l0spv_var_", variable_id);
+}
 
 bool IsSpecConstant(const Instruction& inst) {
   switch (spirv::OpOf(inst)) {
@@ -77,6 +80,11 @@ class Splitter {
       home_[movable[i]] =
           i < further ? static_cast<uint32_t>(i + 1) : rng.Below(further + 1);
     }
+    // A variable goes where its first user (in module order) goes.
+    for (uint32_t v : linkable_) {
+      auto it = users_.find(v);
+      if (it != users_.end()) var_home_[v] = HomeOf(it->second.front());
+    }
     modules_ = further + 1;
     std::vector<Module> out;
     for (uint32_t j = 0; j <= further; ++j) out.push_back(Build(j));
@@ -88,12 +96,34 @@ class Splitter {
   // types/values section but variables, specialization constants and what
   // is built from them.
   void FindCopyableGlobals() {
+    IdSet built_ins;
+    for (const Instruction& a : m_.annotations)
+      if (spirv::Is(a, Op::OpDecorate) && a.NumOperands() > 1 &&
+          a.word(1) == static_cast<uint32_t>(spv::Decoration::BuiltIn))
+        built_ins.insert(a.word(0));
     for (const Instruction& inst : m_.types_values) {
       if (inst.result_id() == 0) continue;
       globals_.insert(inst.result_id());
-      if (spirv::Is(inst, Op::OpVariable) || IsSpecConstant(inst) ||
-          spirv::Is(inst, Op::OpExtInst))
+      if (spirv::Is(inst, Op::OpVariable)) {
+        bool ok = true;
+        inst.ForEachInId(
+            [&](uint32_t id) { ok = ok && copyable_.contains(id); });
+        const uint32_t storage = inst.word(0);
+        // A built-in is the environment's: each module declares its own.
+        if (ok && built_ins.contains(inst.result_id()) &&
+            storage == static_cast<uint32_t>(spv::StorageClass::Input))
+          copyable_.insert(inst.result_id());
+        // Program-scope constants and globals link by name: one module
+        // defines them (Export), the others declare them (Import).
+        else if (ok && !built_ins.contains(inst.result_id()) &&
+                 (storage == static_cast<uint32_t>(
+                                 spv::StorageClass::UniformConstant) ||
+                  storage ==
+                      static_cast<uint32_t>(spv::StorageClass::CrossWorkgroup)))
+          linkable_.insert(inst.result_id());
         continue;
+      }
+      if (IsSpecConstant(inst) || spirv::Is(inst, Op::OpExtInst)) continue;
       bool ok = true;
       inst.ForEachInId([&](uint32_t id) { ok = ok && copyable_.contains(id); });
       if (ok) copyable_.insert(inst.result_id());
@@ -108,6 +138,15 @@ class Splitter {
           if (inst.result_id() != 0) defined_in_[inst.result_id()] = f.id();
       }
     }
+    for (const spirv::Function& f : m_.functions)
+      for (const spirv::BasicBlock& bb : f.blocks)
+        for (const Instruction& inst : bb.instructions)
+          inst.ForEachInId([&](uint32_t id) {
+            if (linkable_.contains(id)) users_[id].push_back(f.id());
+          });
+    for (const Instruction& e : m_.entry_points)
+      for (size_t i = 2; i < e.NumOperands(); ++i)
+        if (linkable_.contains(e.word(i))) interface_.insert(e.word(i));
     // Function ids used other than as a call's callee (names, decorations
     // and entry points aside: they are about the function, not uses).
     m_.ForEachInstruction([&](const Instruction& inst) {
@@ -145,9 +184,11 @@ class Splitter {
         }
         absl::Status s = absl::OkStatus();
         inst.ForEachInId([&](uint32_t id) {
-          if (s.ok() && globals_.contains(id) && !copyable_.contains(id))
+          if (s.ok() && globals_.contains(id) && !copyable_.contains(id) &&
+              !linkable_.contains(id))
             s = absl::FailedPreconditionError(
-                "uses a module-scope variable or specialization constant");
+                "uses a module-scope variable (Workgroup) or specialization "
+                "constant");
         });
         if (!s.ok()) return s;
       }
@@ -161,6 +202,19 @@ class Splitter {
   }
   bool Defines(uint32_t function_id, uint32_t j) const {
     return HomeOf(function_id) == j;
+  }
+  uint32_t VarHome(uint32_t v) const {
+    auto it = var_home_.find(v);
+    return it == var_home_.end() ? 0 : it->second;
+  }
+  // Whether module j reads variable v: a function it defines uses it, or
+  // (module.spv) an entry point lists it.
+  bool UsesVar(uint32_t v, uint32_t j) const {
+    if (j == 0 && interface_.contains(v)) return true;
+    auto it = users_.find(v);
+    if (it == users_.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(),
+                       [&](uint32_t f) { return HomeOf(f) == j; });
   }
 
   Module Build(uint32_t j) const {
@@ -186,14 +240,36 @@ class Splitter {
       out.execution_modes = m_.execution_modes;
       out.debug_source = m_.debug_source;
       out.debug_module_processed = m_.debug_module_processed;
-      out.types_values = m_.types_values;
     } else {
       // The OpStrings OpLine names (anywhere in a moved body).
       for (const Instruction& inst : m_.debug_source)
         if (spirv::Is(inst, Op::OpString)) out.debug_source.push_back(inst);
-      for (const Instruction& inst : m_.types_values)
-        if (copyable_.contains(inst.result_id()))
-          out.types_values.push_back(inst);
+    }
+    // Linked variables: defined at home, declared (no initializer) where
+    // read elsewhere, exported when read elsewhere.
+    IdSet vars_here, var_imports, var_exports;
+    for (uint32_t v : linkable_) {
+      const bool home = VarHome(v) == j;
+      if (home && (j == 0 || users_.contains(v))) vars_here.insert(v);
+      if (!home && UsesVar(v, j)) {
+        vars_here.insert(v);
+        var_imports.insert(v);
+      }
+      if (home)
+        for (uint32_t k = 0; k < modules_; ++k)
+          if (k != j && VarHome(v) != k && UsesVar(v, k)) var_exports.insert(v);
+    }
+    for (const Instruction& inst : m_.types_values) {
+      const uint32_t id = inst.result_id();
+      if (linkable_.contains(id)) {
+        if (!vars_here.contains(id)) continue;
+        Instruction var = inst;
+        if (var_imports.contains(id))
+          var.mutable_operands().resize(1);  // the storage class only
+        out.types_values.push_back(std::move(var));
+        continue;
+      }
+      if (j == 0 || copyable_.contains(id)) out.types_values.push_back(inst);
     }
     // Functions this module defines, and those it calls elsewhere.
     IdSet defines, declares, exports;
@@ -231,6 +307,7 @@ class Splitter {
     // a function this module defines, or it is a declared function or one
     // of its parameters.
     const auto belongs = [&](uint32_t id) {
+      if (linkable_.contains(id)) return vars_here.contains(id);
       auto it = defined_in_.find(id);
       if (it == defined_in_.end())
         return j == 0 ? true : copyable_.contains(id);
@@ -285,6 +362,15 @@ class Splitter {
       }
       if (target == 0 ? true : belongs(target)) out.annotations.push_back(a);
     }
+    for (const Instruction& inst : m_.types_values) {
+      const uint32_t v = inst.result_id();
+      if (var_exports.contains(v))
+        out.annotations.push_back(spirv::LinkageDecoration(
+            v, VariableSymbolName(v), spv::LinkageType::Export));
+      if (var_imports.contains(v))
+        out.annotations.push_back(spirv::LinkageDecoration(
+            v, VariableSymbolName(v), spv::LinkageType::Import));
+    }
     for (const spirv::Function& f : m_.functions) {
       if (exports.contains(f.id()))
         out.annotations.push_back(spirv::LinkageDecoration(
@@ -299,6 +385,11 @@ class Splitter {
   const Module& m_;
   const SplitOptions& options_;
   IdSet globals_, copyable_, escaping_;
+  // UniformConstant and CrossWorkgroup variables: the functions reading
+  // them, those an entry point lists, and the module each goes to.
+  IdSet linkable_, interface_;
+  absl::flat_hash_map<uint32_t, std::vector<uint32_t>> users_;
+  absl::flat_hash_map<uint32_t, uint32_t> var_home_;
   absl::flat_hash_map<uint32_t, uint32_t> defined_in_;  // id -> function
   absl::flat_hash_map<uint32_t, uint32_t> home_;        // function -> module
   uint32_t modules_ = 0;

@@ -11,10 +11,17 @@
 //    The kernel (every entry point) stays in module.spv.
 //  - A function is movable when it has a body, is no entry point, has no
 //    LinkageAttributes yet, is used only as an OpFunctionCall callee, and
-//    its body references no module-scope variable, no specialization
-//    constant (nor a constant built from one) and calls no body-less
-//    function. Decoration groups are applied in each module to the targets
-//    it has (the group copied where used); OpLine's strings are copied.
+//    its body references no Workgroup (or other unlinkable) variable, no
+//    specialization constant (nor a constant built from one) and calls no
+//    body-less function. Decoration groups are applied in each module to the
+//    targets it has (the group copied where used); OpLine's strings are
+//    copied.
+//  - Variables: a built-in Input variable is copied into every further
+//    module (the environment defines it in each); a UniformConstant or
+//    CrossWorkgroup variable goes to the module of its first reading
+//    function (module order), `LinkageAttributes "l0spv_var_<id>" Export`
+//    when read elsewhere, and is declared there (no initializer, Import);
+//    module.spv declares every one its entry points list.
 //  - Every module declares the capabilities, extensions, extended-
 //    instruction imports and memory model of the original (plus Linkage);
 //    a further module holds the original's types and (non-specialization)

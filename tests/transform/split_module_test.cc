@@ -77,24 +77,29 @@ TEST(SplitModule, ParameterDecorationsFollowTheDeclarations) {
   }
 }
 
+// Replaces the first `from` of `text` by `to`.
+void Replace(std::string& text, const std::string& from,
+             const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+}
+
 TEST(SplitModule, RefusesWhatItCannotMoveAndSaysWhy) {
-  // The only helper reads the built-in variable: nothing may move.
+  // Both helpers read a Workgroup variable (one per work-group: it cannot
+  // link across modules): nothing may move.
   std::string text = kWhole;
-  text.replace(text.find("%x1 = OpIAdd %uint %x %one"),
-               std::string("%x1 = OpIAdd %uint %x %one").size(),
-               "%gl = OpLoad %v3ulong %gid\n%x1 = OpIAdd %uint %x %one");
-  text.replace(text.find("%x2 = OpFunctionCall %uint %twice %x1"),
-               std::string("%x2 = OpFunctionCall %uint %twice %x1").size(),
-               "%x2 = OpIAdd %uint %x1 %x1");
-  // twice is now unused but movable; make it use the variable too.
-  text.replace(text.find("%y2 = OpIAdd %uint %y %y"),
-               std::string("%y2 = OpIAdd %uint %y %y").size(),
-               "%gy = OpLoad %v3ulong %gid\n%y2 = OpIAdd %uint %y %y");
+  Replace(text, "%gid = OpVariable %pv3 Input",
+          "%gid = OpVariable %pv3 Input\n"
+          "%pwg = OpTypePointer Workgroup %uint\n"
+          "%wg = OpVariable %pwg Workgroup");
+  Replace(text, "%x1 = OpIAdd %uint %x %one",
+          "%w1 = OpLoad %uint %wg\n%x1 = OpIAdd %uint %x %one");
+  Replace(text, "%y2 = OpIAdd %uint %y %y",
+          "%w2 = OpLoad %uint %wg\n%y2 = OpIAdd %uint %y %y");
   auto split = SplitModule(CaseOf(text), {.seed = 1});
   ASSERT_FALSE(split.ok());
   EXPECT_EQ(split.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(split.status().message(),
-              HasSubstr("a module-scope variable or specialization constant"));
+              HasSubstr("uses a module-scope variable (Workgroup)"));
 
   const spirv::TestCase whole = CaseOf(kWhole);
   EXPECT_EQ(SplitModule(whole, {.seed = 1, .modules = 1}).status().code(),
@@ -103,6 +108,93 @@ TEST(SplitModule, RefusesWhatItCannotMoveAndSaysWhy) {
   ASSERT_TRUE(split_once.ok());
   auto twice = SplitModule(split_once->test_case, {.seed = 1});
   EXPECT_EQ(twice.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Module-scope variables move too: a built-in is declared again in each
+// module that reads it; a program-scope constant (UniformConstant) is
+// defined in one module with Export and declared with Import elsewhere.
+TEST(SplitModule, VariablesMoveBehindExportAndImport) {
+  std::string text = kWhole;
+  Replace(text, "%gid = OpVariable %pv3 Input",
+          "%gid = OpVariable %pv3 Input\n"
+          "%arr = OpTypeArray %uint %two\n"
+          "%table = OpConstantComposite %arr %one %two\n"
+          "%pc = OpTypePointer UniformConstant %uint\n"
+          "%parr = OpTypePointer UniformConstant %arr\n"
+          "%tab = OpVariable %parr UniformConstant %table");
+  Replace(text, "%one = OpConstant %uint 1",
+          "%one = OpConstant %uint 1\n%two = OpConstant %uint 2");
+  // twice reads the built-in and the table; the kernel reads the table.
+  Replace(text, "%y2 = OpIAdd %uint %y %y",
+          "%gg = OpLoad %v3ulong %gid\n"
+          "%t1 = OpAccessChain %pc %tab %one\n"
+          "%tv = OpLoad %uint %t1\n"
+          "%y1 = OpIAdd %uint %y %tv\n"
+          "%y2 = OpIAdd %uint %y1 %y");
+  Replace(text, "%r = OpFunctionCall %uint %add1 %g32",
+          "%r0 = OpFunctionCall %uint %add1 %g32\n"
+          "%t0p = OpAccessChain %pc %tab %one\n"
+          "%t0 = OpLoad %uint %t0p\n"
+          "%r = OpIAdd %uint %r0 %t0");
+  const spirv::TestCase whole = CaseOf(text);
+  size_t linked_variables = 0;
+  for (uint64_t seed = 0; seed < 8; ++seed) {
+    auto split = SplitModule(whole, {.seed = seed, .modules = 3});
+    ASSERT_TRUE(split.ok()) << split.status();
+    for (const auto& words : split->test_case.linked_modules)
+      EXPECT_TRUE(Valid(words).ok()) << Valid(words);
+    EXPECT_TRUE(Valid(split->test_case.module_words).ok());
+    for (const auto& words :
+         {split->test_case.module_words, split->test_case.linked_modules[0],
+          split->test_case.linked_modules[1]}) {
+      auto m = spirv::ReadModuleWords(words);
+      ASSERT_TRUE(m.ok());
+      for (const spirv::LinkageSymbol& s : spirv::LinkageSymbols(*m))
+        linked_variables += s.name.rfind("l0spv_var_", 0) == 0;
+    }
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    ExpectSameOnRef(whole, split->test_case);
+  }
+  // Whenever twice leaves module.spv the table is exported and imported.
+  EXPECT_GE(linked_variables, 2u);
+}
+
+// Property: transformed cases (outline_region makes functions of code that
+// reads built-ins and constants) split with their variables and compute
+// what they compute whole.
+TEST(SplitModule, TransformedCasesSplitWithTheirVariables) {
+  size_t with_variables = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    kernel::GeneratorOptions options;
+    options.seed = seed;
+    options.printf = kernel::PrintfMode::kOn;
+    auto tc = kernel::GenerateTestCase(options);
+    ASSERT_TRUE(tc.ok()) << tc.status();
+    TransformOptions to;
+    to.seed = seed;
+    to.count = 40;
+    to.kinds = {"outline_region", "split_block"};
+    auto mutated = Transform(*tc, to);
+    ASSERT_TRUE(mutated.ok()) << mutated.status();
+    auto split = SplitModule(mutated->test_case, {.seed = seed});
+    if (!split.ok()) continue;
+    bool variables = false;
+    for (const auto& words : split->test_case.linked_modules) {
+      EXPECT_TRUE(Valid(words).ok()) << "seed " << seed << ": " << Valid(words);
+      auto m = spirv::ReadModuleWords(words);
+      ASSERT_TRUE(m.ok());
+      for (const spirv::LinkageSymbol& s : spirv::LinkageSymbols(*m))
+        variables |= s.name.rfind("l0spv_var_", 0) == 0;
+      for (const spirv::Instruction& a : m->annotations)
+        variables |=
+            a.NumOperands() > 1 &&
+            a.word(1) == static_cast<uint32_t>(spv::Decoration::BuiltIn);
+    }
+    with_variables += variables;
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    ExpectSameOnRef(mutated->test_case, split->test_case);
+  }
+  EXPECT_GE(with_variables, 5u);
 }
 
 // ocloc link cannot take a shuffle of vectors of two widths (registry
