@@ -1,11 +1,16 @@
 // Transformations per second on a ~1,000-instruction generated kernel,
 // precondition checks included, validation excluded (issue 6 goal:
-// >= 10,000/s). Also: replaying a 200-record log, and the swarm mix.
+// >= 10,000/s). Also: replaying a 200-record log, the swarm mix, and the
+// case-level kinds (split_module, duplicate_linkonce) with the link a split
+// case costs every reference run.
 #include <benchmark/benchmark.h>
 
 #include "generators/kernel/generator.h"
+#include "generators/transform/duplicate_linkonce.h"
 #include "generators/transform/engine.h"
+#include "generators/transform/split_module.h"
 #include "spirv/binary.h"
+#include "spirv/link.h"
 
 namespace l0spv::generators::transform {
 namespace {
@@ -64,6 +69,56 @@ void BM_ReplayLog(benchmark::State& state) {
                          benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_ReplayLog)->Unit(benchmark::kMillisecond);
+
+// The case-level kinds and the link every run of a split case pays (ref
+// links the modules before it runs): a campaign with --split does each once
+// per case. The large case, transformed (outline_region gives it helper
+// functions to move), split into three modules.
+const spirv::TestCase& SplitCaseInput() {
+  static const spirv::TestCase* tc = [] {
+    TransformOptions o;
+    o.seed = 3;
+    o.count = 60;
+    o.kinds = {"outline_region", "split_block"};
+    o.validate_input = false;
+    return new spirv::TestCase(Transform(LargeCase(), o)->test_case);
+  }();
+  return *tc;
+}
+
+void BM_SplitModule(benchmark::State& state) {
+  const spirv::TestCase& tc = SplitCaseInput();
+  uint64_t seed = 0;
+  for (auto _ : state) {
+    auto split = SplitModule(tc, {.seed = seed++, .modules = 3});
+    benchmark::DoNotOptimize(split->test_case.module_words.data());
+  }
+}
+BENCHMARK(BM_SplitModule)->Unit(benchmark::kMicrosecond);
+
+void BM_DuplicateLinkOnce(benchmark::State& state) {
+  const spirv::TestCase split =
+      SplitModule(SplitCaseInput(), {.seed = 1, .modules = 3})->test_case;
+  uint64_t seed = 0;
+  for (auto _ : state) {
+    auto copied = DuplicateLinkOnce(split, {.seed = seed++});
+    benchmark::DoNotOptimize(copied.ok());
+  }
+}
+BENCHMARK(BM_DuplicateLinkOnce)->Unit(benchmark::kMicrosecond);
+
+void BM_LinkSplitCase(benchmark::State& state) {
+  const spirv::TestCase split =
+      SplitModule(SplitCaseInput(), {.seed = 1, .modules = 3})->test_case;
+  for (auto _ : state) {
+    auto linked = spirv::LinkTestCase(split);
+    benchmark::DoNotOptimize(linked->module_words.data());
+  }
+  state.counters["instructions"] = static_cast<double>(
+      spirv::ReadModuleWords(SplitCaseInput().module_words)
+          ->InstructionCount());
+}
+BENCHMARK(BM_LinkSplitCase)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace l0spv::generators::transform
