@@ -38,6 +38,11 @@ bool IsReplaceableOperand(const spirv::Instruction& inst, size_t i) {
       return i >= 1;
     case Op::OpExtInst:
       return i >= 2 && inst.word(1) != 184;  // printf
+    case Op::OpCompositeConstruct:
+      // A synonym is a run-time value: a composite of constants would turn
+      // into a run-time one, which llvm-spirv 14 -r cannot read (registry
+      // composite_construct_runtime; data_util.h IsComputableOperand alike).
+      return false;
     default:
       return true;
   }
