@@ -347,8 +347,9 @@ class Linker {
         // program depend on the linker's pick.
         const Function* a = out_.FindFunction(chosen->id);
         const Function* b = out_.FindFunction(other.id);
-        if (other.linkage_type != kImport && a != nullptr && b != nullptr &&
-            !a->IsDeclaration() && !b->IsDeclaration() &&
+        if (options_.equivalent_linkonce && other.linkage_type != kImport &&
+            a != nullptr && b != nullptr && !a->IsDeclaration() &&
+            !b->IsDeclaration() &&
             Canonical(*a, function_names) != Canonical(*b, function_names))
           return absl::InvalidArgumentError(absl::StrCat(
               "link: the definitions of '", name, "' in ",
@@ -466,7 +467,8 @@ bool HasImports(std::span<const uint32_t> words) {
   });
 }
 
-absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case) {
+absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case,
+                                      const LinkOptions& options) {
   if (test_case.linked_modules.empty()) return test_case;
   std::vector<Module> modules;
   std::vector<LinkInput> inputs;
@@ -482,7 +484,7 @@ absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case) {
     modules.push_back(*std::move(m));
     inputs.push_back({name, &modules.back()});
   }
-  auto linked = LinkModules(inputs);
+  auto linked = LinkModules(inputs, options);
   if (!linked.ok()) return linked.status();
   TestCase out = test_case;
   out.linked_modules.clear();

@@ -24,11 +24,12 @@
 //    interfaces are completed (spirv/entry_interface.h). The header takes
 //    the newest version of the inputs and a tight bound.
 //  - Errors (InvalidArgument, naming the input and the symbol): an import
-//    no input defines, an import or definition whose type differs from the
-//    chosen definition's, two Export definitions of one name, two entry
-//    points of one name, different addressing or memory models, an empty
-//    input list, and LinkageAttributes applied through a decoration group
-//    (not modelled).
+//    no input defines (unless LinkOptions::partial), LinkOnceODR copies
+//    that differ (with LinkOptions::equivalent_linkonce), an import or
+//    definition whose type differs from the chosen definition's, two Export
+//    definitions of one name, two entry points of one name, different
+//    addressing or memory models, an empty input list, and LinkageAttributes
+//    applied through a decoration group (not modelled).
 //  - One input is linked like several: its imports must resolve within it.
 #pragma once
 
@@ -52,6 +53,13 @@ struct LinkOptions {
   // no input defines stays an import — one declaration, keeping its name —
   // for a later link to bind, instead of an error.
   bool partial = false;
+  // Refuse LinkOnceODR definitions of one name that differ (instruction by
+  // instruction, own ids renumbered, types unified): SPV_KHR_linkonce_odr
+  // requires them equivalent, so a case the project makes or reduces must
+  // keep them identical (LintCase asks for this). A consumer's output is
+  // linked without it: two copies it translated separately may differ in
+  // form and still be equivalent.
+  bool equivalent_linkonce = false;
 };
 
 absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs,
@@ -80,6 +88,7 @@ bool HasImports(std::span<const uint32_t> words);
 // `test_case` with its linked modules linked into module_words (named
 // module.spv, module-1.spv, ... in errors); unchanged when it has none.
 // An unreadable module is an InvalidArgument error too.
-absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case);
+absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case,
+                                      const LinkOptions& options = {});
 
 }  // namespace l0spv::spirv

@@ -179,6 +179,12 @@ LintReport LintCase(const spirv::TestCase& test_case,
   if (!report.ok()) return report;
   auto linked = spirv::LinkTestCase(test_case);
   if (!linked.ok()) return report;
+  if (auto strict =
+          spirv::LinkTestCase(test_case, {.equivalent_linkonce = true});
+      !strict.ok()) {
+    report.link_error = std::string(strict.status().message());
+    return report;
+  }
   auto program = spirv::ReadModuleWords(linked->module_words);
   if (program.ok())
     AddReport(LintModule(*program, profile), "linked program", report);
@@ -199,6 +205,8 @@ std::string LintReport::ToText() const {
   } else {
     absl::StrAppend(&out, "spirv-val: failed: ", spirv_val_error, "\n");
   }
+  if (!link_error.empty())
+    absl::StrAppend(&out, "link: failed: ", link_error, "\n");
   for (const LintFinding& f : findings) {
     absl::StrAppend(&out, f.rule_id, ": ");
     if (f.instruction_index != kModuleLevel) {

@@ -46,7 +46,13 @@ struct LintReport {
   std::vector<LintFinding> findings;
   std::string profile;  // name of the profile linted against
 
-  bool ok() const { return spirv_val_error.empty() && findings.empty(); }
+  // A case of several modules whose LinkOnceODR copies differ (LintCase):
+  // the linker's message.
+  std::string link_error;
+
+  bool ok() const {
+    return spirv_val_error.empty() && findings.empty() && link_error.empty();
+  }
   // One line per finding, spirv-val's verdict first, a summary line last.
   std::string ToText() const;
   // {"ok", "profile", "spirv_val": {"passed", "error"}, "findings": [{
@@ -70,7 +76,9 @@ LintReport LintModule(const spirv::Module& module,
 // LinkTestCase), for what only shows across modules (a recursion through
 // an import, an entry point's interface). Messages name the module file
 // ("module-1.spv: ...") or "linked program: ". A case that does not link
-// gets no program findings: ref says why it does not. Unreadable words are
+// gets no program findings: ref says why it does not; one whose
+// LinkOnceODR copies differ gets `link_error` (SPV_KHR_linkonce_odr wants
+// them equivalent; a reduction must not make them differ). Unreadable words are
 // a spirv-val error naming the file.
 LintReport LintCase(const spirv::TestCase& test_case,
                     const DeviceProfile& profile);

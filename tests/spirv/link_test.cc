@@ -133,19 +133,28 @@ TEST(LinkModules, LinkOnceOdrCopiesMergeIntoOne) {
 }
 
 // Copies that differ (here: one adds 1, the other subtracts it) would make
-// the program depend on which one the linker keeps: an error naming both.
+// the program depend on which one the linker keeps: with
+// equivalent_linkonce, an error naming both.
 TEST(LinkModules, DifferingLinkOnceOdrCopiesAreAnError) {
   const std::string linkonce = std::string(kLinkagePreamble) +
                                "OpExtension \"SPV_KHR_linkonce_odr\"\n" +
                                Helper("LinkOnceODR", "add1");
   std::string other = linkonce;
   other.replace(other.find("OpIAdd"), 6, "OpISub");
-  auto linked =
-      Link({std::string(kLinkagePreamble) + kImportsAdd1Body, linkonce, other});
+  std::vector<Module> modules = {
+      ParseOrDie(std::string(kLinkagePreamble) + kImportsAdd1Body),
+      ParseOrDie(linkonce), ParseOrDie(other)};
+  const LinkInput inputs[] = {{"module 0", &modules[0]},
+                              {"module 1", &modules[1]},
+                              {"module 2", &modules[2]}};
+  auto linked = LinkModules(inputs, {.equivalent_linkonce = true});
   ASSERT_FALSE(linked.ok());
   EXPECT_THAT(linked.status().message(),
               HasSubstr("the definitions of 'add1' in module 1 and in module 2 "
                         "differ"));
+  // Without the check (a consumer's output, translated module by module)
+  // the first copy is kept.
+  EXPECT_TRUE(LinkModules(inputs).ok());
 }
 
 TEST(LinkModules, AnExportWinsOverLinkOnceOdrCopies) {

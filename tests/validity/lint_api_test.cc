@@ -329,6 +329,39 @@ TEST(LintCaseTest, ARecursionThroughImportsShowsInTheLinkedProgram) {
   EXPECT_THAT(cycle.findings[0].message, HasSubstr("linked program: "));
 }
 
+// LinkOnceODR copies that differ make the program depend on the linker's
+// pick: the case is invalid (a reduction must not make them differ).
+TEST(LintCaseTest, DifferingLinkOnceOdrCopiesAreALinkError) {
+  auto profile = FindDeviceProfile("full");
+  ASSERT_TRUE(profile.ok());
+  const std::string copy = R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Linkage
+OpExtension "SPV_KHR_linkonce_odr"
+OpMemoryModel Physical64 OpenCL
+OpDecorate %h LinkageAttributes "h" LinkOnceODR
+%uint = OpTypeInt 32 0
+%ufn = OpTypeFunction %uint %uint
+%h = OpFunction %uint None %ufn
+%x = OpFunctionParameter %uint
+%b = OpLabel
+%y = OpIAdd %uint %x %x
+OpReturnValue %y
+OpFunctionEnd
+)";
+  std::string other = copy;
+  other.replace(other.find("OpIAdd"), 6, "OpIMul");
+  spirv::TestCase tc = CaseOfTwoModules(false);
+  tc.linked_modules.push_back(spirv::EncodeModule(Assemble(copy.c_str())));
+  EXPECT_TRUE(LintCase(tc, *profile).ok()) << LintCase(tc, *profile).ToText();
+  tc.linked_modules.push_back(spirv::EncodeModule(Assemble(other.c_str())));
+  const LintReport report = LintCase(tc, *profile);
+  EXPECT_FALSE(report.ok());
+  EXPECT_THAT(report.link_error, HasSubstr("the definitions of 'h'"));
+  EXPECT_THAT(report.ToText(), HasSubstr("link: failed: "));
+}
+
 TEST(LintCaseTest, AFindingNamesItsModuleFile) {
   auto profile = FindDeviceProfile("full");
   ASSERT_TRUE(profile.ok());
