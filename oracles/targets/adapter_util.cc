@@ -176,12 +176,15 @@ std::string AddedDeclarations(const std::vector<uint32_t>& input,
 
 }  // namespace
 
-Execution RunOutputOnReference(const spirv::TestCase& original,
-                               std::vector<std::vector<uint32_t>> outputs,
-                               const std::string& who,
-                               const std::string& producer_log,
-                               const reference::ReferenceOptions& options,
-                               const ChildLimits& limits) {
+std::vector<Execution> RunOutputOnReference(
+    std::span<const spirv::TestCase> launches,
+    std::vector<std::vector<uint32_t>> outputs, const std::string& who,
+    const std::string& producer_log, const reference::ReferenceOptions& options,
+    const RunClock& clock, const TargetRunLimits& limits) {
+  const spirv::TestCase& original = launches.front();
+  const auto every_launch = [&](Execution e) {
+    return std::vector<Execution>(launches.size(), e);
+  };
   // One output per module of the case: the producer transformed each, and
   // the reference links them; one output for several modules: the producer
   // linked them, and its output is the whole program.
@@ -195,42 +198,50 @@ Execution RunOutputOnReference(const spirv::TestCase& original,
                   i == 0 ? "module.spv" : spirv::LinkedModuleFile(i - 1),
                   " as a module");
     if (auto s = ValidateLikeReference(outputs[i]); !s.ok()) {
-      return FailedExecution(
+      return every_launch(FailedExecution(
           ExecutionStatus::kBuildFailed,
           absl::StrCat(who, " produced ", which, " that fails validation: ",
                        NormalizedFirstError(std::string(s.message()))),
           absl::StrCat(producer_log, producer_log.empty() ? "" : "\n",
-                       "[spirv-val]\n", s.message()));
+                       "[spirv-val]\n", s.message())));
     }
     const std::vector<uint32_t>& input = per_module && i > 0
                                              ? original.linked_modules[i - 1]
                                              : original.module_words;
     if (std::string added = AddedDeclarations(input, outputs[i]);
         !added.empty()) {
-      return FailedExecution(
+      return every_launch(FailedExecution(
           ExecutionStatus::kBuildFailed,
           absl::StrCat(who, " produced ", which,
                        " that calls functions without a body the input did "
                        "not declare: ",
                        added),
-          producer_log);
+          producer_log));
     }
   }
-  spirv::TestCase transformed = original;
-  transformed.module_words = std::move(outputs[0]);
-  transformed.linked_modules.clear();
+  std::vector<std::vector<uint32_t>> linked;
   if (per_module) {
     for (size_t i = 1; i < outputs.size(); ++i)
-      transformed.linked_modules.push_back(std::move(outputs[i]));
+      linked.push_back(std::move(outputs[i]));
   }
   reference::ReferenceOptions ref_options = options;
   ref_options.skip_validation = true;  // validated just above, same rules
-  Execution e = RunReferenceInWorker(transformed, ref_options, limits);
-  if (!producer_log.empty()) {
-    e.log = absl::StrCat("[", who, "]\n", producer_log,
-                         e.log.empty() ? "" : "\n", e.log);
+  std::vector<Execution> results;
+  results.reserve(launches.size());
+  for (const spirv::TestCase& launch : launches) {
+    // Each launch in its own worker: one kernel's crash is its own.
+    spirv::TestCase transformed = launch;
+    transformed.module_words = outputs[0];
+    transformed.linked_modules = linked;
+    Execution e =
+        RunReferenceInWorker(transformed, ref_options, clock.Limits(limits));
+    if (!producer_log.empty()) {
+      e.log = absl::StrCat("[", who, "]\n", producer_log,
+                           e.log.empty() ? "" : "\n", e.log);
+    }
+    results.push_back(std::move(e));
   }
-  return e;
+  return results;
 }
 
 std::optional<Execution> RunToolStage(const std::vector<std::string>& argv,

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -78,12 +79,14 @@ absl::Status ValidateLikeReference(const std::vector<uint32_t>& words);
 // (and the module file) and the validator's message — and then run on the
 // reference interpreter in a worker, in place of the case's modules. The
 // Execution's log starts with `producer_log` (what the producer printed).
-Execution RunOutputOnReference(const spirv::TestCase& original,
-                               std::vector<std::vector<uint32_t>> outputs,
-                               const std::string& who,
-                               const std::string& producer_log,
-                               const reference::ReferenceOptions& options,
-                               const ChildLimits& limits);
+// `launches` share the case's modules (spirv/kernel_batch.h; one case is a
+// batch of one): the checks run once, then each launch in its own worker
+// within what is left of `clock`; one Execution per launch.
+std::vector<Execution> RunOutputOnReference(
+    std::span<const spirv::TestCase> launches,
+    std::vector<std::vector<uint32_t>> outputs, const std::string& who,
+    const std::string& producer_log, const reference::ReferenceOptions& options,
+    const RunClock& clock, const TargetRunLimits& limits);
 
 // One tool stage of a multi-stage target (spirv-opt, llvm-spirv -r, ...):
 // runs `argv` in `dir` with what is left of `clock`. nullopt when the tool

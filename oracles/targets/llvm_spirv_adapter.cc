@@ -29,9 +29,10 @@ class LlvmSpirvTarget : public ToolAdapter {
   // Each module of the case makes the round trip on its own (a library
   // module, with Import/Export, as much as the kernel's); the reference links
   // what comes back.
-  Execution RunInScratch(const spirv::TestCase& test_case,
-                         const std::string& dir, const RunClock& clock,
-                         const TargetRunLimits& limits) override {
+  std::vector<Execution> RunInScratch(Launches launches, const std::string& dir,
+                                      const RunClock& clock,
+                                      const TargetRunLimits& limits) override {
+    const spirv::TestCase& test_case = launches.front();
     std::string log;
     std::vector<std::string> outputs;
     for (size_t i = 0; i < NumModules(test_case); ++i) {
@@ -44,7 +45,7 @@ class LlvmSpirvTarget : public ToolAdapter {
       if (auto failed = RunToolStage(
               {program(), "-r", in, "-o", stem + ".bc"}, dir, clock, limits,
               absl::StrCat(tool(), " -r", on), words, &log)) {
-        return *failed;
+        return ForEveryLaunch(*failed, launches);
       }
       const std::string max_version =
           absl::StrCat("--spirv-max-version=", SpirvVersionString(words));
@@ -56,11 +57,11 @@ class LlvmSpirvTarget : public ToolAdapter {
       if (auto failed = RunToolStage(
               forward, dir, clock, limits,
               absl::StrCat(tool(), " (LLVM → SPIR-V)", on), words, &log)) {
-        return *failed;
+        return ForEveryLaunch(*failed, launches);
       }
       outputs.push_back(absl::StrCat(dir, "/back-", in));
     }
-    return RunProducedModules(test_case, outputs,
+    return RunProducedModules(launches, outputs,
                               absl::StrCat(tool(), " round trip"), log, clock,
                               limits);
   }

@@ -3,7 +3,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <cstring>
 #include <optional>
+#include <span>
 #include <system_error>
 
 #include "absl/strings/ascii.h"
@@ -14,6 +16,7 @@
 #include "oracles/targets/opencl_adapter.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/targets/tool_adapter.h"
+#include "spirv/kernel_batch.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -34,36 +37,47 @@ struct OclgrindReport {
 // or two unindented heading lines ("Invalid write of size 4 at global
 // memory address 0x...", or "OCLGRIND FATAL ERROR (file:line)" then what it
 // could not do), then indented details (kernel, entity, instruction, source
-// line).
-OclgrindReport ParseReports(const std::string& log) {
+// line). Only the reports about `kernel` count (a batch runs several
+// kernels, and each report names its kernel on a "Kernel: NAME" line); a
+// report that names no kernel counts for every kernel.
+OclgrindReport ParseReports(const std::string& log, const std::string& kernel) {
   OclgrindReport report;
   std::vector<std::string> heading, details;
+  std::string block_kernel;
   bool in_block = false;
+  const auto end_block = [&] {
+    const bool ours = block_kernel.empty() || block_kernel == kernel;
+    if (in_block && ours && ++report.count == 1) {
+      report.fatal = !heading.empty() &&
+                     absl::StartsWith(heading[0], "OCLGRIND FATAL ERROR");
+      report.first = absl::StrJoin(heading, ": ");
+      if (!details.empty())
+        absl::StrAppend(&report.first, " (", absl::StrJoin(details, "; "),
+                        ")");
+    }
+    heading.clear();
+    details.clear();
+    block_kernel.clear();
+    in_block = false;
+  };
   for (absl::string_view line : absl::StrSplit(log, '\n')) {
-    if (absl::StripAsciiWhitespace(line).empty()) {
-      in_block = false;
+    const absl::string_view text = absl::StripAsciiWhitespace(line);
+    if (text.empty()) {
+      end_block();
       continue;
     }
-    if (!in_block) {
-      in_block = true;
-      ++report.count;
-    }
-    if (report.count != 1) continue;
-    const absl::string_view text = absl::StripAsciiWhitespace(line);
+    in_block = true;
     if (line[0] != ' ' && line[0] != '\t') {
       heading.emplace_back(text);
     } else if (absl::StartsWith(text, "Kernel:") ||
                absl::StartsWith(text, "Entity:")) {
       details.emplace_back(text);
+      if (absl::StartsWith(text, "Kernel:"))
+        block_kernel = std::string(
+            absl::StripAsciiWhitespace(text.substr(strlen("Kernel:"))));
     }
   }
-  if (report.count > 0) {
-    report.fatal = !heading.empty() &&
-                   absl::StartsWith(heading[0], "OCLGRIND FATAL ERROR");
-    report.first = absl::StrJoin(heading, ": ");
-    if (!details.empty())
-      absl::StrAppend(&report.first, " (", absl::StrJoin(details, "; "), ")");
-  }
+  end_block();
   return report;
 }
 
@@ -87,8 +101,23 @@ class OclgrindTarget : public AdapterBase {
 
   Execution Run(const spirv::TestCase& test_case,
                 const TargetRunLimits& limits) override {
+    return RunBatch(std::span<const spirv::TestCase>(&test_case, 1), limits)
+        .front();
+  }
+  bool batches() const override { return true; }
+
+  // One worker builds the batch's module once and launches each kernel;
+  // Oclgrind's log holds every launch's reports, each naming its kernel.
+  std::vector<Execution> RunBatch(std::span<const spirv::TestCase> launches,
+                                  const TargetRunLimits& limits) override {
+    if (launches.empty()) return {};
+    if (!spirv::SharesOneModule(launches))
+      return Target::RunBatch(launches, limits);
+    const auto every_launch = [&](Execution e) {
+      return std::vector<Execution>(launches.size(), e);
+    };
     auto dir = ScratchDir::Make(options().scratch_dir, "l0spv-oclgrind-");
-    if (!dir.ok()) return HarnessFailure(dir.status().message());
+    if (!dir.ok()) return every_launch(HarnessFailure(dir.status().message()));
     const std::string log_path = dir->path() + "/oclgrind.log";
     OpenClTargetOptions o = OpenClRunOptions("Oclgrind", options(), limits);
     o.force_spir_path = true;
@@ -108,14 +137,22 @@ class OclgrindTarget : public AdapterBase {
         // Precompiled headers are for OpenCL C sources; SPIR needs none.
         "OCLGRIND_DISABLE_PCH=1",
     };
-    auto result = RunOnOpenCl(test_case, o);
-    if (!result.ok())
-      return HarnessFailure(
-          absl::StrCat("oclgrind: ", result.status().message()));
-    Execution e = *std::move(result);
+    auto results = RunBatchOnOpenCl(launches, o);
+    if (!results.ok())
+      return every_launch(HarnessFailure(
+          absl::StrCat("oclgrind: ", results.status().message())));
     const std::string oclgrind_log = ReadText(log_path);
-    if (oclgrind_log.empty()) return e;
-    const OclgrindReport report = ParseReports(oclgrind_log);
+    if (oclgrind_log.empty()) return *std::move(results);
+    for (size_t i = 0; i < launches.size(); ++i) {
+      JudgeReports(oclgrind_log, launches[i].entry_point, (*results)[i]);
+    }
+    return *std::move(results);
+  }
+
+  // Turns Oclgrind's reports about `kernel` into `e`'s status.
+  static void JudgeReports(const std::string& oclgrind_log,
+                           const std::string& kernel, Execution& e) {
+    const OclgrindReport report = ParseReports(oclgrind_log, kernel);
     e.log = absl::StrCat("[oclgrind]\n", LastLines(oclgrind_log, 200),
                          e.log.empty() ? "" : "\n", e.log);
     if (report.fatal && IsUnsignedImageRefusal(report.first)) {
@@ -144,7 +181,6 @@ class OclgrindTarget : public AdapterBase {
           absl::StrCat("Oclgrind reported ", report.count,
                        " error(s): ", NormalizedFirstError(report.first));
     }
-    return e;
   }
 
  private:

@@ -56,11 +56,23 @@ class OclocTarget : public ToolAdapter {
   // One module: `ocloc compile -spirv_input`. Several: `ocloc link` (IGC's
   // linker, SPIR-V in, LLVM bitcode out; it takes no device), then `ocloc
   // compile -llvm_input` of what it linked for the device.
-  Execution RunInScratch(const spirv::TestCase& test_case,
-                         const std::string& dir, const RunClock& clock,
-                         const TargetRunLimits& limits) override {
-    if (std::string why = ImagesUnsupportedReason(test_case); !why.empty())
-      return FailedExecution(ExecutionStatus::kUnsupported, why);
+  // A batch compiles once: the module's verdict is every launch's (a
+  // launch passing images to a device without them is unsupported alone).
+  std::vector<Execution> RunInScratch(Launches launches, const std::string& dir,
+                                      const RunClock& clock,
+                                      const TargetRunLimits& limits) override {
+    std::vector<Execution> results =
+        ForEveryLaunch(Compile(launches.front(), dir, clock, limits), launches);
+    for (size_t i = 0; i < launches.size(); ++i) {
+      if (std::string why = ImagesUnsupportedReason(launches[i]); !why.empty())
+        results[i] = FailedExecution(ExecutionStatus::kUnsupported, why);
+    }
+    return results;
+  }
+
+ private:
+  Execution Compile(const spirv::TestCase& test_case, const std::string& dir,
+                    const RunClock& clock, const TargetRunLimits& limits) {
     Execution e;
     std::vector<std::string> compile = {program(), "compile", "-spirv_input",
                                         "-file", "module.spv"};
@@ -81,7 +93,6 @@ class OclocTarget : public ToolAdapter {
     return e;
   }
 
- private:
   void AddBuildOptions(std::vector<std::string>* argv) const {
     if (options().build_options.empty()) return;
     argv->push_back("-options");

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/targets/tool_adapter.h"
+#include "spirv/kernel_batch.h"
 
 namespace l0spv::oracles {
 
@@ -35,6 +36,20 @@ class OpenClTarget : public AdapterBase {
     if (!e.ok())
       return HarnessFailure(absl::StrCat(name(), ": ", e.status().message()));
     return *std::move(e);
+  }
+  bool batches() const override { return true; }
+  std::vector<Execution> RunBatch(std::span<const spirv::TestCase> launches,
+                                  const TargetRunLimits& limits) override {
+    if (!spirv::SharesOneModule(launches))
+      return Target::RunBatch(launches, limits);
+    auto results = RunBatchOnOpenCl(
+        launches, OpenClRunOptions(platform_, options(), limits));
+    if (!results.ok()) {
+      return std::vector<Execution>(
+          launches.size(), HarnessFailure(absl::StrCat(
+                               name(), ": ", results.status().message())));
+    }
+    return *std::move(results);
   }
 
  private:

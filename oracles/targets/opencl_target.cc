@@ -191,7 +191,10 @@ class StdoutCapture {
 };
 
 struct WorkerInput {
+  // The case to build (a batch's first launch: every launch shares its
+  // modules) and the launches to run on what it built.
   const spirv::TestCase* test_case;
+  std::span<const spirv::TestCase> launches;
   const OpenClTargetOptions* options;
   // One per module of the case (the kernel's first, then its linked
   // modules); empty: translation not attempted.
@@ -199,17 +202,28 @@ struct WorkerInput {
   std::string scratch;
 };
 
-// Releases the OpenCL objects of one run in reverse order of creation.
+// Releases the OpenCL objects of one build in reverse order of creation.
 struct ClObjects {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
   cl_program program = nullptr;
   std::vector<cl_program> parts;  // a several-module case: one per module
+  ~ClObjects() {
+    if (program) clReleaseProgram(program);
+    for (cl_program p : parts)
+      if (p) clReleaseProgram(p);
+    if (queue) clReleaseCommandQueue(queue);
+    if (context) clReleaseContext(context);
+  }
+};
+
+// The objects of one launch of the built program.
+struct ClLaunch {
   cl_kernel kernel = nullptr;
   std::vector<cl_mem> buffers;  // per argument: its buffer or image
   std::vector<cl_mem> backing;  // per argument: a 1D buffer image's buffer
   std::vector<cl_sampler> samplers;
-  ~ClObjects() {
+  ~ClLaunch() {
     for (cl_sampler s : samplers)
       if (s) clReleaseSampler(s);
     for (cl_mem m : buffers)
@@ -217,11 +231,6 @@ struct ClObjects {
     for (cl_mem m : backing)
       if (m) clReleaseMemObject(m);
     if (kernel) clReleaseKernel(kernel);
-    if (program) clReleaseProgram(program);
-    for (cl_program p : parts)
-      if (p) clReleaseProgram(p);
-    if (queue) clReleaseCommandQueue(queue);
-    if (context) clReleaseContext(context);
   }
 };
 
@@ -405,21 +414,30 @@ std::optional<Execution> LinkModules(const WorkerInput& in, bool use_il,
   return std::nullopt;
 }
 
-// Everything after the device is chosen. Fills `e` or returns early with a
-// failure status in it.
-Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
-                      const std::string& platform, StdoutCapture& capture) {
+Execution LaunchOne(const spirv::TestCase& tc, cl_device_id device,
+                    const std::string& platform, const ClObjects& built,
+                    const std::string& log, StdoutCapture& capture,
+                    size_t* printf_start);
+
+// Everything after the device is chosen: the build, then each launch. A
+// failure of the build is every launch's result.
+std::vector<Execution> RunOnDevice(const WorkerInput& in, cl_device_id device,
+                                   const std::string& platform,
+                                   StdoutCapture& capture) {
   const spirv::TestCase& tc = *in.test_case;
+  const auto every_launch = [&](Execution e) {
+    return std::vector<Execution>(in.launches.size(), e);
+  };
   ClObjects cl;
   cl_int err = CL_SUCCESS;
   cl.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
   if (!cl.context)
-    return FailedExecution(ExecutionStatus::kUnsupported,
-                           ClError("clCreateContext", err));
+    return every_launch(FailedExecution(ExecutionStatus::kUnsupported,
+                                        ClError("clCreateContext", err)));
   cl.queue = clCreateCommandQueue(cl.context, device, 0, &err);
   if (!cl.queue)
-    return FailedExecution(ExecutionStatus::kUnsupported,
-                           ClError("clCreateCommandQueue", err));
+    return every_launch(FailedExecution(ExecutionStatus::kUnsupported,
+                                        ClError("clCreateCommandQueue", err)));
 
   const bool use_il =
       !in.options->force_spir_path && !DeviceIlVersion(device).empty();
@@ -427,10 +445,45 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
   if (auto failed = tc.linked_modules.empty()
                         ? BuildOneModule(in, use_il, device, cl, &log)
                         : LinkModules(in, use_il, device, cl, &log)) {
-    return *failed;
+    return every_launch(*failed);
   }
+  // Kernel printf of each launch: [start, end) of what the capture holds.
+  std::vector<Execution> results;
+  std::vector<std::pair<size_t, size_t>> printf_ranges;
+  for (const spirv::TestCase& launch : in.launches) {
+    size_t start = 0;
+    results.push_back(
+        LaunchOne(launch, device, platform, cl, log, capture, &start));
+    printf_ranges.emplace_back(start, capture.Offset());
+  }
+  const std::string out = capture.Restore();
+  size_t before = out.size();
+  for (size_t i = 0; i < results.size(); ++i) {
+    auto [start, end] = printf_ranges[i];
+    start = std::min(start, out.size());
+    end = std::min(std::max(end, start), out.size());
+    if (results[i].status == ExecutionStatus::kOk && start < end) {
+      results[i].printf_output = out.substr(start, end - start);
+    }
+    if (i == 0) before = start;
+  }
+  if (before > 0 && !results.empty()) {
+    absl::StrAppend(&results[0].log, "\n[stdout before launch]\n",
+                    out.substr(0, before));
+  }
+  return results;
+}
 
-  cl.kernel = clCreateKernel(cl.program, tc.entry_point.c_str(), &err);
+// One launch of the built program: its kernel, arguments, ND-range and
+// results. `*printf_start` is the capture's offset at the enqueue.
+Execution LaunchOne(const spirv::TestCase& tc, cl_device_id device,
+                    const std::string& platform, const ClObjects& built,
+                    const std::string& log, StdoutCapture& capture,
+                    size_t* printf_start) {
+  ClLaunch cl;
+  cl_int err = CL_SUCCESS;
+  *printf_start = capture.Offset();
+  cl.kernel = clCreateKernel(built.program, tc.entry_point.c_str(), &err);
   if (!cl.kernel) {
     return FailedExecution(ExecutionStatus::kBuildFailed,
                            absl::StrCat("kernel \"", tc.entry_point,
@@ -458,7 +511,7 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
       case spirv::KernelArg::Kind::kBuffer:
         if (!a.bytes.empty()) {
           cl.buffers[i] = clCreateBuffer(
-              cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+              built.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
               a.bytes.size(), const_cast<uint8_t*>(a.bytes.data()), &err);
           if (!cl.buffers[i]) {
             return FailedExecution(ExecutionStatus::kUnsupported,
@@ -477,7 +530,7 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
         break;
       case spirv::KernelArg::Kind::kImage: {
         const std::string why =
-            ImageUnsupportedReason(cl.context, device, label, a.image);
+            ImageUnsupportedReason(built.context, device, label, a.image);
         if (!why.empty()) {
           return FailedExecution(ExecutionStatus::kUnsupported,
                                  absl::StrCat("argument ", i, ": ", why), log);
@@ -492,7 +545,7 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
               log);
         }
         const char* call = "";
-        cl.buffers[i] = CreateClImage(cl.context, a.image, a.bytes,
+        cl.buffers[i] = CreateClImage(built.context, a.image, a.bytes,
                                       &cl.backing[i], &err, &call);
         if (!cl.buffers[i]) {
           return FailedExecution(
@@ -510,7 +563,7 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
           return FailedExecution(ExecutionStatus::kUnsupported,
                                  absl::StrCat("argument ", i, ": ", why), log);
         }
-        cl.samplers[i] = CreateClSampler(cl.context, a.sampler, &err);
+        cl.samplers[i] = CreateClSampler(built.context, a.sampler, &err);
         if (!cl.samplers[i]) {
           return FailedExecution(
               ExecutionStatus::kUnsupported,
@@ -539,9 +592,9 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
     offset[d] = r.offset[d];
     local[d] = r.local ? (*r.local)[d] : 1;
   }
-  const size_t printf_start = capture.Offset();
+  *printf_start = capture.Offset();
   const auto start = Clock::now();
-  err = clEnqueueNDRangeKernel(cl.queue, cl.kernel, r.dims, offset, global,
+  err = clEnqueueNDRangeKernel(built.queue, cl.kernel, r.dims, offset, global,
                                r.local ? local : nullptr, 0, nullptr, nullptr);
   if (err != CL_SUCCESS) {
     std::string hint;
@@ -552,7 +605,7 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
         ExecutionStatus::kUnsupported,
         absl::StrCat(ClError("clEnqueueNDRangeKernel", err), hint), log);
   }
-  err = clFinish(cl.queue);
+  err = clFinish(built.queue);
   Execution e;
   e.wall_time = Clock::now() - start;
   e.log = log;
@@ -566,10 +619,10 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
     const bool image = tc.args[i].kind == spirv::KernelArg::Kind::kImage;
     if (image) {
       err =
-          ReadClImage(cl.queue, cl.buffers[i], tc.args[i].image, &e.buffers[i]);
+          ReadClImage(built.queue, cl.buffers[i], tc.args[i].image, &e.buffers[i]);
     } else {
       e.buffers[i].resize(tc.args[i].bytes.size());
-      err = clEnqueueReadBuffer(cl.queue, cl.buffers[i], CL_TRUE, 0,
+      err = clEnqueueReadBuffer(built.queue, cl.buffers[i], CL_TRUE, 0,
                                 e.buffers[i].size(), e.buffers[i].data(), 0,
                                 nullptr, nullptr);
     }
@@ -582,12 +635,6 @@ Execution RunOnDevice(const WorkerInput& in, cl_device_id device,
                              log);
     }
   }
-  const std::string out = capture.Restore();
-  if (printf_start > 0) {
-    absl::StrAppend(&e.log, "\n[stdout before launch]\n",
-                    out.substr(0, std::min(printf_start, out.size())));
-  }
-  if (printf_start < out.size()) e.printf_output = out.substr(printf_start);
   return e;
 }
 
@@ -613,7 +660,7 @@ std::string Worker(const WorkerInput& in) {
     std::string platform;
     reply = PickDevice(in.options->platform, &device, &platform);
     if (reply.is_null()) {
-      reply = ExecutionReply(RunOnDevice(in, device, platform, capture));
+      reply = ExecutionsReply(RunOnDevice(in, device, platform, capture));
     }
   }
   return absl::StrCat(kResultMarker, reply.dump());
@@ -623,6 +670,17 @@ std::string Worker(const WorkerInput& in) {
 
 absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
                                       const OpenClTargetOptions& options) {
+  auto results = RunBatchOnOpenCl(
+      std::span<const spirv::TestCase>(&test_case, 1), options);
+  if (!results.ok()) return results.status();
+  return std::move(results->front());
+}
+
+absl::StatusOr<std::vector<Execution>> RunBatchOnOpenCl(
+    std::span<const spirv::TestCase> launches,
+    const OpenClTargetOptions& options) {
+  if (launches.empty()) return std::vector<Execution>{};
+  const spirv::TestCase& test_case = launches.front();
   auto scratch = ScratchDir::Make(options.scratch_dir, "l0spv-opencl-");
   if (!scratch.ok()) return scratch.status();
 
@@ -645,7 +703,7 @@ absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
     spir.push_back(*std::move(one));
   }
 
-  WorkerInput input{&test_case, &options, &spir, scratch->path()};
+  WorkerInput input{&test_case, launches, &options, &spir, scratch->path()};
   ChildLimits limits;
   limits.wall_time = options.time_limit;
   limits.memory_bytes = options.memory_limit_bytes;
@@ -653,7 +711,8 @@ absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
   auto child = RunInChild([&input] { return Worker(input); }, limits);
   if (!child.ok()) return child.status();
 
-  return ExecutionFromWorkerReply(*child, "OpenCL worker", kResultMarker);
+  return ExecutionsFromWorkerReply(*child, "OpenCL worker", kResultMarker,
+                                   launches.size());
 }
 
 }  // namespace l0spv::oracles

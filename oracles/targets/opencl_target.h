@@ -39,6 +39,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,5 +69,13 @@ struct OpenClTargetOptions {
 
 absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
                                       const OpenClTargetOptions& options);
+
+// A batch (Target::RunBatch): the launches share launches[0]'s modules,
+// which one worker builds once and then launches one by one (each with its
+// own kernel object and buffers, its printf output its own); one Execution
+// per launch. A failure of the build or of the worker is every launch's.
+absl::StatusOr<std::vector<Execution>> RunBatchOnOpenCl(
+    std::span<const spirv::TestCase> launches,
+    const OpenClTargetOptions& options);
 
 }  // namespace l0spv::oracles

@@ -15,9 +15,10 @@ class SpirvLinkTarget : public ToolAdapter {
   }
 
  protected:
-  Execution RunInScratch(const spirv::TestCase& test_case,
-                         const std::string& dir, const RunClock& clock,
-                         const TargetRunLimits& limits) override {
+  std::vector<Execution> RunInScratch(Launches launches, const std::string& dir,
+                                      const RunClock& clock,
+                                      const TargetRunLimits& limits) override {
+    const spirv::TestCase& test_case = launches.front();
     // The newest input version: spirv-link reads every input in one
     // environment (its output takes the inputs' newest version anyway).
     const std::vector<uint32_t>* newest = &test_case.module_words;
@@ -33,9 +34,9 @@ class SpirvLinkTarget : public ToolAdapter {
     std::string log;
     if (auto failed = RunToolStage(argv, dir, clock, limits, "spirv-link",
                                    test_case.module_words, &log)) {
-      return *failed;
+      return ForEveryLaunch(*failed, launches);
     }
-    return RunProducedModules(test_case, {dir + "/linked.spv"}, "spirv-link",
+    return RunProducedModules(launches, {dir + "/linked.spv"}, "spirv-link",
                               log, clock, limits);
   }
 };

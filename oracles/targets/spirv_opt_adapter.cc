@@ -58,9 +58,10 @@ class SpirvOptTarget : public ToolAdapter {
   // Each module of the case is optimized on its own (exported functions
   // must survive, imported ones stay declarations); the reference links the
   // optimized modules.
-  Execution RunInScratch(const spirv::TestCase& test_case,
-                         const std::string& dir, const RunClock& clock,
-                         const TargetRunLimits& limits) override {
+  std::vector<Execution> RunInScratch(Launches launches, const std::string& dir,
+                                      const RunClock& clock,
+                                      const TargetRunLimits& limits) override {
+    const spirv::TestCase& test_case = launches.front();
     std::string log;
     std::vector<std::string> outputs;
     for (size_t i = 0; i < NumModules(test_case); ++i) {
@@ -76,11 +77,11 @@ class SpirvOptTarget : public ToolAdapter {
                                   : who_;
       if (auto failed =
               RunToolStage(argv, dir, clock, limits, who, words, &log)) {
-        return *failed;
+        return ForEveryLaunch(*failed, launches);
       }
       outputs.push_back(absl::StrCat(dir, "/", out));
     }
-    return RunProducedModules(test_case, outputs, who_, log, clock, limits);
+    return RunProducedModules(launches, outputs, who_, log, clock, limits);
   }
 
  private:

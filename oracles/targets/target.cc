@@ -54,6 +54,16 @@ class VersionGate : public Target {
     }
     return inner_->Run(test_case, limits);
   }
+  std::vector<Execution> RunBatch(std::span<const spirv::TestCase> launches,
+                                  const TargetRunLimits& limits) override {
+    // A batch newer than the consumer reads is run case by case, so each
+    // case is judged (and refused) on its own version.
+    if (!launches.empty() && launches[0].module_words.size() > 1 &&
+        launches[0].module_words[1] > newest_)
+      return Target::RunBatch(launches, limits);
+    return inner_->RunBatch(launches, limits);
+  }
+  bool batches() const override { return inner_->batches(); }
 
  private:
   std::unique_ptr<Target> inner_;

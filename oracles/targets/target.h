@@ -27,7 +27,9 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "oracles/execution.h"
@@ -85,6 +87,27 @@ class Target {
   // answers kUnsupported saying why (PoCL 3.1: SPIR binaries).
   virtual Execution Run(const spirv::TestCase& test_case,
                         const TargetRunLimits& limits) = 0;
+  // Runs launches that share one module (spirv/kernel_batch.h: each a case's
+  // kernel, renamed, with the case's arguments) within `limits` for the
+  // whole batch, and returns one Execution per launch, in order. A target
+  // whose batches() is true builds the module once and runs each launch; a
+  // failure of the whole build (rejection, crash, timeout) is every
+  // launch's Execution, so the caller bisects the batch to find the case at
+  // fault. The default runs each launch on its own with Run. Launches that
+  // do not share one module are run one by one.
+  virtual std::vector<Execution> RunBatch(
+      std::span<const spirv::TestCase> launches,
+      const TargetRunLimits& limits) {
+    std::vector<Execution> out;
+    out.reserve(launches.size());
+    for (const spirv::TestCase& launch : launches)
+      out.push_back(Run(launch, limits));
+    return out;
+  }
+  // Whether RunBatch pays the consumer's fixed cost (process start, compiler
+  // set-up, kernel library) once per batch: the campaign batches cases only
+  // for such targets.
+  virtual bool batches() const { return false; }
 };
 
 absl::StatusOr<std::unique_ptr<Target>> MakeTarget(

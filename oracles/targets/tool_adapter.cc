@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/target_registry.h"
+#include "spirv/kernel_batch.h"
 
 namespace l0spv::oracles {
 
@@ -41,20 +42,30 @@ ToolAdapter::ToolAdapter(std::string name, bool executes, ToolProgram tool,
 
 Execution ToolAdapter::Run(const spirv::TestCase& test_case,
                            const TargetRunLimits& limits) {
+  return RunBatch(std::span<const spirv::TestCase>(&test_case, 1), limits)
+      .front();
+}
+
+std::vector<Execution> ToolAdapter::RunBatch(Launches launches,
+                                             const TargetRunLimits& limits) {
+  if (launches.empty()) return {};
+  if (!spirv::SharesOneModule(launches)) return Target::RunBatch(launches, limits);
+  const spirv::TestCase& test_case = launches.front();
   const RunClock clock(limits.wall_time);
   auto dir = ScratchDir::Make(options().scratch_dir, scratch_prefix_);
-  if (!dir.ok()) return HarnessFailure(dir.status().message());
+  if (!dir.ok())
+    return ForEveryLaunch(HarnessFailure(dir.status().message()), launches);
   if (auto s = WriteModule(dir->path() + "/module.spv", test_case.module_words);
       !s.ok()) {
-    return HarnessFailure(s.message());
+    return ForEveryLaunch(HarnessFailure(s.message()), launches);
   }
   for (size_t i = 1; i < NumModules(test_case); ++i) {
     if (auto s = WriteModule(dir->path() + "/" + ModuleFile(i),
                              ModuleWords(test_case, i));
         !s.ok())
-      return HarnessFailure(s.message());
+      return ForEveryLaunch(HarnessFailure(s.message()), launches);
   }
-  return RunInScratch(test_case, dir->path(), clock, limits);
+  return RunInScratch(launches, dir->path(), clock, limits);
 }
 
 std::string ToolAdapter::ModuleFile(size_t i) {
@@ -66,25 +77,26 @@ const std::vector<uint32_t>& ToolAdapter::ModuleWords(
   return i == 0 ? test_case.module_words : test_case.linked_modules[i - 1];
 }
 
-Execution ToolAdapter::RunProducedModules(
-    const spirv::TestCase& test_case,
-    const std::vector<std::string>& output_paths, const std::string& who,
-    const std::string& log, const RunClock& clock,
+std::vector<Execution> ToolAdapter::RunProducedModules(
+    Launches launches, const std::vector<std::string>& output_paths,
+    const std::string& who, const std::string& log, const RunClock& clock,
     const TargetRunLimits& limits) const {
   std::vector<std::vector<uint32_t>> outputs;
   for (const std::string& path : output_paths) {
     auto words = ReadModule(path);
     if (!words.ok()) {
-      return FailedExecution(
-          ExecutionStatus::kBuildFailed,
-          absl::StrCat(who, " exited 0 but wrote no usable module: ",
-                       words.status().message()),
-          log);
+      return ForEveryLaunch(
+          FailedExecution(
+              ExecutionStatus::kBuildFailed,
+              absl::StrCat(who, " exited 0 but wrote no usable module: ",
+                           words.status().message()),
+              log),
+          launches);
     }
     outputs.push_back(*std::move(words));
   }
-  return RunOutputOnReference(test_case, std::move(outputs), who, log,
-                              options().reference, clock.Limits(limits));
+  return RunOutputOnReference(launches, std::move(outputs), who, log,
+                              options().reference, clock, limits);
 }
 
 }  // namespace l0spv::oracles

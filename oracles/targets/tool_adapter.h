@@ -19,6 +19,11 @@
 //    and a clock holding the run's whole time budget; trouble in that
 //    preamble is kUnsupported "harness: ..." (never a finding). The
 //    directory and everything the tool wrote there are removed afterwards.
+//  - RunBatch does the same once for launches sharing one module
+//    (Target::RunBatch): RunInScratch always receives a batch of launches
+//    (Run's is a batch of one) and returns one Execution per launch; the
+//    tool runs once on the shared module and only the reference stage runs
+//    per launch. A failure before that stage is every launch's result.
 //  - RunProducedModules is the last stage of the produce-then-run targets:
 //    a missing or malformed output module is kBuildFailed "<who> exited 0
 //    but wrote no usable module: ..."; otherwise RunOutputOnReference.
@@ -75,12 +80,22 @@ class ToolAdapter : public AdapterBase {
 
   Execution Run(const spirv::TestCase& test_case,
                 const TargetRunLimits& limits) final;
+  std::vector<Execution> RunBatch(std::span<const spirv::TestCase> launches,
+                                  const TargetRunLimits& limits) final;
+  bool batches() const final { return true; }
 
  protected:
-  // Runs the tool on `dir`/module.spv within what is left of `clock`.
-  virtual Execution RunInScratch(const spirv::TestCase& test_case,
-                                 const std::string& dir, const RunClock& clock,
-                                 const TargetRunLimits& limits) = 0;
+  using Launches = std::span<const spirv::TestCase>;
+  // Runs the tool on `dir`/module.spv (the modules of launches[0], which
+  // every launch shares) within what is left of `clock`: one Execution per
+  // launch.
+  virtual std::vector<Execution> RunInScratch(
+      Launches launches, const std::string& dir, const RunClock& clock,
+      const TargetRunLimits& limits) = 0;
+  // `e` as the result of every launch (a failure of the shared stage).
+  static std::vector<Execution> ForEveryLaunch(Execution e, Launches launches) {
+    return std::vector<Execution>(launches.size(), e);
+  }
 
   const std::string& program() const { return program_; }
   // The program's file name ("llvm-spirv-14"), for messages.
@@ -97,11 +112,10 @@ class ToolAdapter : public AdapterBase {
 
   // `output_paths`: one module (the program) or one per module of the case
   // (RunOutputOnReference says which is which).
-  Execution RunProducedModules(const spirv::TestCase& test_case,
-                               const std::vector<std::string>& output_paths,
-                               const std::string& who, const std::string& log,
-                               const RunClock& clock,
-                               const TargetRunLimits& limits) const;
+  std::vector<Execution> RunProducedModules(
+      Launches launches, const std::vector<std::string>& output_paths,
+      const std::string& who, const std::string& log, const RunClock& clock,
+      const TargetRunLimits& limits) const;
 
  private:
   std::string program_, tool_, scratch_prefix_;

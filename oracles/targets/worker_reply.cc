@@ -36,28 +36,32 @@ nlohmann::json ExecutionReply(const Execution& e) {
   return {{"execution", ExecutionToJson(e)}};
 }
 
-absl::StatusOr<Execution> ExecutionFromWorkerReply(const ChildResult& child,
-                                                   const std::string& who,
-                                                   const std::string& marker) {
+absl::StatusOr<std::vector<Execution>> ExecutionsFromWorkerReply(
+    const ChildResult& child, const std::string& who, const std::string& marker,
+    size_t launches) {
   const std::string stderr_tail = TailLines(child.stderr_text, 40);
   const std::string last =
       stderr_tail.empty() ? "" : absl::StrCat(": ", TailLines(stderr_tail, 1));
+  const auto every_launch = [&](Execution e) {
+    return std::vector<Execution>(launches, e);
+  };
   if (child.ending == ChildResult::Ending::kTimedOut) {
-    return FailedExecution(ExecutionStatus::kTimedOut,
-                           absl::StrCat(who, " ", child.Describe()),
-                           stderr_tail);
+    return every_launch(FailedExecution(
+        ExecutionStatus::kTimedOut, absl::StrCat(who, " ", child.Describe()),
+        stderr_tail));
   }
   if (child.ending == ChildResult::Ending::kSignaled) {
-    return FailedExecution(
+    return every_launch(FailedExecution(
         ExecutionStatus::kCrashed,
-        absl::StrCat(who, " crashed: ", child.Describe(), last), stderr_tail);
+        absl::StrCat(who, " crashed: ", child.Describe(), last), stderr_tail));
   }
   const size_t at = child.stdout_text.rfind(marker);
   if (child.exit_code != 0 || at == std::string::npos) {
-    return FailedExecution(ExecutionStatus::kCrashed,
-                           absl::StrCat(who, " ended without a result (",
-                                        child.Describe(), ")", last),
-                           stderr_tail);
+    return every_launch(
+        FailedExecution(ExecutionStatus::kCrashed,
+                        absl::StrCat(who, " ended without a result (",
+                                     child.Describe(), ")", last),
+                        stderr_tail));
   }
   // The reply is one line: JSON escapes the newlines inside strings.
   const size_t json_at = at + marker.size();
@@ -68,9 +72,9 @@ absl::StatusOr<Execution> ExecutionFromWorkerReply(const ChildResult& child,
                                             : json_end - json_at),
       nullptr, /*allow_exceptions=*/false);
   if (reply.is_discarded() || !reply.is_object()) {
-    return FailedExecution(ExecutionStatus::kCrashed,
-                           absl::StrCat(who, " returned an unreadable result"),
-                           stderr_tail);
+    return every_launch(FailedExecution(
+        ExecutionStatus::kCrashed,
+        absl::StrCat(who, " returned an unreadable result"), stderr_tail));
   }
   if (reply.contains("error")) {
     const std::string text = reply["error"].value("message", "");
@@ -78,18 +82,44 @@ absl::StatusOr<Execution> ExecutionFromWorkerReply(const ChildResult& child,
       return absl::NotFoundError(text);
     return absl::InternalError(text);
   }
-  auto execution =
-      ExecutionFromJson(reply.value("execution", nlohmann::json()));
-  if (!execution.ok()) return execution.status();
-  // What the driver printed on stdout before the result: kernel printf on
-  // drivers that cannot hand it back otherwise.
-  if (reply.value("stdout_is_printf", false) && at > 0)
-    execution->printf_output = child.stdout_text.substr(0, at);
-  if (!child.stderr_text.empty()) {
-    absl::StrAppend(&execution->log, execution->log.empty() ? "" : "\n",
-                    "[worker stderr]\n", stderr_tail);
+  nlohmann::json list = reply.value("executions", nlohmann::json::array());
+  if (reply.contains("execution")) list = {reply["execution"]};
+  if (!list.is_array() || list.size() != launches) {
+    return every_launch(FailedExecution(
+        ExecutionStatus::kCrashed,
+        absl::StrCat(who, " returned ", list.is_array() ? list.size() : 0,
+                     " results for ", launches, " launches"),
+        stderr_tail));
   }
-  return execution;
+  std::vector<Execution> results;
+  for (const nlohmann::json& one : list) {
+    auto execution = ExecutionFromJson(one);
+    if (!execution.ok()) return execution.status();
+    // What the driver printed on stdout before the result: kernel printf on
+    // drivers that cannot hand it back otherwise (one launch only).
+    if (reply.value("stdout_is_printf", false) && at > 0)
+      execution->printf_output = child.stdout_text.substr(0, at);
+    if (!child.stderr_text.empty()) {
+      absl::StrAppend(&execution->log, execution->log.empty() ? "" : "\n",
+                      "[worker stderr]\n", stderr_tail);
+    }
+    results.push_back(*std::move(execution));
+  }
+  return results;
+}
+
+absl::StatusOr<Execution> ExecutionFromWorkerReply(const ChildResult& child,
+                                                   const std::string& who,
+                                                   const std::string& marker) {
+  auto results = ExecutionsFromWorkerReply(child, who, marker, 1);
+  if (!results.ok()) return results.status();
+  return std::move(results->front());
+}
+
+nlohmann::json ExecutionsReply(const std::vector<Execution>& executions) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Execution& e : executions) list.push_back(ExecutionToJson(e));
+  return {{"executions", std::move(list)}};
 }
 
 }  // namespace l0spv::oracles

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
@@ -33,5 +34,13 @@ nlohmann::json ExecutionReply(const Execution& e);
 absl::StatusOr<Execution> ExecutionFromWorkerReply(const ChildResult& child,
                                                    const std::string& who,
                                                    const std::string& marker);
+
+// A batch (Target::RunBatch): the worker replies {"executions": [...]}, one
+// per launch (ExecutionsReply). A timeout, signal, missing or unreadable
+// reply, or a count other than `launches` is every launch's failure.
+nlohmann::json ExecutionsReply(const std::vector<Execution>& executions);
+absl::StatusOr<std::vector<Execution>> ExecutionsFromWorkerReply(
+    const ChildResult& child, const std::string& who, const std::string& marker,
+    size_t launches);
 
 }  // namespace l0spv::oracles

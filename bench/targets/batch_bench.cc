@@ -1,0 +1,84 @@
+// bench/targets/batch_bench.cc — a consumer's fixed cost per module and its
+// marginal cost per extra kernel (issue 20), from Target::RunBatch on K
+// generated kernels merged into one module (spirv/kernel_batch.h), for
+// K = 1, 2, 4, 8, 16. Every target here builds the batch once and runs each
+// launch (the reference stage of spirv-opt/llvm-spirv per launch, in its
+// own worker). items_per_second is cases/s; bench/run derives the
+// marginal cost (T(16) - T(1)) / 15 and the fixed cost T(1) - marginal.
+// Kernels are generated as a campaign on that target would (its known bugs
+// avoided); the same K seeds for every target. A consumer that is missing,
+// or a batch that does not come back ok, reports an error.
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "generators/kernel/generator.h"
+#include "oracles/known_bugs/consumers.h"
+#include "oracles/targets/spirv_versions.h"
+#include "oracles/targets/target.h"
+#include "spirv/kernel_batch.h"
+
+namespace l0spv::bench {
+namespace {
+
+// K generated cases for `target`, seeds 1000.. (kernels of every size the
+// generator draws; the same seeds for every K, so T(K) grows by whole cases).
+std::vector<spirv::TestCase> Cases(const std::string& target, int k) {
+  generators::kernel::GeneratorOptions g;
+  g.avoid_known_bugs = oracles::ConsumersOfTarget(target);
+  g.max_spirv_version = oracles::NewestSpirvVersionOfTarget(target);
+  // ocloc:DEVICE campaigns generate for the device's profile (--profile=auto).
+  if (target.rfind("ocloc:", 0) == 0) g.profile = target.substr(6);
+  std::vector<spirv::TestCase> cases;
+  for (uint64_t seed = 1000; cases.size() < static_cast<size_t>(k); ++seed) {
+    g.seed = seed;
+    auto tc = generators::kernel::GenerateTestCase(g);
+    if (tc.ok()) cases.push_back(*std::move(tc));
+  }
+  return cases;
+}
+
+void BM_BatchRun(benchmark::State& state, const std::string& name) {
+  const int k = static_cast<int>(state.range(0));
+  auto target = oracles::MakeTarget(name);
+  if (!target.ok()) {
+    state.SkipWithError(std::string(target.status().message()).c_str());
+    return;
+  }
+  const std::vector<spirv::TestCase> cases = Cases(name, k);
+  auto launches = spirv::BatchKernels(cases);
+  if (!launches.ok()) {
+    state.SkipWithError(std::string(launches.status().message()).c_str());
+    return;
+  }
+  oracles::TargetRunLimits limits;
+  for (auto _ : state) {
+    const std::vector<oracles::Execution> results =
+        (*target)->RunBatch(*launches, limits);
+    for (const oracles::Execution& e : results) {
+      if (e.status != oracles::ExecutionStatus::kOk) {
+        state.SkipWithError(e.message.c_str());
+        return;
+      }
+    }
+    benchmark::DoNotOptimize(results.data());
+  }
+  // items_per_second: cases per second of this consumer alone.
+  state.SetItemsProcessed(state.iterations() * k);
+}
+
+#define L0SPV_BATCH_BENCH(label, name)        \
+  BENCHMARK_CAPTURE(BM_BatchRun, label, name) \
+      ->RangeMultiplier(2)                    \
+      ->Range(1, 16)                          \
+      ->Unit(benchmark::kMillisecond)         \
+      ->UseRealTime()
+
+L0SPV_BATCH_BENCH(spirv_opt, "spirv-opt");
+L0SPV_BATCH_BENCH(llvm_spirv, "llvm-spirv");
+L0SPV_BATCH_BENCH(ocloc_tgllp, "ocloc:tgllp");
+L0SPV_BATCH_BENCH(oclgrind, "oclgrind");
+L0SPV_BATCH_BENCH(opencl_pocl, "opencl:Portable")->Iterations(3);
+
+}  // namespace
+}  // namespace l0spv::bench

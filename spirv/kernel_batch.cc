@@ -1,0 +1,160 @@
+#include "spirv/kernel_batch.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "spirv/binary.h"
+#include "spirv/ir_edit.h"
+#include "spirv/link.h"
+
+namespace l0spv::spirv {
+namespace {
+
+// Renames the entry point `from` (and its function's OpName) to `to`.
+absl::Status RenameEntryPoint(Module& module, const std::string& from,
+                              const std::string& to) {
+  const uint32_t function = module.KernelEntryPointId(from);
+  if (function == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no Kernel entry point named '", from, "'"));
+  }
+  for (Instruction& ep : module.entry_points) {
+    if (ep.NumOperands() > 2 && ep.operand(1).AsId() == function &&
+        ep.operand(2).AsString() == from)
+      ep.mutable_operands()[2] = StringOperand(to);
+  }
+  for (Instruction& name : module.debug_names) {
+    if (Is(name, spv::Op::OpName) && name.NumOperands() > 1 &&
+        name.operand(0).AsId() == function)
+      name.mutable_operands()[1] = StringOperand(to);
+  }
+  return absl::OkStatus();
+}
+
+// Merges module-scope variables of one built-in and one type into the
+// first: each case brought its own, and a front end declares one.
+void MergeBuiltInVariables(Module& module) {
+  std::map<uint32_t, uint32_t> builtin_of;  // variable id -> BuiltIn
+  for (const Instruction& a : module.annotations) {
+    if (Is(a, spv::Op::OpDecorate) && a.NumOperands() > 2 &&
+        a.operand(1).AsLiteral() ==
+            static_cast<uint32_t>(spv::Decoration::BuiltIn))
+      builtin_of[a.operand(0).AsId()] = a.operand(2).AsLiteral();
+  }
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> first;  // (builtin, type)
+  std::map<uint32_t, uint32_t> merged;                      // dup -> kept
+  for (const Instruction& v : module.types_values) {
+    if (!Is(v, spv::Op::OpVariable)) continue;
+    auto b = builtin_of.find(v.result_id());
+    if (b == builtin_of.end()) continue;
+    auto [it, inserted] =
+        first.emplace(std::make_pair(b->second, v.type_id()), v.result_id());
+    if (!inserted) merged[v.result_id()] = it->second;
+  }
+  if (merged.empty()) return;
+  std::erase_if(module.types_values, [&](const Instruction& i) {
+    return merged.count(i.result_id()) != 0;
+  });
+  // Decorations and names of a merged variable go; the kept one has its own.
+  const auto about_merged = [&](const Instruction& i) {
+    return merged.count(AnnotatedId(i)) != 0;
+  };
+  std::erase_if(module.annotations, about_merged);
+  std::erase_if(module.debug_names, about_merged);
+  for (const auto& [dup, kept] : merged) ReplaceAllUses(module, dup, kept);
+  // An interface may now list the kept variable twice.
+  for (Instruction& ep : module.entry_points) {
+    std::set<uint32_t> seen;
+    auto& ops = ep.mutable_operands();
+    std::vector<Operand> kept_ops(ops.begin(),
+                                  ops.begin() + std::min<size_t>(3, ops.size()));
+    for (size_t i = 3; i < ops.size(); ++i) {
+      if (seen.insert(ops[i].AsId()).second) kept_ops.push_back(ops[i]);
+    }
+    ops = std::move(kept_ops);
+  }
+}
+
+// Whether a parameter of the module is decorated FuncParamAttr ByVal (a
+// struct passed by value).
+bool HasByValParameter(const Module& module) {
+  for (const Instruction& a : module.annotations) {
+    if (Is(a, spv::Op::OpDecorate) && a.NumOperands() > 2 &&
+        a.operand(1).AsLiteral() ==
+            static_cast<uint32_t>(spv::Decoration::FuncParamAttr) &&
+        a.operand(2).AsLiteral() ==
+            static_cast<uint32_t>(spv::FunctionParameterAttribute::ByVal))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string BatchedEntryName(const std::string& entry, size_t index) {
+  return absl::StrCat("b", index, "_", entry);
+}
+
+absl::StatusOr<std::vector<TestCase>> BatchKernels(
+    std::span<const TestCase> cases) {
+  if (cases.empty()) return absl::InvalidArgumentError("no cases to batch");
+  std::vector<Module> modules;
+  modules.reserve(cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const TestCase& tc = cases[i];
+    const std::string which = absl::StrCat("case ", i, " of the batch");
+    if (!tc.linked_modules.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(which, " has several modules"));
+    }
+    auto m = ReadModuleWords(tc.module_words);
+    if (!m.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(which, ": ", m.status().message()));
+    }
+    if (auto s = RenameEntryPoint(*m, tc.entry_point,
+                                  BatchedEntryName(tc.entry_point, i));
+        !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(which, ": ", s.message()));
+    }
+    modules.push_back(*std::move(m));
+  }
+  // Kernels with a ByVal parameter go last: llvm-spirv 14's reverse
+  // translation gives the pointer parameters of a kernel that follows such
+  // a kernel byval attributes too (known-consumer-bugs/
+  // llvm_spirv_byval_next_kernel), which llvm-spirv, Oclgrind and PoCL
+  // (SPIR path) then see as a wrong signature.
+  std::vector<size_t> order(modules.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_partition(order.begin(), order.end(), [&](size_t i) {
+    return !HasByValParameter(modules[i]);
+  });
+  std::vector<LinkInput> inputs;
+  for (size_t i : order)
+    inputs.push_back({absl::StrCat("case ", i), &modules[i]});
+  auto linked = LinkModules(inputs);
+  if (!linked.ok()) return linked.status();
+  MergeBuiltInVariables(*linked);
+  linked->header.bound = linked->ComputeTightBound();
+  const std::vector<uint32_t> words = EncodeModule(*linked);
+  std::vector<TestCase> launches(cases.begin(), cases.end());
+  for (size_t i = 0; i < launches.size(); ++i) {
+    launches[i].module_words = words;
+    launches[i].entry_point = BatchedEntryName(cases[i].entry_point, i);
+  }
+  return launches;
+}
+
+bool SharesOneModule(std::span<const TestCase> launches) {
+  for (const TestCase& tc : launches.subspan(launches.empty() ? 0 : 1)) {
+    if (tc.module_words != launches.front().module_words ||
+        tc.linked_modules != launches.front().linked_modules)
+      return false;
+  }
+  return true;
+}
+
+}  // namespace l0spv::spirv
