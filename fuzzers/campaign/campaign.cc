@@ -7,10 +7,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -20,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "fuzzers/campaign/batch_runner.h"
 #include "fuzzers/campaign/findings.h"
 #include "generators/transform/engine.h"
 #include "generators/transform/split_module.h"
@@ -110,6 +113,137 @@ absl::StatusOr<std::unique_ptr<oracles::Target>> BuildTarget(
   return oracles::MakeTarget(name, o.target_options);
 }
 
+// One case of a job's group: what runs in the job's own process (generate,
+// split, reference, transform) before the targets run on the whole group.
+struct CaseWork {
+  uint64_t seed = 0;
+  absl::StatusOr<spirv::TestCase> test_case = absl::UnknownError("not run");
+  // The whole case: what --mutate transforms (then splits alike).
+  std::optional<spirv::TestCase> whole;
+  oracles::Execution reference;
+  bool original_ready = false;  // ref ok: the targets run the case
+  std::optional<spirv::TestCase> mutated;
+  oracles::Execution mutated_reference;
+  bool mutated_ready = false;  // ref ok on the mutated case, and unchanged
+  std::map<std::string, std::string> original_signatures;  // by target
+};
+
+// Records a finding of case `w`; a write that fails stops the job before
+// the case is counted, so a resume redoes it.
+void RecordOrStop(const CampaignOptions& o, uint32_t job, const CaseWork& w,
+                  const oracles::Verdict& v, const spirv::TestCase& test_case,
+                  std::map<std::string, oracles::Execution> outputs,
+                  std::string reproduce, CampaignStats& stats) {
+  FindingRecord r{v,
+                  test_case,
+                  w.seed,
+                  std::move(outputs),
+                  std::move(reproduce),
+                  std::nullopt};
+  if (test_case.transformation_log)
+    r.original = w.whole ? *w.whole : *w.test_case;
+  auto is_new = RecordFinding(o.out, r);
+  if (!is_new.ok()) JobWriteFailed(job, is_new.status());
+  if (*is_new) {
+    ++stats.new_findings;
+  } else {
+    ++stats.duplicate_hits;
+  }
+}
+
+using RecordFn = std::function<void(
+    const oracles::Verdict&, const spirv::TestCase&,
+    std::map<std::string, oracles::Execution>, std::string)>;
+
+// Generates, splits and runs case `w` on the reference, and with --mutate
+// transforms it and checks the reference against itself; records what the
+// reference finds. `timed` runs a target call and adds its time.
+template <typename Timed>
+void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
+                 const Timed& timed, const RecordFn& record,
+                 oracles::Target& ref) {
+  generators::kernel::GeneratorOptions g = o.generator;
+  g.seed = w.seed;
+  w.test_case = generators::kernel::GenerateTestCase(g);
+  const auto split = [&](spirv::TestCase& c) {
+    if (o.split_modules == 0) return;
+    generators::transform::SplitOptions so;
+    so.seed = w.seed;
+    so.modules = o.split_modules == 1 ? 0 : o.split_modules;
+    so.avoid_known_bugs = o.generator.avoid_known_bugs;
+    auto parts = generators::transform::SplitCase(c, so, o.split_linkonce);
+    if (parts.ok()) {
+      c = *std::move(parts);
+    } else if (!absl::IsFailedPrecondition(parts.status())) {
+      ++stats.generator_errors;  // FailedPrecondition: stays whole
+    }
+  };
+  if (w.test_case.ok() && o.split_modules != 0) {
+    w.whole = *w.test_case;
+    split(*w.test_case);
+    if (!w.test_case->linked_modules.empty()) ++stats.split_cases;
+  }
+  if (!w.test_case.ok()) {
+    ++stats.generator_errors;
+    return;
+  }
+  const spirv::TestCase& tc = *w.test_case;
+  auto [reference, ns] = timed([&] { return ref.Run(tc, o.limits); });
+  w.reference = std::move(reference);
+  const oracles::Verdict rv = oracles::JudgeReference(w.reference);
+  stats.targets["ref"].Count(rv.kind, ns);
+  if (rv.IsFinding())
+    record(rv, tc, {{"ref", w.reference}}, ReproduceCommand(o, rv));
+  if (rv.kind != oracles::VerdictKind::kOk) return;
+  w.original_ready = true;
+  if (!o.mutate) return;
+  // Metamorphic testing: the same case after semantics-preserving
+  // transformations must give every target the same results.
+  generators::transform::TransformOptions to;
+  to.seed = w.seed;
+  to.avoid_known_bugs = o.generator.avoid_known_bugs;
+  auto mutated = generators::transform::Transform(w.whole ? *w.whole : tc, to);
+  if (!mutated.ok()) {
+    ++stats.generator_errors;
+    return;
+  }
+  split(mutated->test_case);
+  w.mutated = std::move(mutated->test_case);
+  const spirv::TestCase& mt = *w.mutated;
+  auto [mref, mns] = timed([&] { return ref.Run(mt, o.limits); });
+  w.mutated_reference = std::move(mref);
+  oracles::Verdict mrv = oracles::JudgeReference(w.mutated_reference);
+  if (mrv.kind == oracles::VerdictKind::kOk) {
+    // ref must agree with itself across the transformation; otherwise a
+    // transformation kind is wrong (our bug).
+    const oracles::Verdict self =
+        oracles::Judge(mt, w.reference, "ref", true, w.mutated_reference);
+    if (self.IsFinding()) {
+      mrv = self;
+      mrv.explanation = absl::StrCat(
+          "the transformations changed ref's results (a bug in a "
+          "transformation kind): ",
+          self.explanation);
+      mrv.signature = "mismatch:ref:transformation changed results";
+    }
+  }
+  stats.targets["ref~mutated"].Count(mrv.kind, mns);
+  if (mrv.IsFinding()) {
+    record(mrv, mt, {{"ref", w.reference}, {"ref~mutated", w.mutated_reference}},
+           absl::StrCat(o.self_command, " generate --seed=", w.seed,
+                        " --out=original && ", o.self_command,
+                        " replay original {case} --check"));
+  } else if (mrv.kind == oracles::VerdictKind::kOk) {
+    w.mutated_ready = true;
+  }
+}
+
+// The batch size of `target` in this campaign: --batch, or with --batch=auto
+// (0) what bench/targets/batch_bench measured for its consumer.
+uint32_t BatchSizeFor(const CampaignOptions& o, const std::string& target) {
+  return o.batch == 0 ? DefaultBatchSize(target) : o.batch;
+}
+
 // One job: runs its cases until done, out of time or told to stop.
 int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
   ::prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -134,164 +268,110 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
   if (!loaded.ok()) JobWriteFailed(job, loaded.status());
   JobState state = *loaded;
   state.running_seed = -1;
+  // A group of up to o.batch cases at a time: first each case's own work
+  // (generate, split, reference, transform), then every target on the whole
+  // group (batched by RunOnTarget), so a consumer pays its fixed cost once
+  // per batch.
+  uint32_t group_size = 1;
+  for (const auto& target : targets)
+    group_size = std::max(group_size, BatchSizeFor(o, target->name()));
   while (!g_stop && Clock::now() < deadline) {
-    const uint64_t index = job + state.next * o.jobs;
-    if (o.iterations != 0 && index >= o.iterations) break;
-    const uint64_t seed = CaseSeed(o, index);
-    state.running_seed = static_cast<int64_t>(seed);
+    const auto group_start = Clock::now();
+    uint64_t inside_targets = 0;
+    const auto timed = [&](auto&& run) {
+      const auto t0 = Clock::now();
+      auto result = run();
+      const uint64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              Clock::now() - t0)
+                              .count();
+      inside_targets += ns;
+      return std::make_pair(std::move(result), ns);
+    };
+    const uint64_t first = state.next;
+    std::vector<CaseWork> group;
+    group.reserve(group_size);
+    for (uint64_t n = first; n < first + group_size && !g_stop; ++n) {
+      const uint64_t index = job + n * o.jobs;
+      if (o.iterations != 0 && index >= o.iterations) break;
+      CaseWork& w = group.emplace_back();
+      w.seed = CaseSeed(o, index);
+      // In-process work runs now: a job dying here names this case, and
+      // the restart goes on after it.
+      state.next = n;
+      state.running_seed = static_cast<int64_t>(w.seed);
+      if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
+          !s.ok())
+        JobWriteFailed(job, s);
+      PrepareCase(o, w, state.stats, timed,
+                  [&](const oracles::Verdict& v,
+                      const spirv::TestCase& test_case,
+                      std::map<std::string, oracles::Execution> outputs,
+                      std::string reproduce) {
+                    RecordOrStop(o, job, w, v, test_case, std::move(outputs),
+                                 std::move(reproduce), state.stats);
+                  },
+                  **ref);
+    }
+    if (group.empty()) break;
+    // The targets' turn: a job dying now is recorded against the group's
+    // first case.
+    state.next = first;
+    state.running_seed = static_cast<int64_t>(group.front().seed);
     if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
         !s.ok())
       JobWriteFailed(job, s);
-
-    const auto case_start = Clock::now();
-    uint64_t inside_targets = 0;
-    generators::kernel::GeneratorOptions g = o.generator;
-    g.seed = seed;
-    auto tc = generators::kernel::GenerateTestCase(g);
-    // The whole case: what --mutate transforms (then splits alike).
-    std::optional<spirv::TestCase> whole;
-    const auto split = [&](spirv::TestCase& c) {
-      if (o.split_modules == 0) return;
-      generators::transform::SplitOptions so;
-      so.seed = seed;
-      so.modules = o.split_modules == 1 ? 0 : o.split_modules;
-      so.avoid_known_bugs = o.generator.avoid_known_bugs;
-      auto parts = generators::transform::SplitCase(c, so, o.split_linkonce);
-      if (parts.ok()) {
-        c = *std::move(parts);
-      } else if (!absl::IsFailedPrecondition(parts.status())) {
-        ++state.stats.generator_errors;  // FailedPrecondition: stays whole
-      }
-    };
-    if (tc.ok() && o.split_modules != 0) {
-      whole = *tc;
-      split(*tc);
-      if (!tc->linked_modules.empty()) ++state.stats.split_cases;
-    }
-    if (!tc.ok()) {
-      ++state.stats.generator_errors;
-    } else {
-      auto record_case = [&](const oracles::Verdict& v,
-                             const spirv::TestCase& test_case,
-                             std::map<std::string, oracles::Execution> outputs,
-                             std::string reproduce) {
-        FindingRecord r{v,
-                        test_case,
-                        seed,
-                        std::move(outputs),
-                        std::move(reproduce),
-                        std::nullopt};
-        if (test_case.transformation_log) r.original = whole ? *whole : *tc;
-        auto is_new = RecordFinding(o.out, r);
-        // A finding that cannot be written must not be lost silently: the
-        // job stops before counting the case, so a resume redoes it.
-        if (!is_new.ok()) JobWriteFailed(job, is_new.status());
-        if (*is_new) {
-          ++state.stats.new_findings;
-        } else {
-          ++state.stats.duplicate_hits;
+    for (auto& target : targets) {
+      const std::string& name = target->name();
+      for (const bool mutated : {false, true}) {
+        std::vector<CaseOnTarget> runnable;
+        std::vector<CaseWork*> owners;
+        for (CaseWork& w : group) {
+          const bool ready = mutated ? w.mutated_ready : w.original_ready;
+          if (!ready) continue;
+          runnable.push_back({mutated ? &*w.mutated : &*w.test_case,
+                              mutated ? &w.mutated_reference : &w.reference});
+          owners.push_back(&w);
         }
-      };
-      auto record = [&](const oracles::Verdict& v,
-                        std::map<std::string, oracles::Execution> outputs) {
-        record_case(v, *tc, std::move(outputs), ReproduceCommand(o, v));
-      };
-      std::map<std::string, std::string> original_signatures;
-      auto t0 = Clock::now();
-      const oracles::Execution reference = (*ref)->Run(*tc, o.limits);
-      uint64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        Clock::now() - t0)
-                        .count();
-      inside_targets += ns;
-      const oracles::Verdict rv = oracles::JudgeReference(reference);
-      state.stats.targets["ref"].Count(rv.kind, ns);
-      if (rv.IsFinding()) record(rv, {{"ref", reference}});
-      if (rv.kind == oracles::VerdictKind::kOk) {
-        for (auto& target : targets) {
-          t0 = Clock::now();
-          const oracles::Execution e = target->Run(*tc, o.limits);
-          ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                   Clock::now() - t0)
-                   .count();
-          inside_targets += ns;
-          const oracles::Verdict v = oracles::Judge(
-              *tc, reference, target->name(), target->executes(), e);
-          state.stats.targets[target->name()].Count(v.kind, ns);
-          if (v.IsFinding())
-            record(v, {{"ref", reference}, {target->name(), e}});
-          original_signatures[target->name()] = v.signature;
-        }
-      }
-      if (rv.kind == oracles::VerdictKind::kOk && o.mutate) {
-        // Metamorphic testing: the same case after semantics-preserving
-        // transformations must give every target the same results.
-        generators::transform::TransformOptions to;
-        to.seed = seed;
-        to.avoid_known_bugs = o.generator.avoid_known_bugs;
-        auto mutated =
-            generators::transform::Transform(whole ? *whole : *tc, to);
-        if (!mutated.ok()) {
-          ++state.stats.generator_errors;
-        } else {
-          split(mutated->test_case);
-          const spirv::TestCase& mt = mutated->test_case;
-          t0 = Clock::now();
-          const oracles::Execution mref = (*ref)->Run(mt, o.limits);
-          ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                   Clock::now() - t0)
-                   .count();
-          inside_targets += ns;
-          oracles::Verdict mrv = oracles::JudgeReference(mref);
-          if (mrv.kind == oracles::VerdictKind::kOk) {
-            // ref must agree with itself across the transformation;
-            // otherwise a transformation kind is wrong (our bug).
-            const oracles::Verdict self =
-                oracles::Judge(mt, reference, "ref", true, mref);
-            if (self.IsFinding()) {
-              mrv = self;
-              mrv.explanation = absl::StrCat(
-                  "the transformations changed ref's results (a bug in a "
-                  "transformation kind): ",
-                  self.explanation);
-              mrv.signature = "mismatch:ref:transformation changed results";
-            }
-          }
-          state.stats.targets["ref~mutated"].Count(mrv.kind, ns);
-          if (mrv.IsFinding()) {
-            record_case(mrv, mt, {{"ref", reference}, {"ref~mutated", mref}},
-                        absl::StrCat(o.self_command, " generate --seed=", seed,
-                                     " --out=original && ", o.self_command,
-                                     " replay original {case} --check"));
-          } else if (mrv.kind == oracles::VerdictKind::kOk) {
-            for (auto& target : targets) {
-              t0 = Clock::now();
-              const oracles::Execution e = target->Run(mt, o.limits);
-              ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                       Clock::now() - t0)
-                       .count();
-              inside_targets += ns;
-              const oracles::Verdict v = oracles::Judge(
-                  mt, mref, target->name(), target->executes(), e);
-              state.stats.targets[target->name() + "~mutated"].Count(v.kind,
-                                                                     ns);
-              // A finding the original already showed is not new here.
-              if (v.IsFinding() &&
-                  v.signature != original_signatures[target->name()])
-                record_case(v, mt, {{"ref", mref}, {target->name(), e}},
-                            ReproduceCommand(o, v));
-            }
+        if (runnable.empty()) continue;
+        const std::string counter_name = mutated ? name + "~mutated" : name;
+        TargetCounters& counters = state.stats.targets[counter_name];
+        const auto t0 = Clock::now();
+        std::vector<TargetResult> results =
+            RunOnTarget(*target, runnable, BatchSizeFor(o, name), o.limits,
+                        counters);
+        inside_targets += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              Clock::now() - t0)
+                              .count();
+        for (size_t i = 0; i < results.size(); ++i) {
+          CaseWork& w = *owners[i];
+          const spirv::TestCase& tc = *runnable[i].test_case;
+          const oracles::Execution& reference = *runnable[i].reference;
+          const oracles::Execution& e = results[i].execution;
+          const oracles::Verdict v =
+              oracles::Judge(tc, reference, name, target->executes(), e);
+          counters.Count(v.kind, results[i].nanos);
+          if (!mutated) {
+            w.original_signatures[name] = v.signature;
+            if (v.IsFinding())
+              RecordOrStop(o, job, w, v, tc, {{"ref", reference}, {name, e}},
+                           ReproduceCommand(o, v), state.stats);
+          } else if (v.IsFinding() &&
+                     v.signature != w.original_signatures[name]) {
+            // A finding the original already showed is not new here.
+            RecordOrStop(o, job, w, v, tc, {{"ref", reference}, {name, e}},
+                         ReproduceCommand(o, v), state.stats);
           }
         }
       }
     }
-    const uint64_t case_ns =
+    const uint64_t group_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
-                                                             case_start)
+                                                             group_start)
             .count();
-    ++state.stats.cases;
-    state.stats.case_nanos += case_ns;
-    state.stats.harness_nanos += case_ns - std::min(case_ns, inside_targets);
-    ++state.next;
+    state.stats.cases += group.size();
+    state.stats.case_nanos += group_ns;
+    state.stats.harness_nanos += group_ns - std::min(group_ns, inside_targets);
+    state.next = first + group.size();
     state.running_seed = -1;
     if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
         !s.ok())

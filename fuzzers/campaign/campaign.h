@@ -5,7 +5,10 @@
 // Contract:
 //  - Case i of the campaign has seed `seed + i * shards + shard`, so shards
 //    K/N of one seed base split the seed space deterministically; job j of
-//    `jobs` takes the cases i ≡ j (mod jobs), in increasing order.
+//    `jobs` takes the cases i ≡ j (mod jobs), in increasing order, a group
+//    of up to `batch` (the largest batch of its targets) at a time: each
+//    case's own work first (generate, reference, transform), then every
+//    target on the group, batched (batch_runner.h).
 //  - Jobs are forked worker processes (each target additionally runs its
 //    consumer in its own worker, see oracles/targets/target.h). A job's
 //    progress lives in OUT/state/job-J.json, rewritten atomically after every
@@ -15,7 +18,8 @@
 //    (findings dedup by signature and count seeds, see findings.h).
 //  - A job that dies (a crash of in-process code) is recorded as a `crash`
 //    finding against `ref` for the case it was running, skipped past, and
-//    restarted.
+//    restarted. (While the targets run on a group, that is the group's
+//    first case: consumers run in workers, so only harness code is left.)
 //  - Errors before the start (unknown or unavailable target, OUT created by
 //    a campaign with other --jobs/--shard/--seed, a malformed state file,
 //    another campaign holding OUT's lock) are returned as Status; nothing
@@ -76,6 +80,12 @@ struct CampaignOptions {
   // Split cases may get LinkOnceODR copies (duplicate_linkonce: the
   // profile accepts SPV_KHR_linkonce_odr, no linker bug about it avoided).
   bool split_linkonce = false;
+  // Batches (issue 20): a target that builds a module once for several
+  // kernels (Target::batches) gets up to this many cases per consumer
+  // invocation (spirv/kernel_batch.h; fuzzers/campaign/batch_runner.h
+  // bisects a batch that fails, so findings stay single cases). 0 = each
+  // target's measured size (DefaultBatchSize), 1 = off.
+  uint32_t batch = 0;
   bool live_progress = false;  // rewrite one progress line (a terminal)
   std::string self_command = "l0spv-fuzz";  // for reproduce commands
 };

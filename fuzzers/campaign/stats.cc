@@ -30,6 +30,8 @@ void CampaignStats::Add(const CampaignStats& o) {
     TargetCounters& mine = targets[name];
     mine.runs = SaturatingAdd(mine.runs, c.runs);
     mine.nanos = SaturatingAdd(mine.nanos, c.nanos);
+    mine.batches = SaturatingAdd(mine.batches, c.batches);
+    mine.reruns = SaturatingAdd(mine.reruns, c.reruns);
     for (const auto& [kind, n] : c.verdicts)
       mine.verdicts[kind] = SaturatingAdd(mine.verdicts[kind], n);
   }
@@ -49,6 +51,8 @@ CampaignStats CampaignStats::Since(const CampaignStats& e) const {
     if (it == e.targets.end()) continue;
     c.runs = Minus(c.runs, it->second.runs);
     c.nanos = Minus(c.nanos, it->second.nanos);
+    c.batches = Minus(c.batches, it->second.batches);
+    c.reruns = Minus(c.reruns, it->second.reruns);
     for (auto& [kind, n] : c.verdicts) {
       auto k = it->second.verdicts.find(kind);
       if (k != it->second.verdicts.end()) n = Minus(n, k->second);
@@ -60,7 +64,11 @@ CampaignStats CampaignStats::Since(const CampaignStats& e) const {
 nlohmann::json CampaignStats::ToJson() const {
   nlohmann::json t = nlohmann::json::object();
   for (const auto& [name, c] : targets) {
-    t[name] = {{"runs", c.runs}, {"nanos", c.nanos}, {"verdicts", c.verdicts}};
+    t[name] = {{"runs", c.runs},
+               {"nanos", c.nanos},
+               {"verdicts", c.verdicts},
+               {"batches", c.batches},
+               {"reruns", c.reruns}};
   }
   return {{"cases", cases},
           {"generator_errors", generator_errors},
@@ -87,6 +95,8 @@ CampaignStats CampaignStats::Read(spirv::JsonField j) {
     TargetCounters c;
     c.runs = t["runs"].Uint(0, kMaxCounter);
     c.nanos = t["nanos"].Uint(0, 0, kMaxCounter);
+    c.batches = t["batches"].Uint(0, 0, kMaxCounter);
+    c.reruns = t["reruns"].Uint(0, 0, kMaxCounter);
     for (auto& [kind, n] : t["verdicts"].Members(kMaxKinds))
       c.verdicts[kind] = n.Uint(0, kMaxCounter);
     s.targets[name] = std::move(c);

@@ -22,6 +22,11 @@ struct TargetCounters {
   uint64_t runs = 0;
   std::map<std::string, uint64_t> verdicts;  // by VerdictKindName
   uint64_t nanos = 0;                        // time inside Target::Run
+  // --batch: consumer invocations that ran a batch of several cases, and
+  // cases run again (in a smaller batch or alone) because their batch gave
+  // them anything but ok: what bisection cost.
+  uint64_t batches = 0;
+  uint64_t reruns = 0;
 
   void Count(oracles::VerdictKind kind, uint64_t run_nanos);
 };

@@ -39,6 +39,12 @@ ABSL_FLAG(uint64_t, iterations, 0, "number of test cases (0 = use --time)");
 ABSL_FLAG(uint32_t, jobs, 1, "parallel pipelines (worker processes)");
 ABSL_FLAG(std::string, shard, "0/1",
           "K/N: run only shard K of N of the seed space (batch schedulers)");
+ABSL_FLAG(std::string, batch, "auto",
+          "cases per consumer invocation for targets that build a module "
+          "once for several kernels (ocloc, Oclgrind, PoCL, llvm-spirv, "
+          "spirv-opt): auto (each consumer's measured size), off (= 1), or "
+          "a count 1..64; a batch that fails is bisected, so findings stay "
+          "single cases");
 ABSL_FLAG(bool, mutate, false,
           "also transform each case (semantics-preserving transformations)");
 ABSL_FLAG(bool, no_reduce, false,
@@ -129,6 +135,19 @@ void ReduceNewFindings(const std::string& out) {
   }
 }
 
+// --batch: "auto" = 0 (each target's DefaultBatchSize), "off" = 1, or N.
+absl::StatusOr<uint32_t> BatchFromFlag(const std::string& flag) {
+  if (flag == "auto") return 0u;
+  if (flag == "off") return 1u;
+  uint32_t n = 0;
+  if (!absl::SimpleAtoi(flag, &n) || n < 1 || n > 64) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--batch=", flag,
+        ": expected auto, off or a count of cases from 1 to 64"));
+  }
+  return n;
+}
+
 // Labels every finding of OUT known (a registry entry matches) or new, and
 // adds the split to OUT/stats.json ("known_findings": {NAME: [dirs]},
 // "new_unique_findings", "known_unique_findings").
@@ -180,6 +199,11 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   }
   fuzzers::campaign::CampaignOptions o;
   o.mutate = absl::GetFlag(FLAGS_mutate);
+  if (auto batch = BatchFromFlag(absl::GetFlag(FLAGS_batch)); !batch.ok()) {
+    return UsageError("campaign", std::string(batch.status().message()));
+  } else {
+    o.batch = *batch;
+  }
   // --target: explicit list, or every available target.
   const std::string list = absl::GetFlag(FLAGS_target);
   std::vector<std::string> requested;
@@ -315,7 +339,7 @@ Command CampaignCommand() {
       "           [--jobs=N] [--out=DIR] [--profile=NAME] [--shard=K/N]\n"
       "           [--timeout=SECONDS] [--allow_known_bugs] [--non_uniform]\n"
       "           [--images=off|swarm|on] [--printf=swarm|on|off]\n"
-      "           [--spirv_version=swarm|1.N|1.N-1.M]\n"
+      "           [--spirv_version=swarm|1.N|1.N-1.M] [--batch=auto|off|N]\n"
       "           [--no_reduce] [--reduce_time=5m] [--spirv_reduce=PATH]\n\n"
       "Generates test cases, runs each on the reference interpreter and on "
       "every target, and judges every target against the reference "
@@ -332,7 +356,10 @@ Command CampaignCommand() {
       "the profile and every target's consumer read (--spirv_version). After "
       "the campaign every new finding is reduced "
       "(`reduce`, --reduce_time each; --no_reduce skips it) and findings "
-      "whose reduced cases share a signature are re-bucketed. Exit 1 when "
+      "whose reduced cases share a signature are re-bucketed. --batch packs "
+      "up to N cases into one module per consumer run (auto: what each "
+      "consumer's benchmark measured; a failing batch is bisected down to "
+      "the case at fault). Exit 1 when "
       "DIR holds findings.",
       {"target",
        "time",
@@ -351,6 +378,7 @@ Command CampaignCommand() {
        "spirv_version",
        "split",
        "mutate",
+       "batch",
        "no_reduce",
        "reduce_time",
        "spirv_reduce"},

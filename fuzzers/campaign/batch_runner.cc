@@ -1,0 +1,117 @@
+#include "fuzzers/campaign/batch_runner.h"
+
+#include <chrono>
+
+#include "oracles/verdict/verdict.h"
+#include "spirv/kernel_batch.h"
+
+namespace l0spv::fuzzers::campaign {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint64_t NanosSince(Clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
+                                                              t0)
+      .count();
+}
+
+class Bisector {
+ public:
+  Bisector(oracles::Target& target, std::span<const CaseOnTarget> cases,
+           const oracles::TargetRunLimits& limits, TargetCounters& counters)
+      : target_(target),
+        cases_(cases),
+        limits_(limits),
+        counters_(counters),
+        results_(cases.size()) {}
+
+  // Runs the cases at `group` (indices into cases_).
+  void Run(const std::vector<size_t>& group) {
+    if (group.size() == 1 || !target_.batches()) {
+      for (size_t i : group) RunAlone(i);
+      return;
+    }
+    std::vector<spirv::TestCase> members;
+    members.reserve(group.size());
+    for (size_t i : group) members.push_back(*cases_[i].test_case);
+    auto launches = spirv::BatchKernels(members);
+    if (!launches.ok()) {
+      for (size_t i : group) RunAlone(i);
+      return;
+    }
+    const auto t0 = Clock::now();
+    std::vector<oracles::Execution> results =
+        target_.RunBatch(*launches, limits_);
+    const uint64_t share = NanosSince(t0) / group.size();
+    ++counters_.batches;
+    std::vector<size_t> failed;
+    for (size_t j = 0; j < group.size(); ++j) {
+      const size_t i = group[j];
+      const oracles::Verdict v = oracles::Judge(
+          *cases_[i].test_case, *cases_[i].reference, target_.name(),
+          target_.executes(),
+          j < results.size() ? results[j] : oracles::Execution{});
+      if (j < results.size() && v.kind == oracles::VerdictKind::kOk) {
+        results_[i] = {std::move(results[j]), share};
+      } else {
+        failed.push_back(i);
+      }
+    }
+    if (failed.empty()) return;
+    counters_.reruns += failed.size();
+    if (failed.size() < group.size()) {
+      Run(failed);
+      return;
+    }
+    // Every case failed: one of them may have taken the batch down.
+    const size_t half = group.size() / 2;
+    Run(std::vector<size_t>(group.begin(), group.begin() + half));
+    Run(std::vector<size_t>(group.begin() + half, group.end()));
+  }
+
+  std::vector<TargetResult> Take() { return std::move(results_); }
+
+ private:
+  void RunAlone(size_t i) {
+    const auto t0 = Clock::now();
+    results_[i].execution = target_.Run(*cases_[i].test_case, limits_);
+    results_[i].nanos = NanosSince(t0);
+  }
+
+  oracles::Target& target_;
+  std::span<const CaseOnTarget> cases_;
+  const oracles::TargetRunLimits& limits_;
+  TargetCounters& counters_;
+  std::vector<TargetResult> results_;
+};
+
+}  // namespace
+
+uint32_t DefaultBatchSize(const std::string& target) {
+  const std::string kind = target.substr(0, target.find(':'));
+  // bench/targets/batch_bench (README "Batches"): cases/s levels off by 16
+  // kernels per module for every consumer that builds once.
+  if (kind == "ocloc" || kind == "oclgrind" || kind == "opencl" ||
+      kind == "llvm-spirv" || kind == "spirv-opt")
+    return 16;
+  return 1;
+}
+
+std::vector<TargetResult> RunOnTarget(oracles::Target& target,
+                                      std::span<const CaseOnTarget> cases,
+                                      uint32_t batch,
+                                      const oracles::TargetRunLimits& limits,
+                                      TargetCounters& counters) {
+  Bisector bisector(target, cases, limits, counters);
+  const size_t k = batch == 0 ? 1 : batch;
+  for (size_t start = 0; start < cases.size(); start += k) {
+    std::vector<size_t> group;
+    for (size_t i = start; i < cases.size() && i < start + k; ++i)
+      group.push_back(i);
+    bisector.Run(group);
+  }
+  return bisector.Take();
+}
+
+}  // namespace l0spv::fuzzers::campaign
