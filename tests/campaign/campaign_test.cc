@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -16,6 +17,8 @@
 
 #include "absl/strings/match.h"
 #include "fuzzers/campaign/findings.h"
+#include "generators/kernel/generator.h"
+#include "spirv/test_case.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/process/subprocess.h"
@@ -360,6 +363,66 @@ TEST(CampaignTest, StatsRejectACounterAboveTheLimit) {
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(s.status().message(), HasSubstr("shard/stats.json"));
   EXPECT_THAT(s.status().message(), HasSubstr("field 'cases'"));
+}
+
+// Batches (issue 20): a consumer that rejects a whole module for one bad
+// kernel, or computes one kernel of a batch wrongly, must still give
+// findings naming exactly the cases at fault: every poisoned seed, and no
+// other, under one finding whose case is the generated kernel itself.
+class BatchFaultTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BatchFaultTest, FindingsNameExactlyThePoisonedCases) {
+  const std::string mode = GetParam();
+  const std::string out = FreshDir("batch_" + mode);
+  CampaignOptions o = Options(out, {"fault:" + mode}, 24);
+  o.batch = 8;
+  const CampaignResult r = RunCampaignOk(o);
+  std::set<uint64_t> poisoned;
+  for (uint64_t i = 0; i < 24; ++i) {
+    generators::kernel::GeneratorOptions g = o.generator;
+    g.seed = CaseSeed(o, i);
+    auto tc = generators::kernel::GenerateTestCase(g);
+    ASSERT_TRUE(tc.ok());
+    if (testing::IsPoisoned(*tc)) poisoned.insert(g.seed);
+  }
+  ASSERT_GE(poisoned.size(), 2u) << "the seeds must poison a few cases";
+  ASSERT_LT(poisoned.size(), 24u);
+  ASSERT_EQ(r.unique_findings, 1u);
+  const std::string dir = FindingDirs(out)[0];
+  std::set<uint64_t> seeds;
+  for (const auto& e : fs::directory_iterator(dir + "/seeds"))
+    seeds.insert(std::stoull(e.path().filename().string()));
+  EXPECT_EQ(seeds, poisoned);
+  // The finding's case is a generated kernel, not a batch.
+  auto tc = spirv::ReadTestCase(dir + "/case");
+  ASSERT_TRUE(tc.ok()) << tc.status();
+  EXPECT_EQ(tc->entry_point, "fuzz_kernel");
+  EXPECT_TRUE(testing::IsPoisoned(*tc));
+  const TargetCounters& c = r.stats.targets.at("fault:" + mode);
+  EXPECT_EQ(c.runs, 24u);
+  EXPECT_GE(c.batches, 3u);
+  EXPECT_GE(c.reruns, poisoned.size());
+  EXPECT_EQ(c.verdicts.at("ok"), 24u - poisoned.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, BatchFaultTest,
+                         ::testing::Values("batch-reject", "batch-wrong"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           n.erase(std::remove(n.begin(), n.end(), '-'),
+                                   n.end());
+                           return n;
+                         });
+
+// --batch=1 (off) never calls RunBatch: the same campaign as before batches.
+TEST(CampaignTest, BatchOffRunsEachCaseAlone) {
+  const std::string out = FreshDir("batch_off");
+  CampaignOptions o = Options(out, {"fault:batch-wrong"}, 6);
+  o.batch = 1;
+  const CampaignResult r = RunCampaignOk(o);
+  EXPECT_EQ(r.stats.targets.at("fault:batch-wrong").batches, 0u);
+  EXPECT_EQ(r.stats.targets.at("fault:batch-wrong").reruns, 0u);
+  EXPECT_EQ(r.stats.cases, 6u);
 }
 
 }  // namespace
