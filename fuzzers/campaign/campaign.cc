@@ -747,6 +747,7 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
   stats["shards"] = o.shards;
   stats["seed"] = o.seed;
   stats["unique_findings"] = result.unique_findings;
+  stats["yield"] = YieldJson(total, result.unique_findings);
   if (auto s = spirv::WriteJsonFile(o.out + "/stats.json", stats); !s.ok())
     return s;
   progress << ProgressLine(result.stats, result.unique_findings,

@@ -114,6 +114,22 @@ absl::StatusOr<CampaignStats> CampaignStats::FromJson(const nlohmann::json& j,
   return s;
 }
 
+nlohmann::json YieldJson(const CampaignStats& stats, uint64_t unique_findings) {
+  const double job_seconds = static_cast<double>(stats.case_nanos) / 1e9;
+  const double job_hours = job_seconds / 3600;
+  nlohmann::json targets = nlohmann::json::object();
+  for (const auto& [name, c] : stats.targets) {
+    const double seconds = static_cast<double>(c.nanos) / 1e9;
+    targets[name] = {{"cases_per_second", seconds > 0 ? c.runs / seconds : 0}};
+  }
+  return {{"job_hours", job_hours},
+          {"cases_per_job_second",
+           job_seconds > 0 ? stats.cases / job_seconds : 0},
+          {"unique_findings_per_job_hour",
+           job_hours > 0 ? unique_findings / job_hours : 0},
+          {"targets", targets}};
+}
+
 std::string StatsSnapshotLine(const CampaignStats& run, double elapsed_seconds,
                               uint64_t unique_findings) {
   const auto unix_s = std::chrono::duration_cast<std::chrono::seconds>(

@@ -56,6 +56,14 @@ struct CampaignStats {
                                                 const std::string& file);
 };
 
+// The yield of a campaign (issue 20), from its counters: "job_hours" (the
+// jobs' case time: a job is one pipeline, its consumers run one at a time,
+// so a job-hour is a CPU-hour of the 2-core budget), "cases_per_job_second",
+// "unique_findings_per_job_hour", and per target "cases_per_second" (cases
+// over the time inside that target, batches included). Written into
+// stats.json as "yield"; the campaign command adds the new/known split.
+nlohmann::json YieldJson(const CampaignStats& stats, uint64_t unique_findings);
+
 // Counters are exact JSON integers (2^53) and far beyond any campaign.
 inline constexpr uint64_t kMaxCounter = uint64_t{1} << 53;
 

@@ -188,6 +188,14 @@ void LabelKnownFindings(const std::string& out) {
   (*stats)["known_findings"] = known;
   (*stats)["new_unique_findings"] = new_count;
   (*stats)["known_unique_findings"] = known_count;
+  // Yield per job-hour (fuzzers/campaign/stats.h YieldJson).
+  if ((*stats).contains("yield") && (*stats)["yield"].is_object()) {
+    const double hours = (*stats)["yield"].value("job_hours", 0.0);
+    (*stats)["yield"]["new_findings_per_job_hour"] =
+        hours > 0 ? new_count / hours : 0.0;
+    (*stats)["yield"]["known_findings_per_job_hour"] =
+        hours > 0 ? known_count / hours : 0.0;
+  }
   if (auto s = spirv::WriteJsonFile(out + "/stats.json", *stats); !s.ok())
     std::cerr << "campaign: " << s.message() << "\n";
 }

@@ -80,6 +80,12 @@ TEST(CampaignTest, CleanTargetHasNoFindings) {
   const nlohmann::json stats = ReadJson(out + "/stats.json");
   EXPECT_EQ(stats["cases"], 6);
   EXPECT_EQ(stats["unique_findings"], 0);
+  EXPECT_GT(stats["yield"]["job_hours"].get<double>(), 0);
+  EXPECT_GT(stats["yield"]["cases_per_job_second"].get<double>(), 0);
+  EXPECT_EQ(stats["yield"]["unique_findings_per_job_hour"].get<double>(), 0);
+  EXPECT_GT(
+      stats["yield"]["targets"]["fault:ok"]["cases_per_second"].get<double>(),
+      0);
 }
 
 // The history reports plot: one JSON line per snapshot, the last one at
