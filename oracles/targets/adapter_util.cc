@@ -150,6 +150,50 @@ Execution RunReferenceInWorker(const spirv::TestCase& test_case,
   return ExecutionFromWorker(child, "reference interpreter");
 }
 
+std::vector<Execution> RunReferenceBatchInWorker(
+    std::span<const spirv::TestCase> launches,
+    const reference::ReferenceOptions& options, const RunClock& clock,
+    const TargetRunLimits& limits) {
+  std::vector<Execution> results;
+  if (launches.size() > 1) {
+    ChildLimits worker_limits = clock.Limits(limits);
+    size_t bytes = 0;
+    for (const spirv::TestCase& l : launches)
+      for (const spirv::KernelArg& a : l.args) bytes += a.bytes.size();
+    worker_limits.max_output_bytes = std::max(
+        worker_limits.max_output_bytes, 2 * bytes + (size_t{16} << 20));
+    auto child = RunInChild(
+        [&] {
+          nlohmann::json list = nlohmann::json::array();
+          for (const spirv::TestCase& l : launches)
+            list.push_back(
+                ExecutionToJson(reference::RunReference(l, options)));
+          return list.dump();
+        },
+        worker_limits);
+    if (child.ok() && child->ending == ChildResult::Ending::kExited &&
+        child->exit_code == 0) {
+      const auto reply = nlohmann::json::parse(child->stdout_text, nullptr,
+                                               /*allow_exceptions=*/false);
+      if (reply.is_array() && reply.size() == launches.size()) {
+        for (const nlohmann::json& one : reply) {
+          auto e = ExecutionFromJson(one);
+          if (!e.ok()) break;
+          results.push_back(*std::move(e));
+        }
+        if (results.size() == launches.size()) return results;
+      }
+    }
+    results.clear();
+  }
+  // One launch, or the shared worker did not come back whole (a crash or
+  // hang of one launch): each launch in its own worker, so each result is
+  // its own.
+  for (const spirv::TestCase& l : launches)
+    results.push_back(RunReferenceInWorker(l, options, clock.Limits(limits)));
+  return results;
+}
+
 absl::Status ValidateLikeReference(const std::vector<uint32_t>& words) {
   return spirv::Validate(
       words, spirv::UniversalEnvForVersion(words.size() > 1 ? words[1] : 0));
@@ -226,20 +270,18 @@ std::vector<Execution> RunOutputOnReference(
   }
   reference::ReferenceOptions ref_options = options;
   ref_options.skip_validation = true;  // validated just above, same rules
-  std::vector<Execution> results;
-  results.reserve(launches.size());
-  for (const spirv::TestCase& launch : launches) {
-    // Each launch in its own worker: one kernel's crash is its own.
-    spirv::TestCase transformed = launch;
-    transformed.module_words = outputs[0];
-    transformed.linked_modules = linked;
-    Execution e =
-        RunReferenceInWorker(transformed, ref_options, clock.Limits(limits));
+  std::vector<spirv::TestCase> transformed(launches.begin(), launches.end());
+  for (spirv::TestCase& t : transformed) {
+    t.module_words = outputs[0];
+    t.linked_modules = linked;
+  }
+  std::vector<Execution> results =
+      RunReferenceBatchInWorker(transformed, ref_options, clock, limits);
+  for (Execution& e : results) {
     if (!producer_log.empty()) {
       e.log = absl::StrCat("[", who, "]\n", producer_log,
                            e.log.empty() ? "" : "\n", e.log);
     }
-    results.push_back(std::move(e));
   }
   return results;
 }

@@ -65,6 +65,14 @@ Execution RunReferenceInWorker(const spirv::TestCase& test_case,
                                const reference::ReferenceOptions& options,
                                const ChildLimits& limits);
 
+// Launches sharing modules on the reference interpreter: one worker runs
+// them all; when it does not come back whole (a launch crashed or hung it),
+// each launch runs again in its own worker, so every result is its own.
+std::vector<Execution> RunReferenceBatchInWorker(
+    std::span<const spirv::TestCase> launches,
+    const reference::ReferenceOptions& options, const RunClock& clock,
+    const TargetRunLimits& limits);
+
 // spirv-val in the environment the reference interpreter validates with:
 // the universal environment of the module's version (interpreter.cc says
 // why not the OpenCL one).
