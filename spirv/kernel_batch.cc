@@ -69,8 +69,8 @@ void MergeBuiltInVariables(Module& module) {
   for (Instruction& ep : module.entry_points) {
     std::set<uint32_t> seen;
     auto& ops = ep.mutable_operands();
-    std::vector<Operand> kept_ops(ops.begin(),
-                                  ops.begin() + std::min<size_t>(3, ops.size()));
+    std::vector<Operand> kept_ops(
+        ops.begin(), ops.begin() + std::min<size_t>(3, ops.size()));
     for (size_t i = 3; i < ops.size(); ++i) {
       if (seen.insert(ops[i].AsId()).second) kept_ops.push_back(ops[i]);
     }

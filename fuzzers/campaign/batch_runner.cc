@@ -11,8 +11,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 uint64_t NanosSince(Clock::time_point t0) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
-                                                              t0)
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0)
       .count();
 }
 

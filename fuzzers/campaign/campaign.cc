@@ -134,12 +134,9 @@ void RecordOrStop(const CampaignOptions& o, uint32_t job, const CaseWork& w,
                   const oracles::Verdict& v, const spirv::TestCase& test_case,
                   std::map<std::string, oracles::Execution> outputs,
                   std::string reproduce, CampaignStats& stats) {
-  FindingRecord r{v,
-                  test_case,
-                  w.seed,
-                  std::move(outputs),
-                  std::move(reproduce),
-                  std::nullopt};
+  FindingRecord r{
+      v,           test_case, w.seed, std::move(outputs), std::move(reproduce),
+      std::nullopt};
   if (test_case.transformation_log)
     r.original = w.whole ? *w.whole : *w.test_case;
   auto is_new = RecordFinding(o.out, r);
@@ -151,9 +148,9 @@ void RecordOrStop(const CampaignOptions& o, uint32_t job, const CaseWork& w,
   }
 }
 
-using RecordFn = std::function<void(
-    const oracles::Verdict&, const spirv::TestCase&,
-    std::map<std::string, oracles::Execution>, std::string)>;
+using RecordFn =
+    std::function<void(const oracles::Verdict&, const spirv::TestCase&,
+                       std::map<std::string, oracles::Execution>, std::string)>;
 
 // Generates, splits and runs case `w` on the reference, and with --mutate
 // transforms it and checks the reference against itself; records what the
@@ -229,7 +226,8 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
   }
   stats.targets["ref~mutated"].Count(mrv.kind, mns);
   if (mrv.IsFinding()) {
-    record(mrv, mt, {{"ref", w.reference}, {"ref~mutated", w.mutated_reference}},
+    record(mrv, mt,
+           {{"ref", w.reference}, {"ref~mutated", w.mutated_reference}},
            absl::StrCat(o.self_command, " generate --seed=", w.seed,
                         " --out=original && ", o.self_command,
                         " replay original {case} --check"));
@@ -302,15 +300,15 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
       if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
           !s.ok())
         JobWriteFailed(job, s);
-      PrepareCase(o, w, state.stats, timed,
-                  [&](const oracles::Verdict& v,
-                      const spirv::TestCase& test_case,
-                      std::map<std::string, oracles::Execution> outputs,
-                      std::string reproduce) {
-                    RecordOrStop(o, job, w, v, test_case, std::move(outputs),
-                                 std::move(reproduce), state.stats);
-                  },
-                  **ref);
+      PrepareCase(
+          o, w, state.stats, timed,
+          [&](const oracles::Verdict& v, const spirv::TestCase& test_case,
+              std::map<std::string, oracles::Execution> outputs,
+              std::string reproduce) {
+            RecordOrStop(o, job, w, v, test_case, std::move(outputs),
+                         std::move(reproduce), state.stats);
+          },
+          **ref);
     }
     if (group.empty()) break;
     // The targets' turn: a job dying now is recorded against the group's
@@ -336,9 +334,8 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
         const std::string counter_name = mutated ? name + "~mutated" : name;
         TargetCounters& counters = state.stats.targets[counter_name];
         const auto t0 = Clock::now();
-        std::vector<TargetResult> results =
-            RunOnTarget(*target, runnable, BatchSizeFor(o, name), o.limits,
-                        counters);
+        std::vector<TargetResult> results = RunOnTarget(
+            *target, runnable, BatchSizeFor(o, name), o.limits, counters);
         inside_targets += std::chrono::duration_cast<std::chrono::nanoseconds>(
                               Clock::now() - t0)
                               .count();

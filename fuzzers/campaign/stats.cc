@@ -122,12 +122,12 @@ nlohmann::json YieldJson(const CampaignStats& stats, uint64_t unique_findings) {
     const double seconds = static_cast<double>(c.nanos) / 1e9;
     targets[name] = {{"cases_per_second", seconds > 0 ? c.runs / seconds : 0}};
   }
-  return {{"job_hours", job_hours},
-          {"cases_per_job_second",
-           job_seconds > 0 ? stats.cases / job_seconds : 0},
-          {"unique_findings_per_job_hour",
-           job_hours > 0 ? unique_findings / job_hours : 0},
-          {"targets", targets}};
+  return {
+      {"job_hours", job_hours},
+      {"cases_per_job_second", job_seconds > 0 ? stats.cases / job_seconds : 0},
+      {"unique_findings_per_job_hour",
+       job_hours > 0 ? unique_findings / job_hours : 0},
+      {"targets", targets}};
 }
 
 std::string StatsSnapshotLine(const CampaignStats& run, double elapsed_seconds,

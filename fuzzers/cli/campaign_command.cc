@@ -141,9 +141,9 @@ absl::StatusOr<uint32_t> BatchFromFlag(const std::string& flag) {
   if (flag == "off") return 1u;
   uint32_t n = 0;
   if (!absl::SimpleAtoi(flag, &n) || n < 1 || n > 64) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--batch=", flag,
-        ": expected auto, off or a count of cases from 1 to 64"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--batch=", flag,
+                     ": expected auto, off or a count of cases from 1 to 64"));
   }
   return n;
 }

@@ -160,8 +160,8 @@ std::vector<Execution> RunReferenceBatchInWorker(
     size_t bytes = 0;
     for (const spirv::TestCase& l : launches)
       for (const spirv::KernelArg& a : l.args) bytes += a.bytes.size();
-    worker_limits.max_output_bytes = std::max(
-        worker_limits.max_output_bytes, 2 * bytes + (size_t{16} << 20));
+    worker_limits.max_output_bytes = std::max(worker_limits.max_output_bytes,
+                                              2 * bytes + (size_t{16} << 20));
     auto child = RunInChild(
         [&] {
           nlohmann::json list = nlohmann::json::array();

@@ -1,9 +1,9 @@
 #include "oracles/targets/oclgrind_adapter.h"
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <cstring>
 #include <optional>
 #include <span>
 #include <system_error>
@@ -52,8 +52,7 @@ OclgrindReport ParseReports(const std::string& log, const std::string& kernel) {
                      absl::StartsWith(heading[0], "OCLGRIND FATAL ERROR");
       report.first = absl::StrJoin(heading, ": ");
       if (!details.empty())
-        absl::StrAppend(&report.first, " (", absl::StrJoin(details, "; "),
-                        ")");
+        absl::StrAppend(&report.first, " (", absl::StrJoin(details, "; "), ")");
     }
     heading.clear();
     details.clear();

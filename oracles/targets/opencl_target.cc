@@ -618,8 +618,8 @@ Execution LaunchOne(const spirv::TestCase& tc, cl_device_id device,
     if (!cl.buffers[i]) continue;
     const bool image = tc.args[i].kind == spirv::KernelArg::Kind::kImage;
     if (image) {
-      err =
-          ReadClImage(built.queue, cl.buffers[i], tc.args[i].image, &e.buffers[i]);
+      err = ReadClImage(built.queue, cl.buffers[i], tc.args[i].image,
+                        &e.buffers[i]);
     } else {
       e.buffers[i].resize(tc.args[i].bytes.size());
       err = clEnqueueReadBuffer(built.queue, cl.buffers[i], CL_TRUE, 0,

@@ -49,7 +49,8 @@ Execution ToolAdapter::Run(const spirv::TestCase& test_case,
 std::vector<Execution> ToolAdapter::RunBatch(Launches launches,
                                              const TargetRunLimits& limits) {
   if (launches.empty()) return {};
-  if (!spirv::SharesOneModule(launches)) return Target::RunBatch(launches, limits);
+  if (!spirv::SharesOneModule(launches))
+    return Target::RunBatch(launches, limits);
   const spirv::TestCase& test_case = launches.front();
   const RunClock clock(limits.wall_time);
   auto dir = ScratchDir::Make(options().scratch_dir, scratch_prefix_);

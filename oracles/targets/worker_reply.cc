@@ -46,9 +46,9 @@ absl::StatusOr<std::vector<Execution>> ExecutionsFromWorkerReply(
     return std::vector<Execution>(launches, e);
   };
   if (child.ending == ChildResult::Ending::kTimedOut) {
-    return every_launch(FailedExecution(
-        ExecutionStatus::kTimedOut, absl::StrCat(who, " ", child.Describe()),
-        stderr_tail));
+    return every_launch(
+        FailedExecution(ExecutionStatus::kTimedOut,
+                        absl::StrCat(who, " ", child.Describe()), stderr_tail));
   }
   if (child.ending == ChildResult::Ending::kSignaled) {
     return every_launch(FailedExecution(

@@ -18,10 +18,10 @@
 #include "absl/strings/match.h"
 #include "fuzzers/campaign/findings.h"
 #include "generators/kernel/generator.h"
-#include "spirv/test_case.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/process/subprocess.h"
+#include "spirv/test_case.h"
 #include "tests/campaign/fault_target.h"
 
 namespace l0spv::fuzzers::campaign {

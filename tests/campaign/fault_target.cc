@@ -13,9 +13,7 @@
 #include "oracles/reference/interpreter.h"
 
 namespace l0spv::testing {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 bool IsPoisoned(const spirv::TestCase& tc) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the arguments' bytes

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "generators/kernel/generator.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "generators/kernel/generator.h"
 #include "oracles/compare/compare.h"
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/reference/interpreter.h"
@@ -49,9 +49,9 @@ TEST(KernelBatch, EveryLaunchComputesWhatItsCaseComputesAlone) {
   ASSERT_TRUE(launches.ok()) << launches.status();
   ASSERT_EQ(launches->size(), cases.size());
   EXPECT_TRUE(spirv::SharesOneModule(*launches));
-  EXPECT_TRUE(spirv::Validate((*launches)[0].module_words,
-                              spirv::UniversalEnvForVersion(
-                                  (*launches)[0].module_words[1]))
+  EXPECT_TRUE(spirv::Validate(
+                  (*launches)[0].module_words,
+                  spirv::UniversalEnvForVersion((*launches)[0].module_words[1]))
                   .ok());
   auto batch = spirv::ReadModuleWords((*launches)[0].module_words);
   ASSERT_TRUE(batch.ok());
