@@ -40,7 +40,6 @@ class FaultTarget : public oracles::Target {
   std::vector<oracles::Execution> RunBatch(
       std::span<const spirv::TestCase> launches,
       const oracles::TargetRunLimits& limits) override {
-    ++batch_runs_;
     bool poisoned = false;
     for (const spirv::TestCase& l : launches) poisoned |= IsPoisoned(l);
     std::vector<oracles::Execution> out;
@@ -119,7 +118,6 @@ class FaultTarget : public oracles::Target {
   }
 
   std::string name_, mode_, consumer_ = "test fault injector";
-  uint64_t batch_runs_ = 0;
   uint64_t kill_at_ = 0;
   uint64_t runs_ = 0;
 };
