@@ -293,9 +293,9 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
       if (o.iterations != 0 && index >= o.iterations) break;
       CaseWork& w = group.emplace_back();
       w.seed = CaseSeed(o, index);
-      // In-process work runs now: a job dying here names this case, and
-      // the restart goes on after it.
-      state.next = n;
+      // In-process work runs now: a job dying here names this case. `next`
+      // stays at the group's first case, so a resume after a failed write
+      // redoes the whole group (a death skips the first case per restart).
       state.running_seed = static_cast<int64_t>(w.seed);
       if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
           !s.ok())
@@ -313,7 +313,6 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
     if (group.empty()) break;
     // The targets' turn: a job dying now is recorded against the group's
     // first case.
-    state.next = first;
     state.running_seed = static_cast<int64_t>(group.front().seed);
     if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
         !s.ok())

@@ -19,7 +19,8 @@
 //  - A job that dies (a crash of in-process code) is recorded as a `crash`
 //    finding against `ref` for the case it was running, skipped past, and
 //    restarted. (While the targets run on a group, that is the group's
-//    first case: consumers run in workers, so only harness code is left.)
+//    first case: consumers run in workers, so only harness code is left.
+//    A group's progress is saved at its end: a resume redoes the group.)
 //  - Errors before the start (unknown or unavailable target, OUT created by
 //    a campaign with other --jobs/--shard/--seed, a malformed state file,
 //    another campaign holding OUT's lock) are returned as Status; nothing

@@ -91,6 +91,17 @@ CampaignStats CampaignStats::Read(spirv::JsonField j) {
   s.case_nanos = j["case_nanos"].Uint(0, 0, kMaxCounter);
   s.harness_nanos = j["harness_nanos"].Uint(0, 0, kMaxCounter);
   constexpr size_t kMaxTargets = 1024, kMaxKinds = 64;
+  // stats.json's derived "yield" (YieldJson, plus the campaign command's
+  // new/known split): not read back, but a malformed one is refused.
+  if (spirv::JsonField y = j["yield"]; y.present() && y.ExpectObject()) {
+    constexpr double kMax = 1e300;
+    for (const char* key :
+         {"job_hours", "cases_per_job_second", "unique_findings_per_job_hour",
+          "new_findings_per_job_hour", "known_findings_per_job_hour"})
+      if (y[key].present()) y[key].Number(0, kMax);
+    for (auto& [name, t] : y["targets"].Members(kMaxTargets))
+      t["cases_per_second"].Number(0, kMax);
+  }
   for (auto& [name, t] : j["targets"].Members(kMaxTargets)) {
     TargetCounters c;
     c.runs = t["runs"].Uint(0, kMaxCounter);
