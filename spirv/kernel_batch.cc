@@ -123,10 +123,11 @@ absl::StatusOr<std::vector<TestCase>> BatchKernels(
     modules.push_back(*std::move(m));
   }
   // Kernels with a ByVal parameter go last: llvm-spirv 14's reverse
-  // translation gives the pointer parameters of a kernel that follows such
-  // a kernel byval attributes too (known-consumer-bugs/
-  // llvm_spirv_byval_next_kernel), which llvm-spirv, Oclgrind and PoCL
-  // (SPIR path) then see as a wrong signature.
+  // translation makes the group-decorated pointer parameters of a kernel
+  // that follows such a kernel byval too (known-consumer-bugs/
+  // llvm_spirv_group_byval: the generator's per-case gate cannot see the
+  // other cases of a batch), which llvm-spirv, Oclgrind and PoCL (SPIR
+  // path) then see as a wrong signature.
   std::vector<size_t> order(modules.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_partition(order.begin(), order.end(), [&](size_t i) {

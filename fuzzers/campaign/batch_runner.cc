@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "oracles/targets/target_name.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv/kernel_batch.h"
 
@@ -47,12 +48,13 @@ class Bisector {
     std::vector<size_t> failed;
     for (size_t j = 0; j < group.size(); ++j) {
       const size_t i = group[j];
-      const oracles::Verdict v = oracles::Judge(
-          *cases_[i].test_case, *cases_[i].reference, target_.name(),
-          target_.executes(),
-          j < results.size() ? results[j] : oracles::Execution{});
-      if (j < results.size() && v.kind == oracles::VerdictKind::kOk) {
-        results_[i] = {std::move(results[j]), share};
+      if (j >= results.size()) {
+        failed.push_back(i);
+        continue;
+      }
+      oracles::Verdict v = JudgeCase(i, results[j]);
+      if (v.kind == oracles::VerdictKind::kOk) {
+        results_[i] = {std::move(results[j]), std::move(v), share};
       } else {
         failed.push_back(i);
       }
@@ -76,6 +78,12 @@ class Bisector {
     const auto t0 = Clock::now();
     results_[i].execution = target_.Run(*cases_[i].test_case, limits_);
     results_[i].nanos = NanosSince(t0);
+    results_[i].verdict = JudgeCase(i, results_[i].execution);
+  }
+
+  oracles::Verdict JudgeCase(size_t i, const oracles::Execution& e) const {
+    return oracles::Judge(*cases_[i].test_case, *cases_[i].reference,
+                          target_.name(), target_.executes(), e);
   }
 
   oracles::Target& target_;
@@ -88,7 +96,7 @@ class Bisector {
 }  // namespace
 
 uint32_t DefaultBatchSize(const std::string& target) {
-  const std::string kind = target.substr(0, target.find(':'));
+  const std::string kind = oracles::ParseTargetName(target).kind;
   // bench/targets/batch_bench (README "Batches"): where cases/s levels
   // off. spirv-opt's cost per case is then the reference interpreter on the
   // optimized kernel (its oracle), which no batch amortises.

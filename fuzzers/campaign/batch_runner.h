@@ -13,8 +13,10 @@
 //    a verdict recorded from it names exactly that case.
 //  - `batch` <= 1, a target that does not batch, or cases BatchKernels
 //    refuses (several modules): each case runs alone, as without batching.
-//  - Each case's run time is its share of the batch it last ran in
-//    (`nanos`); counters go to `counters` (batches, reruns).
+//  - Each result carries its verdict (Judge against the case's reference)
+//    and its run time: its share of the batch it last ran in (`nanos`);
+//    counters go to `counters` (batches, reruns; the caller counts the
+//    verdicts).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +27,7 @@
 #include "fuzzers/campaign/stats.h"
 #include "oracles/execution.h"
 #include "oracles/targets/target.h"
+#include "oracles/verdict/verdict.h"
 #include "spirv/test_case.h"
 
 namespace l0spv::fuzzers::campaign {
@@ -36,6 +39,7 @@ struct CaseOnTarget {
 
 struct TargetResult {
   oracles::Execution execution;
+  oracles::Verdict verdict;
   uint64_t nanos = 0;
 };
 

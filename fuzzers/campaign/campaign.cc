@@ -332,19 +332,17 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
         if (runnable.empty()) continue;
         const std::string counter_name = mutated ? name + "~mutated" : name;
         TargetCounters& counters = state.stats.targets[counter_name];
-        const auto t0 = Clock::now();
-        std::vector<TargetResult> results = RunOnTarget(
-            *target, runnable, BatchSizeFor(o, name), o.limits, counters);
-        inside_targets += std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              Clock::now() - t0)
-                              .count();
+        const std::vector<TargetResult> results =
+            timed([&] {
+              return RunOnTarget(*target, runnable, BatchSizeFor(o, name),
+                                 o.limits, counters);
+            }).first;
         for (size_t i = 0; i < results.size(); ++i) {
           CaseWork& w = *owners[i];
           const spirv::TestCase& tc = *runnable[i].test_case;
           const oracles::Execution& reference = *runnable[i].reference;
           const oracles::Execution& e = results[i].execution;
-          const oracles::Verdict v =
-              oracles::Judge(tc, reference, name, target->executes(), e);
+          const oracles::Verdict& v = results[i].verdict;
           counters.Count(v.kind, results[i].nanos);
           if (!mutated) {
             w.original_signatures[name] = v.signature;

@@ -226,8 +226,8 @@ std::vector<Execution> RunOutputOnReference(
     const std::string& producer_log, const reference::ReferenceOptions& options,
     const RunClock& clock, const TargetRunLimits& limits) {
   const spirv::TestCase& original = launches.front();
-  const auto every_launch = [&](Execution e) {
-    return std::vector<Execution>(launches.size(), e);
+  const auto every_launch = [&](const Execution& e) {
+    return ForEveryLaunch(e, launches.size());
   };
   // One output per module of the case: the producer transformed each, and
   // the reference links them; one output for several modules: the producer

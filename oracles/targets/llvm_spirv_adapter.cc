@@ -45,7 +45,7 @@ class LlvmSpirvTarget : public ToolAdapter {
       if (auto failed = RunToolStage(
               {program(), "-r", in, "-o", stem + ".bc"}, dir, clock, limits,
               absl::StrCat(tool(), " -r", on), words, &log)) {
-        return ForEveryLaunch(*failed, launches);
+        return ForEveryLaunch(*failed, launches.size());
       }
       const std::string max_version =
           absl::StrCat("--spirv-max-version=", SpirvVersionString(words));
@@ -57,7 +57,7 @@ class LlvmSpirvTarget : public ToolAdapter {
       if (auto failed = RunToolStage(
               forward, dir, clock, limits,
               absl::StrCat(tool(), " (LLVM → SPIR-V)", on), words, &log)) {
-        return ForEveryLaunch(*failed, launches);
+        return ForEveryLaunch(*failed, launches.size());
       }
       outputs.push_back(absl::StrCat(dir, "/back-", in));
     }

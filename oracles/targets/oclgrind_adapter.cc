@@ -112,8 +112,8 @@ class OclgrindTarget : public AdapterBase {
     if (launches.empty()) return {};
     if (!spirv::SharesOneModule(launches))
       return Target::RunBatch(launches, limits);
-    const auto every_launch = [&](Execution e) {
-      return std::vector<Execution>(launches.size(), e);
+    const auto every_launch = [&](const Execution& e) {
+      return ForEveryLaunch(e, launches.size());
     };
     auto dir = ScratchDir::Make(options().scratch_dir, "l0spv-oclgrind-");
     if (!dir.ok()) return every_launch(HarnessFailure(dir.status().message()));

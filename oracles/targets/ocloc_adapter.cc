@@ -61,8 +61,8 @@ class OclocTarget : public ToolAdapter {
   std::vector<Execution> RunInScratch(Launches launches, const std::string& dir,
                                       const RunClock& clock,
                                       const TargetRunLimits& limits) override {
-    std::vector<Execution> results =
-        ForEveryLaunch(Compile(launches.front(), dir, clock, limits), launches);
+    std::vector<Execution> results = ForEveryLaunch(
+        Compile(launches.front(), dir, clock, limits), launches.size());
     for (size_t i = 0; i < launches.size(); ++i) {
       if (std::string why = ImagesUnsupportedReason(launches[i]); !why.empty())
         results[i] = FailedExecution(ExecutionStatus::kUnsupported, why);

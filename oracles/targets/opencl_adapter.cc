@@ -45,9 +45,9 @@ class OpenClTarget : public AdapterBase {
     auto results = RunBatchOnOpenCl(
         launches, OpenClRunOptions(platform_, options(), limits));
     if (!results.ok()) {
-      return std::vector<Execution>(
-          launches.size(), HarnessFailure(absl::StrCat(
-                               name(), ": ", results.status().message())));
+      return ForEveryLaunch(HarnessFailure(absl::StrCat(
+                                name(), ": ", results.status().message())),
+                            launches.size());
     }
     return *std::move(results);
   }

@@ -425,8 +425,8 @@ std::vector<Execution> RunOnDevice(const WorkerInput& in, cl_device_id device,
                                    const std::string& platform,
                                    StdoutCapture& capture) {
   const spirv::TestCase& tc = *in.test_case;
-  const auto every_launch = [&](Execution e) {
-    return std::vector<Execution>(in.launches.size(), e);
+  const auto every_launch = [&](const Execution& e) {
+    return ForEveryLaunch(e, in.launches.size());
   };
   ClObjects cl;
   cl_int err = CL_SUCCESS;

@@ -34,7 +34,7 @@ class SpirvLinkTarget : public ToolAdapter {
     std::string log;
     if (auto failed = RunToolStage(argv, dir, clock, limits, "spirv-link",
                                    test_case.module_words, &log)) {
-      return ForEveryLaunch(*failed, launches);
+      return ForEveryLaunch(*failed, launches.size());
     }
     return RunProducedModules(launches, {dir + "/linked.spv"}, "spirv-link",
                               log, clock, limits);

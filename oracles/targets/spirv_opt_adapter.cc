@@ -77,7 +77,7 @@ class SpirvOptTarget : public ToolAdapter {
                                   : who_;
       if (auto failed =
               RunToolStage(argv, dir, clock, limits, who, words, &log)) {
-        return ForEveryLaunch(*failed, launches);
+        return ForEveryLaunch(*failed, launches.size());
       }
       outputs.push_back(absl::StrCat(dir, "/", out));
     }

@@ -55,16 +55,17 @@ std::vector<Execution> ToolAdapter::RunBatch(Launches launches,
   const RunClock clock(limits.wall_time);
   auto dir = ScratchDir::Make(options().scratch_dir, scratch_prefix_);
   if (!dir.ok())
-    return ForEveryLaunch(HarnessFailure(dir.status().message()), launches);
+    return ForEveryLaunch(HarnessFailure(dir.status().message()),
+                          launches.size());
   if (auto s = WriteModule(dir->path() + "/module.spv", test_case.module_words);
       !s.ok()) {
-    return ForEveryLaunch(HarnessFailure(s.message()), launches);
+    return ForEveryLaunch(HarnessFailure(s.message()), launches.size());
   }
   for (size_t i = 1; i < NumModules(test_case); ++i) {
     if (auto s = WriteModule(dir->path() + "/" + ModuleFile(i),
                              ModuleWords(test_case, i));
         !s.ok())
-      return ForEveryLaunch(HarnessFailure(s.message()), launches);
+      return ForEveryLaunch(HarnessFailure(s.message()), launches.size());
   }
   return RunInScratch(launches, dir->path(), clock, limits);
 }
@@ -92,7 +93,7 @@ std::vector<Execution> ToolAdapter::RunProducedModules(
               absl::StrCat(who, " exited 0 but wrote no usable module: ",
                            words.status().message()),
               log),
-          launches);
+          launches.size());
     }
     outputs.push_back(*std::move(words));
   }

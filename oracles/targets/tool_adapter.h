@@ -92,10 +92,6 @@ class ToolAdapter : public AdapterBase {
   virtual std::vector<Execution> RunInScratch(
       Launches launches, const std::string& dir, const RunClock& clock,
       const TargetRunLimits& limits) = 0;
-  // `e` as the result of every launch (a failure of the shared stage).
-  static std::vector<Execution> ForEveryLaunch(Execution e, Launches launches) {
-    return std::vector<Execution>(launches.size(), e);
-  }
 
   const std::string& program() const { return program_; }
   // The program's file name ("llvm-spirv-14"), for messages.

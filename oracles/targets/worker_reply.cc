@@ -28,6 +28,10 @@ Execution FailedExecution(ExecutionStatus status, std::string message,
   return e;
 }
 
+std::vector<Execution> ForEveryLaunch(const Execution& e, size_t launches) {
+  return std::vector<Execution>(launches, e);
+}
+
 nlohmann::json ErrorReply(const std::string& code, const std::string& text) {
   return {{"error", {{"code", code}, {"message", text}}}};
 }
@@ -42,8 +46,8 @@ absl::StatusOr<std::vector<Execution>> ExecutionsFromWorkerReply(
   const std::string stderr_tail = TailLines(child.stderr_text, 40);
   const std::string last =
       stderr_tail.empty() ? "" : absl::StrCat(": ", TailLines(stderr_tail, 1));
-  const auto every_launch = [&](Execution e) {
-    return std::vector<Execution>(launches, e);
+  const auto every_launch = [&](const Execution& e) {
+    return ForEveryLaunch(e, launches);
   };
   if (child.ending == ChildResult::Ending::kTimedOut) {
     return every_launch(

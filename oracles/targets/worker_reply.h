@@ -26,6 +26,10 @@ namespace l0spv::oracles {
 Execution FailedExecution(ExecutionStatus status, std::string message,
                           std::string log = "");
 
+// `e` as the result of each of `launches` launches: what a batch
+// (Target::RunBatch) reports when the stage they share failed.
+std::vector<Execution> ForEveryLaunch(const Execution& e, size_t launches);
+
 // The worker's side: the JSON to print after the marker.
 nlohmann::json ErrorReply(const std::string& code, const std::string& text);
 nlohmann::json ExecutionReply(const Execution& e);

@@ -455,6 +455,36 @@ TEST_F(CliTest, CampaignSplitsCasesAndCountsThem) {
   EXPECT_THAT(r.err, HasSubstr("--split expects off, on or a module count"));
 }
 
+// --batch: a batching consumer builds several cases per run (stats.json
+// counts the batches and gives the yield); a bad value is a usage error.
+TEST_F(CliTest, CampaignBatchesCasesAndRefusesBadBatchSizes) {
+  for (const char* bad :
+       {"0", "65", "many", "", "99999999999999999999", "-1", "4x"}) {
+    SCOPED_TRACE(bad);
+    CliRun r = L0spvFuzz({"--target=ref", "--iterations=1",
+                          std::string("--batch=") + bad,
+                          "--out=" + (dir_ / "batch-bad").string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_THAT(r.err, HasSubstr("expected auto, off or a count of cases "
+                                 "from 1 to 64"));
+  }
+  if (!std::filesystem::exists("/usr/bin/spirv-opt"))
+    GTEST_SKIP() << "spirv-opt is not installed";
+  const std::string out = (dir_ / "batch-campaign").string();
+  CliRun r = L0spvFuzz({"--target=spirv-opt", "--iterations=8", "--batch=4",
+                        "--no_reduce", "--out=" + out});
+  EXPECT_NE(r.exit_code, 2) << r.err;
+  std::ifstream in(out + "/stats.json");
+  const nlohmann::json stats = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(stats.is_object());
+  EXPECT_EQ(stats["cases"], 8);
+  EXPECT_GE(stats["targets"]["spirv-opt"]["batches"].get<uint64_t>(), 2u);
+  EXPECT_EQ(stats["targets"]["spirv-opt"]["runs"], 8);
+  EXPECT_GT(
+      stats["yield"]["targets"]["spirv-opt"]["cases_per_second"].get<double>(),
+      0);
+}
+
 TEST_F(CliTest, CampaignUsageErrors) {
   CliRun r = L0spvFuzz({"--target=ref", "--time=soon"});
   EXPECT_EQ(r.exit_code, 2);
