@@ -5,7 +5,22 @@
 
 #include <string>
 
+#include "spirv/test_case.h"
+
 namespace l0spv::test_support {
+
+// The launch of kernel `k` these modules share: 4 work-items, one 16-byte
+// result buffer `out` (out[gid.x] is written).
+inline void SetKernelKLaunch(spirv::TestCase& tc) {
+  tc.entry_point = "k";
+  tc.nd_range.dims = 1;
+  tc.nd_range.global = {4, 1, 1};
+  spirv::KernelArg out;
+  out.kind = spirv::KernelArg::Kind::kBuffer;
+  out.bytes.assign(16, 0);
+  out.is_result = true;
+  tc.args.push_back(out);
+}
 
 // The capabilities every module of these tests declares.
 inline constexpr char kLinkagePreamble[] = R"(

@@ -302,14 +302,7 @@ spirv::TestCase LinkedCase(const std::string& exporter = kExporter) {
   EXPECT_TRUE(importer.ok() && exported.ok());
   if (importer.ok()) tc.module_words = *importer;
   if (exported.ok()) tc.linked_modules.push_back(*exported);
-  tc.entry_point = "k";
-  tc.nd_range.dims = 1;
-  tc.nd_range.global = {4, 1, 1};
-  spirv::KernelArg out;
-  out.kind = spirv::KernelArg::Kind::kBuffer;
-  out.bytes.assign(16, 0);
-  out.is_result = true;
-  tc.args.push_back(out);
+  test_support::SetKernelKLaunch(tc);
   return tc;
 }
 

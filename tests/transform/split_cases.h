@@ -11,6 +11,7 @@
 #include "oracles/reference/interpreter.h"
 #include "spirv/spirv_tools.h"
 #include "spirv/test_case.h"
+#include "tests/support/linkage_modules.h"
 
 namespace l0spv::generators::transform {
 
@@ -73,14 +74,7 @@ inline spirv::TestCase CaseOf(const std::string& text) {
   auto words = spirv::Assemble(text);
   EXPECT_TRUE(words.ok()) << words.status();
   if (words.ok()) tc.module_words = *words;
-  tc.entry_point = "k";
-  tc.nd_range.dims = 1;
-  tc.nd_range.global = {4, 1, 1};
-  spirv::KernelArg out;
-  out.kind = spirv::KernelArg::Kind::kBuffer;
-  out.bytes.assign(16, 0);
-  out.is_result = true;
-  tc.args.push_back(out);
+  test_support::SetKernelKLaunch(tc);
   return tc;
 }
 
