@@ -46,6 +46,12 @@ void ControlBarrier(GenContext& ctx) {
 
 const PrivateArray& NewPrivateArray(GenContext& ctx, ValueType element,
                                     uint32_t length) {
+  // IGC for pvc rejects a stored-whole Function array of char3 read through
+  // a dynamic index (known-consumer-bugs/igc_pvc_char3_array_store): such
+  // arrays get 4 lanes unless IGC bugs are allowed.
+  if (element.IsInt() && element.width == 8 && element.lanes == 3 &&
+      !ctx.BugsAllowed(KnownBugId::kIgcPvcChar3ArrayStore))
+    element = element.WithLanes(4);
   const uint32_t element_type = ctx.types.Id(element);
   const uint32_t array_type = ctx.types.Array(element_type, length);
   uint32_t initializer = 0;
