@@ -37,13 +37,7 @@ absl::Status RenameEntryPoint(Module& module, const std::string& from,
 // Merges module-scope variables of one built-in and one type into the
 // first: each case brought its own, and a front end declares one.
 void MergeBuiltInVariables(Module& module) {
-  std::map<uint32_t, uint32_t> builtin_of;  // variable id -> BuiltIn
-  for (const Instruction& a : module.annotations) {
-    if (Is(a, spv::Op::OpDecorate) && a.NumOperands() > 2 &&
-        a.operand(1).AsLiteral() ==
-            static_cast<uint32_t>(spv::Decoration::BuiltIn))
-      builtin_of[a.operand(0).AsId()] = a.operand(2).AsLiteral();
-  }
+  const std::map<uint32_t, uint32_t> builtin_of = BuiltInDecorations(module);
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> first;  // (builtin, type)
   std::map<uint32_t, uint32_t> merged;                      // dup -> kept
   for (const Instruction& v : module.types_values) {

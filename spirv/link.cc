@@ -286,16 +286,12 @@ class Linker {
     // An imported built-in variable is defined by the environment, not by
     // another module (llvm-spirv gives the built-ins of a module with the
     // Linkage capability Import linkage; spirv-link skips them too).
-    absl::flat_hash_set<uint32_t> built_ins;
-    for (const Instruction& a : out_.annotations)
-      if (Is(a, Op::OpDecorate) && a.NumOperands() > 1 &&
-          a.word(1) == static_cast<uint32_t>(spv::Decoration::BuiltIn))
-        built_ins.insert(a.word(0));
+    const std::map<uint32_t, uint32_t> built_ins = BuiltInDecorations(out_);
     std::map<std::string, Symbol> symbols;
     absl::flat_hash_map<uint32_t, std::string> function_names;
     for (LinkageSymbol& s : LinkageSymbols(out_)) {
       function_names[s.id] = s.name;
-      if (s.linkage_type == kImport && built_ins.contains(s.id)) continue;
+      if (s.linkage_type == kImport && built_ins.count(s.id) != 0) continue;
       Symbol& sym = symbols[s.name];
       if (s.linkage_type == kImport) {
         sym.imports.push_back(s);

@@ -233,6 +233,17 @@ Section SectionOfOpcode(uint32_t opcode) {
   return Section::kFunction;
 }
 
+std::map<uint32_t, uint32_t> BuiltInDecorations(const Module& module) {
+  std::map<uint32_t, uint32_t> built_ins;
+  for (const Instruction& a : module.annotations) {
+    if (Is(a, spv::Op::OpDecorate) && a.NumOperands() > 2 &&
+        a.operand(1).AsLiteral() ==
+            static_cast<uint32_t>(spv::Decoration::BuiltIn))
+      built_ins[a.operand(0).AsId()] = a.operand(2).AsLiteral();
+  }
+  return built_ins;
+}
+
 uint32_t AnnotatedId(const Instruction& inst) {
   switch (static_cast<spv::Op>(inst.opcode())) {
     case spv::Op::OpDecorate:

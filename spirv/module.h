@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -125,5 +126,8 @@ Section SectionOfOpcode(uint32_t opcode);
 // OpDecorateString, OpMemberDecorateString) or a debug name (OpName,
 // OpMemberName) is about; 0 for any other instruction.
 uint32_t AnnotatedId(const Instruction& inst);
+
+// The ids decorated BuiltIn (OpDecorate %id BuiltIn B), each with its B.
+std::map<uint32_t, uint32_t> BuiltInDecorations(const Module& module);
 
 }  // namespace l0spv::spirv

@@ -42,7 +42,8 @@ ABSL_FLAG(std::string, shard, "0/1",
 ABSL_FLAG(std::string, batch, "auto",
           "cases per consumer invocation for targets that build a module "
           "once for several kernels (ocloc, Oclgrind, PoCL, llvm-spirv, "
-          "spirv-opt): auto (each consumer's measured size), off (= 1), or "
+          "spirv-opt): auto (each consumer's measured size; spirv-opt "
+          "unbatched), off (= 1), or "
           "a count 1..64; a batch that fails is bisected, so findings stay "
           "single cases");
 ABSL_FLAG(bool, mutate, false,

@@ -191,9 +191,8 @@ class StdoutCapture {
 };
 
 struct WorkerInput {
-  // The case to build (a batch's first launch: every launch shares its
-  // modules) and the launches to run on what it built.
-  const spirv::TestCase* test_case;
+  // The launches to run on what the worker builds: at least one; every
+  // launch shares the first one's modules.
   std::span<const spirv::TestCase> launches;
   const OpenClTargetOptions* options;
   // One per module of the case (the kernel's first, then its linked
@@ -304,7 +303,7 @@ constexpr char kSpirPathNote[] =
 std::optional<Execution> BuildOneModule(const WorkerInput& in, bool use_il,
                                         cl_device_id device, ClObjects& cl,
                                         std::string* log) {
-  const spirv::TestCase& tc = *in.test_case;
+  const spirv::TestCase& tc = in.launches.front();
   cl_int err = CL_SUCCESS;
   std::string build_options;
   std::string path_note;
@@ -348,7 +347,7 @@ std::optional<Execution> BuildOneModule(const WorkerInput& in, bool use_il,
 std::optional<Execution> LinkModules(const WorkerInput& in, bool use_il,
                                      cl_device_id device, ClObjects& cl,
                                      std::string* log) {
-  const spirv::TestCase& tc = *in.test_case;
+  const spirv::TestCase& tc = in.launches.front();
   const size_t n = 1 + tc.linked_modules.size();
   for (size_t i = 0; i < n; ++i) {
     const std::string file =
@@ -424,7 +423,7 @@ Execution LaunchOne(const spirv::TestCase& tc, cl_device_id device,
 std::vector<Execution> RunOnDevice(const WorkerInput& in, cl_device_id device,
                                    const std::string& platform,
                                    StdoutCapture& capture) {
-  const spirv::TestCase& tc = *in.test_case;
+  const spirv::TestCase& tc = in.launches.front();
   const auto every_launch = [&](const Execution& e) {
     return ForEveryLaunch(e, in.launches.size());
   };
@@ -703,7 +702,7 @@ absl::StatusOr<std::vector<Execution>> RunBatchOnOpenCl(
     spir.push_back(*std::move(one));
   }
 
-  WorkerInput input{&test_case, launches, &options, &spir, scratch->path()};
+  WorkerInput input{launches, &options, &spir, scratch->path()};
   ChildLimits limits;
   limits.wall_time = options.time_limit;
   limits.memory_bytes = options.memory_limit_bytes;
