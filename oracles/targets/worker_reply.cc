@@ -87,7 +87,12 @@ absl::StatusOr<std::vector<Execution>> ExecutionsFromWorkerReply(
     return absl::InternalError(text);
   }
   nlohmann::json list = reply.value("executions", nlohmann::json::array());
-  if (reply.contains("execution")) list = {reply["execution"]};
+  if (reply.contains("execution")) {
+    // Not `list = {reply["execution"]}`: clang reads that braced list as a
+    // copy of the element, g++ as a one-element array.
+    list = nlohmann::json::array();
+    list.push_back(reply["execution"]);
+  }
   if (!list.is_array() || list.size() != launches) {
     return every_launch(FailedExecution(
         ExecutionStatus::kCrashed,
