@@ -11,16 +11,21 @@ RUN_DIR/coverage.json (`l0spv-fuzz generate --stats --json`), and writes
   RUN_DIR/report.md      the same facts as Markdown
   RUN_DIR/signatures.txt one finding signature per line (the next night's
                          "new since the previous run" compares against it)
+  RUN_DIR/yield-history.jsonl  the previous run's nights plus this one
+                         (ci/nightly_yield.py): the yield across nights
 
 The report: unique findings by target and verdict (each with its reduced
 kernel's disassembly when the finding was reduced, else the generated one,
 and its reproduce command), which findings are new since the previous run,
 cases/s and findings over time (SVG charts from stats-history.jsonl),
+the yield across nights (cases/s per target and findings per CPU-hour,
+new and known bugs apart: SVG charts and a table),
 per-target rates of build failures (rejected-valid), timeouts and crashes
 with time per run and harness overhead, and the generator's opcode coverage.
 
 Python 3 standard library only. Exit 0 on success, 2 on a missing or
-malformed input (the message names the file).
+malformed input (the message names the file) or a failed write (every
+output is written whole or not at all).
 """
 
 import argparse
@@ -30,12 +35,13 @@ import os
 import sys
 import time
 
+import nightly_yield
+from svg_chart import svg_chart
+
 # Verdict kinds that are findings (oracles/verdict/verdict.h).
 FINDING_KINDS = ("crash", "timeout", "rejected-valid", "accepted-invalid",
                  "mismatch", "target-ub", "ub")
 MAX_DISASSEMBLY_LINES = 400
-CHART_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-                 "#8c564b", "#e377c2", "#17becf")
 
 
 class InputError(Exception):
@@ -219,57 +225,6 @@ def rate_series(campaign):
     return cases, findings
 
 
-def svg_chart(chart_id, title, series, x_label, y_label, width=640,
-              height=260):
-    """A line chart as inline SVG: series = {name: [(x, y), ...]}."""
-    pad_l, pad_r, pad_t, pad_b = 60, 150, 30, 40
-    points = [p for s in series.values() for p in s]
-    parts = [f'<svg id="{chart_id}" class="chart" xmlns="http://www.w3.org/2000/svg" '
-             f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-             f'role="img" aria-label="{html.escape(title)}">',
-             f'<title>{html.escape(title)}</title>',
-             f'<text x="{pad_l}" y="18" class="chart-title">{html.escape(title)}</text>']
-    plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
-    x0, y0 = pad_l, pad_t + plot_h
-    parts.append(f'<line x1="{x0}" y1="{y0}" x2="{x0 + plot_w}" y2="{y0}" stroke="#444"/>')
-    parts.append(f'<line x1="{x0}" y1="{pad_t}" x2="{x0}" y2="{y0}" stroke="#444"/>')
-    parts.append(f'<text x="{x0 + plot_w / 2}" y="{height - 6}" text-anchor="middle">'
-                 f'{html.escape(x_label)}</text>')
-    parts.append(f'<text x="14" y="{pad_t + plot_h / 2}" text-anchor="middle" '
-                 f'transform="rotate(-90 14 {pad_t + plot_h / 2})">{html.escape(y_label)}</text>')
-    if not points:
-        parts.append(f'<text x="{x0 + 10}" y="{pad_t + 20}">no snapshots recorded</text></svg>')
-        return "\n".join(parts)
-    max_x = max(p[0] for p in points) or 1.0
-    max_y = max(p[1] for p in points) or 1.0
-    for i in range(5):
-        y_val = max_y * i / 4
-        y = y0 - plot_h * i / 4
-        parts.append(f'<line x1="{x0 - 4}" y1="{y:.1f}" x2="{x0 + plot_w}" y2="{y:.1f}" '
-                     f'stroke="#ddd"/>')
-        parts.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end">{y_val:.3g}</text>')
-        x_val = max_x * i / 4
-        x = x0 + plot_w * i / 4
-        parts.append(f'<text x="{x:.1f}" y="{y0 + 16}" text-anchor="middle">{x_val:.0f}</text>')
-    for i, (name, pts) in enumerate(sorted(series.items())):
-        colour = CHART_COLOURS[i % len(CHART_COLOURS)]
-        coords = " ".join(f"{x0 + plot_w * x / max_x:.1f},{y0 - plot_h * y / max_y:.1f}"
-                          for x, y in pts)
-        if len(pts) == 1:
-            x, y = pts[0]
-            parts.append(f'<circle cx="{x0 + plot_w * x / max_x:.1f}" '
-                         f'cy="{y0 - plot_h * y / max_y:.1f}" r="3" fill="{colour}"/>')
-        else:
-            parts.append(f'<polyline class="series" fill="none" stroke="{colour}" '
-                         f'stroke-width="2" points="{coords}"/>')
-        ly = pad_t + 14 + 16 * i
-        parts.append(f'<rect x="{x0 + plot_w + 12}" y="{ly - 9}" width="10" height="10" '
-                     f'fill="{colour}"/>')
-        parts.append(f'<text x="{x0 + plot_w + 26}" y="{ly}">{html.escape(name)}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts)
-
-
 def all_findings(run):
     return sorted((f for c in run["campaigns"] for f in c["findings"]),
                   key=lambda f: (f["target"], f["kind"], f["signature"]))
@@ -294,7 +249,7 @@ code { font-size: 90%; }
 """
 
 
-def render_html(run, previous):
+def render_html(run, previous, nights):
     meta = run["meta"]
     findings = all_findings(run)
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -378,6 +333,8 @@ def render_html(run, previous):
     out.append(svg_chart("chart-findings", "Unique findings", found,
                          "seconds into the run", "findings"))
 
+    out += nightly_yield.render_html(nights, html.escape)
+
     # Per-target rates.
     out.append("<h2>Targets</h2>")
     out.append('<table id="targets"><tr><th>campaign</th><th>target</th><th>runs</th>'
@@ -439,7 +396,7 @@ def known_cell(f):
     return "new" if f.get("known") == "" else ""
 
 
-def render_markdown(run, previous):
+def render_markdown(run, previous, nights):
     meta = run["meta"]
     findings = all_findings(run)
     lines = ["# l0spv-fuzz nightly report", ""]
@@ -484,6 +441,7 @@ def render_markdown(run, previous):
                          f"{avg:.1f} cases/s, {found[-1][1] if found else 0} findings at the end")
         else:
             lines.append(f"- {c['name']}: no snapshots")
+    lines += [""] + nightly_yield.render_markdown(nights)
     cov = run["coverage"]
     lines += ["", "## Generator coverage", ""]
     if cov:
@@ -495,6 +453,36 @@ def render_markdown(run, previous):
     return "\n".join(lines) + "\n"
 
 
+def write_atomically(path, text):
+    """Writes PATH whole or not at all (a full disk raises OSError)."""
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def yield_history(run, previous_dir):
+    """The nights up to this one: the previous run's history (or that run
+    itself, from before histories were kept), else this directory's own
+    history (a report rendered again), plus tonight."""
+    nights = None
+    if previous_dir is not None:
+        nights = nightly_yield.read_history(previous_dir, InputError)
+        if nights is None:
+            prev = load_run(previous_dir)
+            nights = ([nightly_yield.night_yield(prev, all_findings(prev))]
+                      if prev["campaigns"] and prev["meta"].get("started_unix") else [])
+    if nights is None:
+        nights = nightly_yield.read_history(run["dir"], InputError) or []
+    return nightly_yield.merge(nights, nightly_yield.night_yield(run, all_findings(run)))
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("run_dir")
@@ -503,15 +491,25 @@ def main(argv):
     try:
         run = load_run(args.run_dir)
         previous = previous_signatures(args.previous)
+        nights = yield_history(run, args.previous)
     except InputError as e:
         print(f"nightly_report: {e}", file=sys.stderr)
         return 2
-    with open(os.path.join(args.run_dir, "report.html"), "w", encoding="utf-8") as f:
-        f.write(render_html(run, previous))
-    with open(os.path.join(args.run_dir, "report.md"), "w", encoding="utf-8") as f:
-        f.write(render_markdown(run, previous))
-    with open(os.path.join(args.run_dir, "signatures.txt"), "w", encoding="utf-8") as f:
-        f.writelines(s + "\n" for s in run_signatures(run))
+    outputs = {
+        "report.html": render_html(run, previous, nights),
+        "report.md": render_markdown(run, previous, nights),
+        "signatures.txt": "".join(s + "\n" for s in run_signatures(run)),
+        nightly_yield.HISTORY_FILE: nightly_yield.history_text(nights),
+    }
+    for name, text in outputs.items():
+        path = os.path.join(args.run_dir, name)
+        try:
+            write_atomically(path, text)
+        except OSError as e:
+            print(f"nightly_report: cannot write {path}: {e.strerror or e}; free "
+                  "space or fix permissions, then run ci/nightly_report.py again",
+                  file=sys.stderr)
+            return 2
     print(f"report: {os.path.join(args.run_dir, 'report.html')} "
           f"({len(all_findings(run))} findings)")
     return 0

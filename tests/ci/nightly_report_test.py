@@ -7,6 +7,7 @@
                                        no chromium on this machine)
 """
 
+import html
 import json
 import os
 import re
@@ -54,7 +55,8 @@ def make_finding(campaign_dir, name, kind, target, signature, seeds=2,
     return d
 
 
-def make_run(root, signatures=("crash:spirv-opt:signal-11", "mismatch:opencl:bytes")):
+def make_run(root, signatures=("crash:spirv-opt:signal-11", "mismatch:opencl:bytes"),
+             started=1_700_000_000):
     """A run directory as ci/nightly leaves it: one campaign, two findings."""
     c = os.path.join(root, "campaigns", "plain")
     targets = {
@@ -82,7 +84,7 @@ def make_run(root, signatures=("crash:spirv-opt:signal-11", "mismatch:opencl:byt
                     "OpAll": {"modules": 3, "occurrences": 3}},
         "opencl_std": {}}))
     write(os.path.join(root, "nightly.json"), json.dumps({
-        "budget": "15m", "started_unix": 1_700_000_000,
+        "budget": "15m", "started_unix": started,
         "targets": ["ref", "spirv-opt"], "mutate": False,
         "notes": ["--mutate not available in this build"]}))
     return root
@@ -172,6 +174,84 @@ class ReportTest(unittest.TestCase):
         self.assertEqual([round(r, 1) for _, r in rates], [2.0, 2.5, 2.5, 3.0])
         self.assertEqual([n for _, n in found], [0, 1, 2, 2])  # cut line skipped
 
+    def history(self, run):
+        with open(os.path.join(run, "yield-history.jsonl"), encoding="utf-8") as f:
+            return [json.loads(line) for line in f]
+
+    def test_yield_of_a_night(self):
+        run = make_run(os.path.join(self.tmp, "run"))
+        findings = os.path.join(run, "campaigns", "plain", "findings")
+        write(os.path.join(findings, "crash.spirv-opt.a", "known.json"),
+              json.dumps({"known": "spirv_opt_constant_branch_crash"}))
+        page, md = self.render(run)
+        [night] = self.history(run)
+        # 100 cases of 10 ms: 1 job-second; 2 unique findings, 1 known.
+        self.assertAlmostEqual(night["job_hours"], 1 / 3600)
+        self.assertAlmostEqual(night["cases_per_job_second"], 100)
+        self.assertAlmostEqual(night["unique_findings_per_job_hour"], 7200)
+        self.assertAlmostEqual(night["known_bugs_per_job_hour"], 3600)
+        self.assertEqual((night["new_bugs"], night["known_bugs"], night["unmatched"]),
+                         (0, 1, 1))
+        # spirv-opt: 100 runs in 0.9 s.
+        self.assertAlmostEqual(night["targets"]["spirv-opt"]["cases_per_second"], 111.1, 1)
+        self.assertIn('id="chart-yield-cases"', page)
+        self.assertIn('id="chart-yield-findings"', page)
+        self.assertIn('<table id="yield">', page)
+        self.assertIn("## Yield across nights", md)
+        self.assertIn("spirv-opt 111.1", md)
+
+    def test_yield_history_chains_through_previous_runs(self):
+        day = 86_400
+        runs = [make_run(os.path.join(self.tmp, f"night{i}"), started=1_700_000_000 + i * day)
+                for i in range(3)]
+        self.render(runs[0])
+        self.render(runs[1], runs[0])
+        page, _ = self.render(runs[2], runs[1])
+        nights = self.history(runs[2])
+        self.assertEqual([n["started_unix"] for n in nights],
+                         [1_700_000_000 + i * day for i in range(3)])
+        # One line per target across the three nights, dated on the x axis.
+        chart = page[page.index('id="chart-yield-cases"'):]
+        chart = chart[:chart.index("</svg>")]
+        self.assertEqual(chart.count('<polyline class="series"'), 3)
+        line = re.search(r'data-series="spirv-opt"[^>]*points="([^"]*)"', chart)
+        self.assertEqual(len(line.group(1).split()), 3)
+        self.assertEqual(re.findall(r'class="x-tick"[^>]*>([^<]*)<', chart),
+                         ["11-14", "11-15", "11-16"])
+        # Rendering a night again does not add it twice.
+        self.render(runs[2], runs[1])
+        self.assertEqual(len(self.history(runs[2])), 3)
+
+    def test_previous_run_without_history_counts_from_its_directory(self):
+        prev = make_run(os.path.join(self.tmp, "prev"), started=1_600_000_000)
+        run = make_run(os.path.join(self.tmp, "run"))
+        self.render(run, prev)
+        self.assertEqual([n["started_unix"] for n in self.history(run)],
+                         [1_600_000_000, 1_700_000_000])
+
+    def test_malformed_history_is_exit_2_naming_file_and_line(self):
+        prev = make_run(os.path.join(self.tmp, "prev"), started=1_600_000_000)
+        self.render(prev)
+        history = os.path.join(prev, "yield-history.jsonl")
+        run = make_run(os.path.join(self.tmp, "run"))
+        for bad, expected in [("{cut", "yield-history.jsonl:2: not valid JSON"),
+                              ('{"started_unix": "x"}', "'started_unix' is \"x\""),
+                              ("[1]", "not a JSON object")]:
+            with open(history, "a", encoding="utf-8") as f:
+                f.write(bad + "\n")
+            with self.assertRaises(nightly_report.InputError) as e:
+                nightly_report.yield_history(nightly_report.load_run(run), prev)
+            self.assertIn(expected, str(e.exception))
+            self.assertEqual(nightly_report.main([run, "--previous", prev]), 2)
+            os.unlink(history)
+            self.render(prev)  # starts a clean history again
+
+    def test_failed_write_is_exit_2_and_leaves_no_partial_file(self):
+        run = make_run(os.path.join(self.tmp, "run"))
+        os.makedirs(os.path.join(run, "report.md"))  # cannot be replaced by a file
+        self.assertEqual(nightly_report.main([run]), 2)
+        self.assertEqual([f for f in os.listdir(run) if ".tmp-" in f], [])
+
     def test_empty_run_renders(self):
         run = os.path.join(self.tmp, "empty")
         os.makedirs(run)
@@ -200,6 +280,69 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(nightly_report.main([run]), 2)
 
 
+# Runs in the page after layout: measures every chart as the browser drew
+# it and writes the result into <pre id="layout-check"> for --dump-dom.
+LAYOUT_PROBE = """<script>
+window.addEventListener('load', () => {
+  const inside = (r, box) => r.left >= box.left - 1 && r.right <= box.right + 1 &&
+                             r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  const charts = [...document.querySelectorAll('svg.chart')].map(svg => {
+    const box = svg.getBoundingClientRect();
+    const series = [...svg.querySelectorAll('.series')].map(s => {
+      const r = s.getBoundingClientRect();
+      return {name: s.dataset.series, width: r.width, height: r.height,
+              inside: inside(r, box),
+              points: s.points ? s.points.numberOfItems : 1};
+    });
+    const legendsInside = [...svg.querySelectorAll('.legend')].every(
+        t => inside(t.getBoundingClientRect(), box));
+    const ticks = [...svg.querySelectorAll('.x-tick')].map(t => t.getBoundingClientRect());
+    const overlap = ticks.some((r, i) => i > 0 && r.left < ticks[i - 1].right);
+    return {id: svg.id, width: box.width, height: box.height, series,
+            legends: svg.querySelectorAll('.legend').length, legendsInside,
+            ticks: ticks.length, overlap};
+  });
+  const pre = document.createElement('pre');
+  pre.id = 'layout-check';
+  pre.textContent = JSON.stringify(charts);
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+def chart_problems(charts, targets):
+    """What is wrong with the charts as drawn (an empty list: nothing)."""
+    problems = []
+    by_id = {c["id"]: c for c in charts}
+    for chart_id in ("chart-cases-per-second", "chart-findings", "chart-yield-cases",
+                     "chart-yield-findings"):
+        c = by_id.get(chart_id)
+        if c is None:
+            problems.append(f"{chart_id}: not drawn")
+            continue
+        if c["width"] < 600 or c["height"] < 200:
+            problems.append(f"{chart_id}: drawn {c['width']}x{c['height']} px")
+        if not c["series"] or c["legends"] != len(c["series"]):
+            problems.append(f"{chart_id}: {len(c['series'])} series, "
+                            f"{c['legends']} legend entries")
+        if not c["legendsInside"]:
+            problems.append(f"{chart_id}: a legend entry is cut off")
+        if c["overlap"]:
+            problems.append(f"{chart_id}: x-axis labels overlap")
+        for s in c["series"]:
+            if not s["inside"]:
+                problems.append(f"{chart_id}: series {s['name']} drawn outside the chart")
+            if s["points"] > 1 and s["width"] <= 0:
+                problems.append(f"{chart_id}: series {s['name']} has no width")
+    yield_cases = by_id.get("chart-yield-cases", {"series": []})
+    names = sorted(s["name"] for s in yield_cases["series"])
+    if names != sorted(targets):
+        problems.append(f"chart-yield-cases: series {names}, expected {sorted(targets)}")
+    if any(s["points"] != 3 for s in yield_cases["series"]):
+        problems.append("chart-yield-cases: expected 3 nights per target")
+    return problems
+
+
 def chromium_check():
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
@@ -208,29 +351,45 @@ def chromium_check():
         return 77
     tmp = tempfile.mkdtemp(prefix="nightly_report_chromium_")
     try:
-        run = make_run(os.path.join(tmp, "run"))
-        if nightly_report.main([run]) != 0:
-            return 1
-        url = "file://" + os.path.join(run, "report.html")
+        # Three nights, each against the one before: the yield charts have
+        # three points per target.
+        runs = [make_run(os.path.join(tmp, f"night{i}"), started=1_700_000_000 + i * 86_400)
+                for i in range(3)]
+        for i, run in enumerate(runs):
+            if nightly_report.main([run] + (["--previous", runs[i - 1]] if i else [])) != 0:
+                return 1
+        with open(os.path.join(runs[-1], "report.html"), encoding="utf-8") as f:
+            page = f.read()
+        probed = os.path.join(tmp, "probed.html")
+        with open(probed, "w", encoding="utf-8") as f:
+            f.write(page.replace("</body>", LAYOUT_PROBE + "</body>"))
         proc = subprocess.run(
             [browser, "--headless", "--no-sandbox", "--disable-gpu",
              "--disable-dev-shm-usage", f"--user-data-dir={tmp}/profile",
-             "--dump-dom", url],
+             "--window-size=1200,3000", "--virtual-time-budget=5000",
+             "--dump-dom", "file://" + probed],
             capture_output=True, text=True, timeout=120, check=False)
         dom = proc.stdout
         checks = {
             "findings table with 2 rows": dom.count('class="finding"') == 2,
-            "cases/s chart": re.search(r'<svg[^>]*id="chart-cases-per-second"', dom),
-            "findings chart": re.search(r'<svg[^>]*id="chart-findings"', dom),
-            "chart lines": "<polyline" in dom,
             "targets table": 'id="targets"' in dom,
+            "yield table with 3 nights": dom.count("<tr><td>2023-11-1") == 3,
         }
         failed = [name for name, ok in checks.items() if not ok]
+        probe = re.search(r'<pre id="layout-check">(.*?)</pre>', dom, re.S)
+        if probe is None:
+            failed.append("the layout probe did not run")
+        else:
+            charts = json.loads(html.unescape(probe.group(1)))
+            failed += chart_problems(charts, ["ref", "spirv-opt",
+                                              "opencl:Portable Computing Language"])
         if proc.returncode != 0 or failed:
-            print(f"chromium exit {proc.returncode}; missing: {failed}\n"
+            print(f"chromium exit {proc.returncode}; problems: {failed}\n"
                   f"{proc.stderr[-2000:]}")
             return 1
-        print(f"chromium ({browser}) rendered the report: " + ", ".join(checks))
+        print(f"chromium ({browser}) drew the report: " + ", ".join(checks) +
+              f"; {len(charts)} charts measured, every series inside its chart, "
+              "legends complete, x labels apart")
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
