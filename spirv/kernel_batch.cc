@@ -6,9 +6,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "spirv/binary.h"
 #include "spirv/ir_edit.h"
 #include "spirv/link.h"
+#include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::spirv {
 namespace {
@@ -150,6 +152,31 @@ bool SharesOneModule(std::span<const TestCase> launches) {
       return false;
   }
   return true;
+}
+
+std::string BatchKey(const TestCase& test_case) {
+  const std::vector<uint32_t>& words = test_case.module_words;
+  constexpr size_t kHeaderWords = 5;
+  bool groups = false;
+  std::set<std::string> extensions;
+  for (size_t at = kHeaderWords; at < words.size();) {
+    const uint32_t count = words[at] >> 16;
+    const auto opcode = static_cast<spv::Op>(words[at] & 0xffff);
+    if (count == 0 || at + count > words.size()) break;
+    // Both live in the module's preamble: stop at the first function.
+    if (opcode == spv::Op::OpFunction) break;
+    if (opcode == spv::Op::OpDecorationGroup) groups = true;
+    if (opcode == spv::Op::OpExtension) {
+      // The name's words as they are: equal names, equal keys.
+      std::string name;
+      for (size_t w = at + 1; w < at + count; ++w)
+        absl::StrAppend(&name, absl::Hex(words[w]), ".");
+      extensions.insert(std::move(name));
+    }
+    at += count;
+  }
+  return absl::StrCat(groups ? "groups;" : "no-groups;",
+                      absl::StrJoin(extensions, "/"));
 }
 
 }  // namespace l0spv::spirv

@@ -1,6 +1,9 @@
 #include "fuzzers/campaign/batch_runner.h"
 
+#include <algorithm>
 #include <chrono>
+#include <string>
+#include <vector>
 
 #include "oracles/targets/target_name.h"
 #include "oracles/verdict/verdict.h"
@@ -98,13 +101,14 @@ class Bisector {
 uint32_t DefaultBatchSize(const std::string& target) {
   const std::string kind = oracles::ParseTargetName(target).kind;
   // bench/targets/batch_bench (README "Batches"): where cases/s levels
-  // off. Not spirv-opt: it optimizes the whole module, so other kernels
-  // change what it does to each (a 20-minute campaign on every target found
-  // its known crash at 103 of 2,286 seeds alone, at 47 of 7,440 batched: a
-  // batch holding a crashing kernel often did not crash), and its gain is
-  // the smallest (2.4x). `--batch=N` still batches it.
+  // off. spirv-opt optimizes the whole module, so a batch must not mix
+  // cases that change its pipeline for every kernel: RunOnTarget batches
+  // by spirv::BatchKey. (Before the key, one case with decoration groups
+  // turned -O off for its whole batch: a 20-minute campaign found the known
+  // crash at 103 of 2,286 seeds alone, at 47 of 7,440 batched. With it,
+  // 1,000 seeds give the same 62 crashes at every batch size.)
   if (kind == "ocloc" || kind == "oclgrind" || kind == "opencl" ||
-      kind == "llvm-spirv")
+      kind == "llvm-spirv" || kind == "spirv-opt")
     return 16;
   return 1;
 }
@@ -116,11 +120,29 @@ std::vector<TargetResult> RunOnTarget(oracles::Target& target,
                                       TargetCounters& counters) {
   Bisector bisector(target, cases, limits, counters);
   const size_t k = batch == 0 ? 1 : batch;
-  for (size_t start = 0; start < cases.size(); start += k) {
-    std::vector<size_t> group;
-    for (size_t i = start; i < cases.size() && i < start + k; ++i)
-      group.push_back(i);
-    bisector.Run(group);
+  if (k == 1 || !target.batches()) {
+    for (size_t i = 0; i < cases.size(); ++i) bisector.Run({i});
+    return bisector.Take();
+  }
+  // Cases batch only with cases of the same key (spirv::BatchKey: module
+  // properties that change a consumer's whole pipeline), in campaign order.
+  std::vector<std::string> keys;
+  std::vector<std::vector<size_t>> by_key;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string key = spirv::BatchKey(*cases[i].test_case);
+    const auto at = std::find(keys.begin(), keys.end(), key);
+    if (at == keys.end()) {
+      keys.push_back(key);
+      by_key.push_back({i});
+    } else {
+      by_key[at - keys.begin()].push_back(i);
+    }
+  }
+  for (const std::vector<size_t>& same : by_key) {
+    for (size_t start = 0; start < same.size(); start += k) {
+      const size_t end = std::min(same.size(), start + k);
+      bisector.Run(std::vector<size_t>(same.begin() + start, same.begin() + end));
+    }
   }
   return bisector.Take();
 }

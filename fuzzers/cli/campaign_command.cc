@@ -42,10 +42,10 @@ ABSL_FLAG(std::string, shard, "0/1",
 ABSL_FLAG(std::string, batch, "auto",
           "cases per consumer invocation for targets that build a module "
           "once for several kernels (ocloc, Oclgrind, PoCL, llvm-spirv, "
-          "spirv-opt): auto (each consumer's measured size; spirv-opt "
-          "unbatched), off (= 1), or "
-          "a count 1..64; a batch that fails is bisected, so findings stay "
-          "single cases");
+          "spirv-opt): auto (each consumer's measured size), off (= 1), or "
+          "a count 1..64; a batch holds only cases of one batch key "
+          "(decoration groups, extensions); a batch that fails is bisected, "
+          "so findings stay single cases");
 ABSL_FLAG(bool, mutate, false,
           "also transform each case (semantics-preserving transformations)");
 ABSL_FLAG(bool, no_reduce, false,

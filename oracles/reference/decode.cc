@@ -5,6 +5,7 @@
 #include "oracles/reference/decode.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,16 +42,23 @@ absl::Status DecodeState::DecodeHeader() {
     if (static_cast<Op>(inst.opcode()) == Op::OpName && inst.NumOperands() >= 2)
       names_[inst.word(0)] = inst.operand(1).AsString();
   }
+  return absl::OkStatus();
+}
+
+absl::Status DecodeState::FindEntry(absl::string_view entry) {
+  entry_id_ = 0;
+  prog_.reqd_local_size[0] = prog_.reqd_local_size[1] =
+      prog_.reqd_local_size[2] = 0;
   for (const Instruction& inst : m_.entry_points) {
     if (inst.NumOperands() < 3) continue;
     if (inst.word(0) == static_cast<uint32_t>(spv::ExecutionModel::Kernel) &&
-        inst.operand(2).AsString() == entry_) {
+        inst.operand(2).AsString() == entry) {
       entry_id_ = inst.word(1);
-      names_[entry_id_] = std::string(entry_);
+      break;
     }
   }
   if (entry_id_ == 0)
-    return Bad(absl::StrCat("no Kernel entry point named \"", entry_, "\""));
+    return Bad(absl::StrCat("no Kernel entry point named \"", entry, "\""));
   for (const Instruction& inst : m_.execution_modes) {
     if (inst.NumOperands() >= 5 && inst.word(0) == entry_id_ &&
         inst.word(1) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
@@ -150,8 +158,45 @@ absl::Status DecodeState::Translate(const Instruction& inst) {
   return Unsupported(inst, kNotImplemented);
 }
 
-absl::StatusOr<Program> DecodeState::Run() {
+absl::StatusOr<Program> DecodeState::Run(absl::string_view entry) {
+  // The entry point is looked up first: a missing one is the error to
+  // report, whatever else the module holds.
   if (auto s = DecodeHeader(); !s.ok()) return s;
+  if (auto s = FindEntry(entry); !s.ok()) return s;
+  if (const spirv::Function* f = m_.FindFunction(entry_id_);
+      f == nullptr || f->IsDeclaration())
+    return Bad("the entry point has no function body");
+  names_[entry_id_] = std::string(entry);
+  if (auto s = DecodeModule(); !s.ok()) return s;
+  if (auto s = DecodeEntry(); !s.ok()) return s;
+  return std::move(prog_);
+}
+
+absl::Status DecodeState::DecodeShared() {
+  if (auto s = DecodeHeader(); !s.ok()) return s;
+  return DecodeModule();
+}
+
+absl::StatusOr<Program> DecodeState::ProgramFor(absl::string_view entry) {
+  // The entry's part is appended to the shared program, copied out, then
+  // taken back, so the next entry starts from the shared program again.
+  const size_t allocs = prog_.static_allocs.size();
+  const uint32_t images = prog_.image_params;
+  const uint32_t samplers = sampler_params_;
+  absl::Status s = FindEntry(entry);
+  if (s.ok()) s = DecodeEntry();
+  absl::StatusOr<Program> result =
+      s.ok() ? absl::StatusOr<Program>(prog_) : absl::StatusOr<Program>(s);
+  if (result.ok())
+    result->functions[result->entry_function].name = std::string(entry);
+  prog_.params.clear();
+  prog_.static_allocs.resize(allocs);
+  prog_.image_params = images;
+  sampler_params_ = samplers;
+  return result;
+}
+
+absl::Status DecodeState::DecodeModule() {
   if (auto s = DecodeDecorations(); !s.ok()) return s;
   for (const Instruction& inst : m_.types_values) {
     const spirv::OpcodeInfo* info = inst.info();
@@ -179,10 +224,6 @@ absl::StatusOr<Program> DecodeState::Run() {
     info.name = n != names_.end() ? n->second : absl::StrCat("%", f.id());
     prog_.functions.push_back(std::move(info));
   }
-  auto entry = function_index_.find(entry_id_);
-  if (entry == function_index_.end())
-    return Bad("the entry point has no function body");
-  prog_.entry_function = entry->second;
   // Parameter slots are needed by calls before the callee is decoded.
   for (const spirv::Function& f : m_.functions) {
     if (f.IsDeclaration()) continue;
@@ -205,6 +246,16 @@ absl::StatusOr<Program> DecodeState::Run() {
     prog_.functions[index].param_bytes.clear();
     if (auto s = DecodeFunction(f, index); !s.ok()) return s;
   }
+  prog_.max_call_depth =
+      static_cast<uint32_t>(std::min<size_t>(prog_.functions.size() + 1, 256));
+  return absl::OkStatus();
+}
+
+absl::Status DecodeState::DecodeEntry() {
+  auto entry = function_index_.find(entry_id_);
+  if (entry == function_index_.end())
+    return Bad("the entry point has no function body");
+  prog_.entry_function = entry->second;
   // Kernel parameters.
   const spirv::Function* kernel = m_.FindFunction(entry_id_);
   for (const Instruction& p : kernel->parameters) {
@@ -250,17 +301,32 @@ absl::StatusOr<Program> DecodeState::Run() {
     }
     prog_.params.push_back(kp);
   }
-  prog_.max_call_depth =
-      static_cast<uint32_t>(std::min<size_t>(prog_.functions.size() + 1, 256));
-  return std::move(prog_);
+  return absl::OkStatus();
 }
 
 }  // namespace decoder
 
 absl::StatusOr<Program> Decode(const spirv::Module& module,
                                absl::string_view entry_point) {
-  decoder::DecodeState d(module, entry_point);
-  return d.Run();
+  decoder::DecodeState d(module);
+  return d.Run(entry_point);
 }
+
+absl::StatusOr<DecodedModule> DecodedModule::Make(const spirv::Module& module) {
+  auto state = std::make_unique<decoder::DecodeState>(module);
+  if (auto s = state->DecodeShared(); !s.ok()) return s;
+  return DecodedModule(std::move(state));
+}
+
+absl::StatusOr<Program> DecodedModule::ProgramFor(
+    absl::string_view entry_point) {
+  return state_->ProgramFor(entry_point);
+}
+
+DecodedModule::DecodedModule(std::unique_ptr<decoder::DecodeState> state)
+    : state_(std::move(state)) {}
+DecodedModule::DecodedModule(DecodedModule&&) noexcept = default;
+DecodedModule& DecodedModule::operator=(DecodedModule&&) noexcept = default;
+DecodedModule::~DecodedModule() = default;
 
 }  // namespace l0spv::oracles::reference

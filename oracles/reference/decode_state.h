@@ -135,15 +135,26 @@ class DecodeState {
   using Instruction = spirv::Instruction;
   using Op_ = reference::Op;
 
-  DecodeState(const spirv::Module& m, absl::string_view entry)
-      : m_(m), entry_(entry), layout_(spirv::TypeTable::Incremental(m)) {}
+  explicit DecodeState(const spirv::Module& m)
+      : m_(m), layout_(spirv::TypeTable::Incremental(m)) {}
 
-  // decode.cc: decodes the whole module (call once).
-  absl::StatusOr<Program> Run();
+  // decode.cc: decodes the whole module for one entry point (call once).
+  absl::StatusOr<Program> Run(absl::string_view entry);
+  // decode.cc: decodes everything but an entry point's own part (call
+  // once), then ProgramFor gives each entry point's program: Run's result
+  // for that entry, at the cost of its parameters and a copy.
+  absl::Status DecodeShared();
+  absl::StatusOr<Program> ProgramFor(absl::string_view entry);
 
  private:
   // ---- module level (decode.cc) ----
   absl::Status DecodeHeader();
+  // The Kernel entry point named `entry`: entry_id_ and its LocalSize.
+  absl::Status FindEntry(absl::string_view entry);
+  // Decorations, types, values and every function body.
+  absl::Status DecodeModule();
+  // The entry function and its kernel parameters (after DecodeModule).
+  absl::Status DecodeEntry();
   absl::Status DecodeDecorations();
 
   // ---- types (decode_types.cc) ----
@@ -255,7 +266,6 @@ class DecodeState {
   absl::Status Unsupported(const Instruction& inst, absl::string_view why);
 
   const spirv::Module& m_;
-  absl::string_view entry_;
   Program prog_;
   // Sizes, alignments and member offsets, declared type by type as
   // DecodeType meets them (TypeDesc caches what the decoder uses).

@@ -4,6 +4,9 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <span>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "oracles/reference/builtins.h"
@@ -47,12 +50,21 @@ std::array<uint64_t, 3> ChooseLocalSize(const spirv::NdRange& range,
   return {l0, 1, 1};
 }
 
+Execution DecodeFailure(const absl::Status& s) {
+  return Fail(s.code() == absl::StatusCode::kUnimplemented
+                  ? ExecutionStatus::kUnsupported
+                  : ExecutionStatus::kBuildFailed,
+              std::string(s.message()));
+}
+
 class Run {
  public:
   Run(const spirv::TestCase& tc, const ReferenceOptions& opts)
       : tc_(tc), opts_(opts), mem_(opts.memory_limit_bytes) {}
 
   Execution Go();
+  // Runs `prog`, decoded already from the test case's module (a batch).
+  Execution GoDecoded(Program prog);
 
  private:
   bool SetUpMemory();
@@ -254,13 +266,12 @@ Execution Run::Go() {
     return Fail(ExecutionStatus::kBuildFailed,
                 std::string(module.status().message()));
   auto prog = Decode(*module, tc_.entry_point);
-  if (!prog.ok()) {
-    return Fail(prog.status().code() == absl::StatusCode::kUnimplemented
-                    ? ExecutionStatus::kUnsupported
-                    : ExecutionStatus::kBuildFailed,
-                std::string(prog.status().message()));
-  }
-  prog_ = std::move(*prog);
+  if (!prog.ok()) return DecodeFailure(prog.status());
+  return GoDecoded(*std::move(prog));
+}
+
+Execution Run::GoDecoded(Program prog) {
+  prog_ = std::move(prog);
 
   // Arguments must match the kernel's parameters.
   if (tc_.args.size() != prog_.params.size())
@@ -412,15 +423,30 @@ Execution Run::Go() {
   return e;
 }
 
-// One module, linked already: what runs.
+// One module, linked already: what runs (`prog` when decoded already).
 Execution RunProgram(const spirv::TestCase& test_case,
-                     const ReferenceOptions& options) {
+                     const ReferenceOptions& options,
+                     absl::StatusOr<Program>* prog = nullptr) {
   const auto start = std::chrono::steady_clock::now();
   Run run(test_case, options);
-  Execution e = run.Go();
+  Execution e = prog == nullptr ? run.Go()
+                : prog->ok()    ? run.GoDecoded(**std::move(prog))
+                                : DecodeFailure(prog->status());
   e.wall_time = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now() - start);
   return e;
+}
+
+// Launches that can share one decoding: one module, no linked modules and
+// no imports (those go through the linker, case by case).
+bool ShareOneModule(std::span<const spirv::TestCase> launches) {
+  if (launches.size() < 2) return false;
+  for (const spirv::TestCase& l : launches) {
+    if (!l.linked_modules.empty() ||
+        l.module_words != launches.front().module_words)
+      return false;
+  }
+  return !spirv::HasImports(launches.front().module_words);
 }
 
 }  // namespace
@@ -477,6 +503,41 @@ Execution RunReference(const spirv::TestCase& test_case,
     return RunProgram(*linked, options);
   }
   return RunProgram(test_case, options);
+}
+
+std::vector<Execution> RunReferenceBatch(
+    std::span<const spirv::TestCase> launches,
+    const ReferenceOptions& options) {
+  std::vector<Execution> results;
+  results.reserve(launches.size());
+  std::optional<spirv::Module> module;
+  std::optional<DecodedModule> decoded;
+  if (ShareOneModule(launches)) {
+    const std::vector<uint32_t>& words = launches.front().module_words;
+    const uint32_t version = words.size() > 1 ? words[1] : 0;
+    if (options.skip_validation ||
+        spirv::Validate(words, spirv::UniversalEnvForVersion(version)).ok()) {
+      if (auto m = spirv::ReadModuleWords(words); m.ok()) {
+        module = *std::move(m);
+        if (auto d = DecodedModule::Make(*module); d.ok())
+          decoded = *std::move(d);
+      }
+    }
+  }
+  // Anything the shared path cannot take (invalid, undecodable, linked)
+  // runs launch by launch, so its message is exactly RunReference's.
+  if (!decoded) {
+    for (const spirv::TestCase& l : launches)
+      results.push_back(RunReference(l, options));
+    return results;
+  }
+  ReferenceOptions validated = options;
+  validated.skip_validation = true;
+  for (const spirv::TestCase& l : launches) {
+    absl::StatusOr<Program> prog = decoded->ProgramFor(l.entry_point);
+    results.push_back(RunProgram(l, validated, &prog));
+  }
+  return results;
 }
 
 }  // namespace l0spv::oracles::reference

@@ -27,6 +27,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "oracles/execution.h"
 #include "spirv/test_case.h"
@@ -74,5 +76,14 @@ struct ReferenceOptions {
 
 Execution RunReference(const spirv::TestCase& test_case,
                        const ReferenceOptions& options);
+
+// RunReference of each launch, in order. Launches of one module (a batch
+// of kernels, spirv/kernel_batch.h: same words, no linked modules, no
+// imports) are validated, parsed and decoded once, then each entry point
+// runs on its own memory; the results are RunReference's, launch by launch
+// (except wall_time).
+std::vector<Execution> RunReferenceBatch(
+    std::span<const spirv::TestCase> launches,
+    const ReferenceOptions& options);
 
 }  // namespace l0spv::oracles::reference

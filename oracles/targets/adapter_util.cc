@@ -165,9 +165,9 @@ std::vector<Execution> RunReferenceBatchInWorker(
     auto child = RunInChild(
         [&] {
           nlohmann::json list = nlohmann::json::array();
-          for (const spirv::TestCase& l : launches)
-            list.push_back(
-                ExecutionToJson(reference::RunReference(l, options)));
+          for (const Execution& e :
+               reference::RunReferenceBatch(launches, options))
+            list.push_back(ExecutionToJson(e));
           return list.dump();
         },
         worker_limits);

@@ -4,6 +4,8 @@
 // RunBatch must give every launch the result the case gets from Run
 // (label: consumers for the real ones; a target whose consumer is missing
 // skips, saying why).
+#include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,39 @@ TEST(KernelBatch, EveryLaunchComputesWhatItsCaseComputesAlone) {
   }
 }
 
+// The reference stage of a batching target decodes the batch once
+// (RunReferenceBatch): each launch's result must be RunReference's.
+TEST(KernelBatch, ReferenceBatchDecodesOnceAndAgreesLaunchByLaunch) {
+  const std::vector<spirv::TestCase> cases = Generated(7100, 10);
+  auto launches = spirv::BatchKernels(cases);
+  ASSERT_TRUE(launches.ok()) << launches.status();
+  // A launch of an entry point the module lacks, and one with an argument
+  // too few: their failures are their own, the others still run.
+  launches->push_back(launches->front());
+  launches->back().entry_point = "no_such_kernel";
+  launches->push_back((*launches)[1]);
+  launches->back().args.pop_back();
+  const std::vector<Execution> batch =
+      reference::RunReferenceBatch(*launches, {});
+  ASSERT_EQ(batch.size(), launches->size());
+  for (size_t i = 0; i < launches->size(); ++i) {
+    SCOPED_TRACE(absl::StrCat("launch ", i));
+    const Execution alone = reference::RunReference((*launches)[i], {});
+    EXPECT_EQ(batch[i].status, alone.status);
+    EXPECT_EQ(batch[i].message, alone.message);
+    EXPECT_EQ(batch[i].buffers, alone.buffers);
+    EXPECT_EQ(batch[i].printf_output, alone.printf_output);
+    EXPECT_EQ(batch[i].instructions_executed, alone.instructions_executed);
+  }
+  EXPECT_EQ(batch[cases.size()].status, ExecutionStatus::kBuildFailed);
+  EXPECT_THAT(batch[cases.size()].message, testing::HasSubstr("no_such_kernel"));
+  EXPECT_EQ(batch[cases.size() + 1].status, ExecutionStatus::kBuildFailed);
+  // Launches of different modules run case by case, with the same results.
+  const std::vector<Execution> apart = reference::RunReferenceBatch(cases, {});
+  for (size_t i = 0; i < cases.size(); ++i)
+    EXPECT_EQ(apart[i].buffers, batch[i].buffers) << "case " << i;
+}
+
 TEST(KernelBatch, OneVariablePerBuiltIn) {
   const std::vector<spirv::TestCase> cases = Generated(7100, 4);
   auto launches = spirv::BatchKernels(cases);
@@ -86,6 +121,44 @@ TEST(KernelBatch, OneVariablePerBuiltIn) {
               builtins.end())
       << "a built-in decorated twice";
   EXPECT_FALSE(builtins.empty());
+}
+
+bool HasDecorationGroups(const spirv::TestCase& c) {
+  auto m = spirv::ReadModuleWords(c.module_words);
+  return m.ok() && std::any_of(m->annotations.begin(), m->annotations.end(),
+                               [](const spirv::Instruction& a) {
+                                 return spirv::Is(a, spv::Op::OpDecorationGroup);
+                               });
+}
+
+// spirv-opt -O leaves a module with decoration groups nearly untouched, so
+// such a case must not share a batch with others (it hid their crashes).
+TEST(KernelBatch, KeySeparatesDecorationGroupsAndExtensionSets) {
+  const std::vector<spirv::TestCase> cases = Generated(7400, 30);
+  std::set<std::string> with, without;
+  for (const spirv::TestCase& c : cases)
+    (HasDecorationGroups(c) ? with : without).insert(spirv::BatchKey(c));
+  ASSERT_FALSE(with.empty());
+  ASSERT_FALSE(without.empty());
+  for (const std::string& k : with) EXPECT_EQ(without.count(k), 0u) << k;
+
+  // The same extensions in another order: the same key; another set: not.
+  auto m = spirv::ReadModuleWords(cases[0].module_words);
+  ASSERT_TRUE(m.ok());
+  const auto extension = [](const char* name) {
+    return spirv::Instruction(static_cast<uint32_t>(spv::Op::OpExtension), 0,
+                              0, {spirv::StringOperand(name)});
+  };
+  spirv::TestCase ab = cases[0], ba = cases[0], a = cases[0];
+  m->extensions = {extension("SPV_A"), extension("SPV_B")};
+  ab.module_words = spirv::EncodeModule(*m);
+  m->extensions = {extension("SPV_B"), extension("SPV_A")};
+  ba.module_words = spirv::EncodeModule(*m);
+  m->extensions = {extension("SPV_A")};
+  a.module_words = spirv::EncodeModule(*m);
+  EXPECT_EQ(spirv::BatchKey(ab), spirv::BatchKey(ba));
+  EXPECT_NE(spirv::BatchKey(ab), spirv::BatchKey(a));
+  EXPECT_NE(spirv::BatchKey(a), spirv::BatchKey(cases[0]));
 }
 
 TEST(KernelBatch, RefusesWhatItCannotMerge) {
