@@ -471,15 +471,16 @@ TEST_F(CliTest, CampaignBatchesCasesAndRefusesBadBatchSizes) {
   if (!std::filesystem::exists("/usr/bin/spirv-opt"))
     GTEST_SKIP() << "spirv-opt is not installed";
   const std::string out = (dir_ / "batch-campaign").string();
-  CliRun r = L0spvFuzz({"--target=spirv-opt", "--iterations=8", "--batch=4",
-                        "--no_reduce", "--out=" + out});
+  CliRun r = L0spvFuzz({"--target=spirv-opt", "--iterations=16", "--batch=4",
+                        "--jobs=1", "--no_reduce", "--out=" + out});
   EXPECT_NE(r.exit_code, 2) << r.err;
   std::ifstream in(out + "/stats.json");
   const nlohmann::json stats = nlohmann::json::parse(in, nullptr, false);
   ASSERT_TRUE(stats.is_object());
-  EXPECT_EQ(stats["cases"], 8);
+  EXPECT_EQ(stats["cases"], 16);
+  // Groups of 4 cases, each split by batch key (spirv::BatchKey).
   EXPECT_GE(stats["targets"]["spirv-opt"]["batches"].get<uint64_t>(), 2u);
-  EXPECT_EQ(stats["targets"]["spirv-opt"]["runs"], 8);
+  EXPECT_EQ(stats["targets"]["spirv-opt"]["runs"], 16);
   EXPECT_GT(
       stats["yield"]["targets"]["spirv-opt"]["cases_per_second"].get<double>(),
       0);

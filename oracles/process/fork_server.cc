@@ -1,0 +1,262 @@
+#include "oracles/process/fork_server.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace l0spv::oracles {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Frames on the socket: a 64-bit length, then that many bytes.
+bool SendAll(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    const ssize_t w = send(fd, data, n, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+bool SendFrame(int fd, const std::string& bytes) {
+  const uint64_t n = bytes.size();
+  return SendAll(fd, reinterpret_cast<const char*>(&n), sizeof n) &&
+         SendAll(fd, bytes.data(), bytes.size());
+}
+
+// Reads n bytes; a deadline of Clock::time_point::max() waits for ever.
+bool RecvAll(int fd, char* data, size_t n, Clock::time_point deadline) {
+  while (n > 0) {
+    if (deadline != Clock::time_point::max()) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - Clock::now());
+      if (left.count() <= 0) return false;
+      pollfd p{fd, POLLIN, 0};
+      const int ready = poll(&p, 1, static_cast<int>(left.count()));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready <= 0) return false;
+    }
+    const ssize_t r = recv(fd, data, n, 0);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    data += r;
+    n -= static_cast<size_t>(r);
+  }
+  return true;
+}
+
+constexpr uint64_t kMaxFrame = uint64_t{1} << 32;
+
+bool RecvFrame(int fd, std::string* bytes, Clock::time_point deadline) {
+  uint64_t n = 0;
+  if (!RecvAll(fd, reinterpret_cast<char*>(&n), sizeof n, deadline) ||
+      n > kMaxFrame)
+    return false;
+  bytes->resize(n);
+  return RecvAll(fd, bytes->data(), n, deadline);
+}
+
+// Fixed-width fields of the request and reply frames.
+template <typename T>
+void Put(std::string& out, T value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+template <typename T>
+bool Take(const std::string& in, size_t& at, T* value) {
+  if (at + sizeof(T) > in.size()) return false;
+  std::memcpy(value, in.data() + at, sizeof(T));
+  at += sizeof(T);
+  return true;
+}
+void PutString(std::string& out, const std::string& s) {
+  Put<uint64_t>(out, s.size());
+  out += s;
+}
+bool TakeString(const std::string& in, size_t& at, std::string* s) {
+  uint64_t n = 0;
+  if (!Take(in, at, &n) || at + n > in.size()) return false;
+  s->assign(in, at, n);
+  at += n;
+  return true;
+}
+
+int ThreadCount() {
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return -1;
+  int n = 0;
+  while (const dirent* e = readdir(dir))
+    if (e->d_name[0] != '.') ++n;
+  closedir(dir);
+  return n;
+}
+
+[[noreturn]] void Serve(int fd, const ForkServer::WarmUp& warm_up,
+                        const ForkServer::Handler& handler) {
+  // Warm-up chatter and stray writes go nowhere; requests have their own
+  // captured stdout and stderr (RunInChild).
+  const int null = open("/dev/null", O_RDWR);
+  if (null >= 0) {
+    dup2(null, STDIN_FILENO);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+  }
+  std::string hello;
+  if (absl::Status s = warm_up(); !s.ok()) {
+    hello = absl::StrCat("warm-up failed: ", s.message());
+  } else if (const int threads = ThreadCount(); threads != 1) {
+    hello = absl::StrCat("warm-up left ", threads,
+                         " threads; the server must fork from one");
+  }
+  if (!SendFrame(fd, hello) || !hello.empty()) _exit(0);
+  std::string request;
+  while (RecvFrame(fd, &request, Clock::time_point::max())) {
+    size_t at = 0;
+    int64_t wall_ms = 0;
+    uint64_t memory = 0, max_output = 0;
+    std::string payload;
+    if (!Take(request, at, &wall_ms) || !Take(request, at, &memory) ||
+        !Take(request, at, &max_output) || !TakeString(request, at, &payload))
+      _exit(3);
+    ChildLimits limits;
+    limits.wall_time = std::chrono::milliseconds(wall_ms);
+    limits.memory_bytes = memory;
+    limits.max_output_bytes = max_output;
+    auto r = RunInChild([&] { return handler(payload); }, limits);
+    std::string reply;
+    Put<uint8_t>(reply, r.ok() ? 1 : 0);
+    if (!r.ok()) {
+      PutString(reply, std::string(r.status().message()));
+    } else {
+      Put<int32_t>(reply, static_cast<int32_t>(r->ending));
+      Put<int32_t>(reply, r->exit_code);
+      Put<int32_t>(reply, r->signal);
+      Put<int64_t>(reply, r->wall_time.count());
+      PutString(reply, r->stdout_text);
+      PutString(reply, r->stderr_text);
+    }
+    if (!SendFrame(fd, reply)) break;
+  }
+  _exit(0);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ForkServer>> ForkServer::Start(
+    WarmUp warm_up, Handler handler, uint64_t memory_bytes) {
+  int fds[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    return absl::ResourceExhaustedError(
+        absl::StrCat("socketpair() failed: ", std::strerror(errno)));
+  fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return absl::ResourceExhaustedError(
+        absl::StrCat("fork() failed: ", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    if (memory_bytes != 0 && kMemoryLimitsEnforced) {
+      rlimit rl{memory_bytes, memory_bytes};
+      setrlimit(RLIMIT_AS, &rl);
+    }
+    Serve(fds[1], warm_up, handler);
+  }
+  close(fds[1]);
+  std::unique_ptr<ForkServer> server(new ForkServer(pid, fds[0]));
+  // The server says it is warm (an empty frame) or why it is not; a
+  // warm-up that hangs is given up after a minute.
+  std::string hello;
+  if (!RecvFrame(fds[0], &hello,
+                 Clock::now() + std::chrono::seconds(60)))
+    return absl::UnavailableError(
+        "the fork server ended or hung during its warm-up");
+  if (!hello.empty()) return absl::FailedPreconditionError(hello);
+  return server;
+}
+
+absl::StatusOr<ChildResult> ForkServer::Run(const std::string& request,
+                                            const ChildLimits& limits) {
+  if (pid_ <= 0) return absl::UnavailableError("the fork server is stopped");
+  std::string frame;
+  Put<int64_t>(frame, limits.wall_time.count());
+  Put<uint64_t>(frame, limits.memory_bytes);
+  Put<uint64_t>(frame, limits.max_output_bytes);
+  PutString(frame, request);
+  // RunInChild in the server enforces the wall time; the grace covers
+  // reaping and sending a large reply.
+  const auto deadline =
+      Clock::now() + limits.wall_time + std::chrono::seconds(30);
+  std::string reply;
+  if (!SendFrame(socket_, frame) || !RecvFrame(socket_, &reply, deadline)) {
+    Stop();
+    return absl::UnavailableError(
+        "the fork server ended or did not reply in time");
+  }
+  size_t at = 0;
+  uint8_t ok = 0;
+  if (!Take(reply, at, &ok)) {
+    Stop();
+    return absl::UnavailableError("the fork server's reply is unreadable");
+  }
+  if (!ok) {
+    std::string why;
+    TakeString(reply, at, &why);
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the fork server could not fork: ", why));
+  }
+  ChildResult r;
+  int32_t ending = 0;
+  int64_t wall_ms = 0;
+  if (!Take(reply, at, &ending) || !Take(reply, at, &r.exit_code) ||
+      !Take(reply, at, &r.signal) || !Take(reply, at, &wall_ms) ||
+      !TakeString(reply, at, &r.stdout_text) ||
+      !TakeString(reply, at, &r.stderr_text) || ending < 0 || ending > 2) {
+    Stop();
+    return absl::UnavailableError("the fork server's reply is unreadable");
+  }
+  r.ending = static_cast<ChildResult::Ending>(ending);
+  r.wall_time = std::chrono::milliseconds(wall_ms);
+  ++served_;
+  return r;
+}
+
+void ForkServer::Stop() {
+  if (socket_ >= 0) {
+    close(socket_);  // the server's loop ends on EOF
+    socket_ = -1;
+  }
+  if (pid_ > 0) {
+    // A server that does not end within a second of EOF is killed.
+    for (int i = 0; i < 100; ++i) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        return;
+      }
+      usleep(10'000);
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+}
+
+ForkServer::~ForkServer() { Stop(); }
+
+}  // namespace l0spv::oracles
