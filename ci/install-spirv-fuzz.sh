@@ -52,8 +52,11 @@
 #
 # The script ends with a smoke check: it assembles a tiny OpenCL kernel module
 # with spirv-as, fuzzes it with `spirv-fuzz in.spv -o out.spv --seed=1
-# --donors=EMPTY_FILE`, and checks that out.spv exists and is valid, and that
-# `spirv-fuzz --help` offers the --shrink mode.
+# --donors=EMPTY_FILE`, checks that out.spv, out.transformations and
+# out.transformations_json exist (and says whether spirv-val accepts out.spv:
+# spirv-fuzz can emit invalid Kernel modules, e.g. NoContraction decorations),
+# that `spirv-fuzz --help` offers --shrink, and that shrinking with an
+# always-interesting test removes every transformation.
 set -Eeuo pipefail
 
 readonly prog=install-spirv-fuzz

@@ -7,7 +7,8 @@
 // marginal cost (T(16) - T(1)) / 15 and the fixed cost T(1) - marginal.
 // Kernels are generated as a campaign on that target would (its known bugs
 // avoided); the same K seeds for every target. A consumer that is missing,
-// or a batch that does not come back ok, reports an error.
+// or a batch that does not come back ok, reports an error. BM_BatchRunCold:
+// the OpenCL targets without warm workers, at K = 1 and 16.
 #include <string>
 #include <vector>
 
@@ -38,9 +39,12 @@ std::vector<spirv::TestCase> Cases(const std::string& target, int k) {
   return cases;
 }
 
-void BM_BatchRun(benchmark::State& state, const std::string& name) {
+void BM_BatchRunWith(benchmark::State& state, const std::string& name,
+                     bool warm) {
   const int k = static_cast<int>(state.range(0));
-  auto target = oracles::MakeTarget(name);
+  oracles::TargetOptions options;
+  options.warm_workers = warm;
+  auto target = oracles::MakeTarget(name, options);
   if (!target.ok()) {
     state.SkipWithError(std::string(target.status().message()).c_str());
     return;
@@ -67,6 +71,17 @@ void BM_BatchRun(benchmark::State& state, const std::string& name) {
   state.SetItemsProcessed(state.iterations() * k);
 }
 
+void BM_BatchRun(benchmark::State& state, const std::string& name) {
+  BM_BatchRunWith(state, name, /*warm=*/true);
+}
+
+// The OpenCL targets with every batch's worker forked from the caller, as
+// before warm workers (OpenClWarmWorker): the difference is the ICD's load
+// and platform set-up per batch.
+void BM_BatchRunCold(benchmark::State& state, const std::string& name) {
+  BM_BatchRunWith(state, name, /*warm=*/false);
+}
+
 #define L0SPV_BATCH_BENCH(label, name)        \
   BENCHMARK_CAPTURE(BM_BatchRun, label, name) \
       ->RangeMultiplier(2)                    \
@@ -79,6 +94,17 @@ L0SPV_BATCH_BENCH(llvm_spirv, "llvm-spirv");
 L0SPV_BATCH_BENCH(ocloc_tgllp, "ocloc:tgllp");
 L0SPV_BATCH_BENCH(oclgrind, "oclgrind");
 L0SPV_BATCH_BENCH(opencl_pocl, "opencl:Portable")->Iterations(3);
+BENCHMARK_CAPTURE(BM_BatchRunCold, oclgrind, "oclgrind")
+    ->Arg(1)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_BatchRunCold, opencl_pocl, "opencl:Portable")
+    ->Arg(1)
+    ->Arg(16)
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace l0spv::bench

@@ -136,7 +136,7 @@ class OclgrindTarget : public AdapterBase {
         // Precompiled headers are for OpenCL C sources; SPIR needs none.
         "OCLGRIND_DISABLE_PCH=1",
     };
-    auto results = RunBatchOnOpenCl(launches, o);
+    auto results = RunBatchOnOpenCl(launches, o, Warm(o.environment));
     if (!results.ok())
       return every_launch(HarnessFailure(
           absl::StrCat("oclgrind: ", results.status().message())));
@@ -183,7 +183,18 @@ class OclgrindTarget : public AdapterBase {
   }
 
  private:
+  // The warm worker, made on first use with the first batch's environment
+  // (each batch sets its own OCLGRIND_LOG again in its grandchild).
+  OpenClWarmWorker* Warm(const std::vector<std::string>& environment) {
+    if (!options().warm_workers) return nullptr;
+    if (!warm_)
+      warm_ = std::make_unique<OpenClWarmWorker>(environment,
+                                                 options().scratch_dir);
+    return warm_.get();
+  }
+
   ScratchDir vendors_;  // holds oclgrind.icd for OCL_ICD_VENDORS
+  std::unique_ptr<OpenClWarmWorker> warm_;
 };
 
 }  // namespace

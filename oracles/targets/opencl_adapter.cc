@@ -1,5 +1,9 @@
 #include "oracles/targets/opencl_adapter.h"
 
+#include <memory>
+#include <span>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/targets/tool_adapter.h"
@@ -31,19 +35,17 @@ class OpenClTarget : public AdapterBase {
 
   Execution Run(const spirv::TestCase& test_case,
                 const TargetRunLimits& limits) override {
-    auto e =
-        RunOnOpenCl(test_case, OpenClRunOptions(platform_, options(), limits));
-    if (!e.ok())
-      return HarnessFailure(absl::StrCat(name(), ": ", e.status().message()));
-    return *std::move(e);
+    return RunBatch(std::span<const spirv::TestCase>(&test_case, 1), limits)
+        .front();
   }
   bool batches() const override { return true; }
   std::vector<Execution> RunBatch(std::span<const spirv::TestCase> launches,
                                   const TargetRunLimits& limits) override {
-    if (!spirv::SharesOneModule(launches))
+    if (launches.size() > 1 && !spirv::SharesOneModule(launches))
       return Target::RunBatch(launches, limits);
-    auto results = RunBatchOnOpenCl(
-        launches, OpenClRunOptions(platform_, options(), limits));
+    auto results =
+        RunBatchOnOpenCl(launches, OpenClRunOptions(platform_, options(), limits),
+                         Warm({}));
     if (!results.ok()) {
       return ForEveryLaunch(HarnessFailure(absl::StrCat(
                                 name(), ": ", results.status().message())),
@@ -53,7 +55,18 @@ class OpenClTarget : public AdapterBase {
   }
 
  private:
+  // The warm worker for `environment`, made on first use; nullptr when
+  // options().warm_workers is off.
+  OpenClWarmWorker* Warm(const std::vector<std::string>& environment) {
+    if (!options().warm_workers) return nullptr;
+    if (!warm_)
+      warm_ = std::make_unique<OpenClWarmWorker>(environment,
+                                                 options().scratch_dir);
+    return warm_.get();
+  }
+
   std::string platform_;
+  std::unique_ptr<OpenClWarmWorker> warm_;
 };
 
 }  // namespace

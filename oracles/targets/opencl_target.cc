@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -22,12 +23,15 @@
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "oracles/execution_json.h"
+#include "oracles/process/fork_server.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/cl_info.h"
 #include "oracles/targets/opencl_images.h"
 #include "oracles/targets/scratch_dir.h"
 #include "oracles/targets/spir_translate.h"
 #include "oracles/targets/worker_reply.h"
+#include "spirv/binary.h"
+#include "spirv/file_io.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -665,7 +669,186 @@ std::string Worker(const WorkerInput& in) {
   return absl::StrCat(kResultMarker, reply.dump());
 }
 
+// A batch handed to a warm worker (OpenClWarmWorker): the launches and
+// SPIR translations as files in the batch's scratch directory, and a JSON
+// request naming them and the options. The worker reads them back in the
+// grandchild the fork server forks for the batch.
+absl::StatusOr<std::string> WriteWorkerRequest(const WorkerInput& in) {
+  nlohmann::json spir = nlohmann::json::array();
+  for (size_t i = 0; i < in.spir->size(); ++i) {
+    const SpirTranslation& t = (*in.spir)[i];
+    const std::string file = absl::StrCat(in.scratch, "/spir-", i, ".bc");
+    std::ofstream out(file, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(t.bitcode.data()),
+              static_cast<std::streamsize>(t.bitcode.size()));
+    if (!out.flush())
+      return absl::ResourceExhaustedError(absl::StrCat("cannot write ", file));
+    spir.push_back({{"status", static_cast<int>(t.status)},
+                    {"message", t.message},
+                    {"log", t.log},
+                    {"file", file}});
+  }
+  // Launch 0 whole; the others share its modules (a batch), so they get a
+  // header-only placeholder for each module file (the worker takes launch
+  // 0's modules) and only their own case.json and argument files: writing
+  // and re-reading the batch module once per launch cost more than the
+  // warm worker saves at 16 kernels.
+  const std::string first = absl::StrCat(in.scratch, "/launch-0");
+  if (auto s = spirv::WriteTestCase(in.launches[0], first); !s.ok()) return s;
+  std::vector<std::string> modules = {"module.spv"};
+  for (size_t m = 0; m < in.launches[0].linked_modules.size(); ++m)
+    modules.push_back(spirv::LinkedModuleFile(m));
+  const std::vector<uint32_t> header = {
+      0x07230203u, in.launches[0].module_words.size() > 1
+                       ? in.launches[0].module_words[1]
+                       : 0x00010000u,
+      0, 1, 0};
+  const std::vector<uint8_t> placeholder = 
+      spirv::WordsToBytes(header, spirv::Endianness::kLittle);
+  for (size_t i = 1; i < in.launches.size(); ++i) {
+    const std::string dir = absl::StrCat(in.scratch, "/launch-", i);
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    for (const std::string& m : modules) {
+      if (auto s = spirv::WriteFileBytes(dir + "/" + m, placeholder); !s.ok())
+        return s;
+    }
+    const spirv::TestCase& l = in.launches[i];
+    const nlohmann::json meta = spirv::TestCaseToJson(l);
+    for (size_t a = 0; a < l.args.size(); ++a) {
+      const nlohmann::json& aj = meta["args"][a];
+      if (!aj.contains("file")) continue;
+      if (auto s = spirv::WriteFileBytes(
+              dir + "/" + aj["file"].get<std::string>(), l.args[a].bytes);
+          !s.ok())
+        return s;
+    }
+    const std::string text = meta.dump();
+    if (auto s = spirv::WriteFileBytes(
+            dir + "/case.json",
+            {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
+        !s.ok())
+      return s;
+  }
+  const OpenClTargetOptions& o = *in.options;
+  const nlohmann::json request{
+      {"scratch", in.scratch},
+      {"launches", in.launches.size()},
+      {"spir", spir},
+      {"platform", o.platform},
+      {"force_spir_path", o.force_spir_path},
+      {"environment", o.environment},
+      {"build_options", o.build_options}};
+  return request.dump();
+}
+
+// The fork server's handler: reads a WriteWorkerRequest back and runs the
+// worker on it. Any fault in the request is the worker's reply, never a
+// crash of the server (the handler runs in a grandchild anyway).
+std::string ServeWorkerRequest(const std::string& payload) {
+  const auto fail = [](const std::string& why) {
+    return absl::StrCat(kResultMarker,
+                        ExecutionsReply({FailedExecution(
+                                            ExecutionStatus::kUnsupported,
+                                            absl::StrCat("harness: ", why))})
+                            .dump());
+  };
+  const auto j = nlohmann::json::parse(payload, nullptr, false);
+  if (!j.is_object()) return fail("unreadable warm-worker request");
+  try {
+    OpenClTargetOptions options;
+    options.platform = j.at("platform").get<std::string>();
+    options.force_spir_path = j.at("force_spir_path").get<bool>();
+    options.environment =
+        j.at("environment").get<std::vector<std::string>>();
+    options.build_options = j.at("build_options").get<std::string>();
+    const std::string scratch = j.at("scratch").get<std::string>();
+    std::vector<SpirTranslation> spir;
+    for (const nlohmann::json& t : j.at("spir")) {
+      SpirTranslation one;
+      one.status = static_cast<ExecutionStatus>(t.at("status").get<int>());
+      one.message = t.at("message").get<std::string>();
+      one.log = t.at("log").get<std::string>();
+      std::ifstream in(t.at("file").get<std::string>(), std::ios::binary);
+      one.bitcode.assign(std::istreambuf_iterator<char>(in),
+                         std::istreambuf_iterator<char>());
+      spir.push_back(std::move(one));
+    }
+    std::vector<spirv::TestCase> launches;
+    const size_t n = j.at("launches").get<size_t>();
+    for (size_t i = 0; i < n; ++i) {
+      auto tc = spirv::ReadTestCase(absl::StrCat(scratch, "/launch-", i));
+      if (!tc.ok()) return fail(std::string(tc.status().message()));
+      if (i > 0) {  // placeholders: the batch's modules are launch 0's
+        tc->module_words = launches[0].module_words;
+        tc->linked_modules = launches[0].linked_modules;
+      }
+      launches.push_back(*std::move(tc));
+    }
+    return Worker(WorkerInput{launches, &options, &spir, scratch});
+  } catch (const nlohmann::json::exception& e) {
+    return fail(absl::StrCat("malformed warm-worker request: ", e.what()));
+  }
+}
+
 }  // namespace
+
+OpenClWarmWorker::OpenClWarmWorker(std::vector<std::string> environment,
+                                   std::string scratch_parent)
+    : environment_(std::move(environment)),
+      scratch_parent_(std::move(scratch_parent)) {}
+
+OpenClWarmWorker::~OpenClWarmWorker() = default;
+
+ForkServer* OpenClWarmWorker::Server(uint64_t memory_bytes) {
+  if (server_ != nullptr && server_->served() >= kBatchesPerServer)
+    server_.reset();  // a fresh process now and then bounds any leak
+  if (server_ != nullptr || failed_starts_ >= kMaxFailedStarts)
+    return server_.get();
+  auto dir = ScratchDir::Make(scratch_parent_, "l0spv-opencl-warm-");
+  if (!dir.ok()) {
+    ++failed_starts_;
+    return nullptr;
+  }
+  const std::string path = dir->path();
+  const std::vector<std::string> env = environment_;
+  auto server = ForkServer::Start(
+      [env, path]() -> absl::Status {
+        // What the ICD loader and the drivers read at platform set-up; the
+        // batch's own values are set again in its grandchild (Worker).
+        for (const std::string& kv : env) {
+          const size_t eq = kv.find('=');
+          if (eq != std::string::npos)
+            setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
+        }
+        setenv("POCL_KERNEL_CACHE", "0", 1);
+        setenv("POCL_CACHE_DIR", (path + "/pocl-cache").c_str(), 1);
+        if (chdir(path.c_str()) != 0) {
+          // Not fatal: each batch changes to its own directory.
+        }
+        cl_uint count = 0;
+        const cl_int err = clGetPlatformIDs(0, nullptr, &count);
+        // -1001 = CL_PLATFORM_NOT_FOUND_KHR: no platform is a batch's answer.
+        if (err != CL_SUCCESS && err != -1001)
+          return absl::UnavailableError(ClError("clGetPlatformIDs", err));
+        return absl::OkStatus();
+      },
+      ServeWorkerRequest, memory_bytes);
+  if (!server.ok()) {
+    ++failed_starts_;
+    last_error_ = std::string(server.status().message());
+    return nullptr;
+  }
+  server_ = *std::move(server);
+  dir_ = std::make_unique<ScratchDir>(*std::move(dir));
+  ++starts_;
+  return server_.get();
+}
+
+void OpenClWarmWorker::Retire() {
+  server_.reset();
+  dir_.reset();
+}
 
 absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
                                       const OpenClTargetOptions& options) {
@@ -677,7 +860,7 @@ absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
 
 absl::StatusOr<std::vector<Execution>> RunBatchOnOpenCl(
     std::span<const spirv::TestCase> launches,
-    const OpenClTargetOptions& options) {
+    const OpenClTargetOptions& options, OpenClWarmWorker* warm) {
   if (launches.empty()) return std::vector<Execution>{};
   const spirv::TestCase& test_case = launches.front();
   auto scratch = ScratchDir::Make(options.scratch_dir, "l0spv-opencl-");
@@ -707,10 +890,24 @@ absl::StatusOr<std::vector<Execution>> RunBatchOnOpenCl(
   limits.wall_time = options.time_limit;
   limits.memory_bytes = options.memory_limit_bytes;
   limits.max_output_bytes = size_t{256} << 20;  // buffers travel as base64
-  auto child = RunInChild([&input] { return Worker(input); }, limits);
-  if (!child.ok()) return child.status();
+  std::optional<absl::StatusOr<ChildResult>> child;
+  if (warm != nullptr && launches.size() <= OpenClWarmWorker::kMaxLaunches) {
+    // Forked from the warm server (the ICD loaded already); a server that
+    // cannot serve is retired and this batch runs cold.
+    if (ForkServer* server = warm->Server(options.memory_limit_bytes)) {
+      if (auto request = WriteWorkerRequest(input); request.ok()) {
+        child = server->Run(*request, limits);
+        if (!child->ok()) {
+          warm->Retire();
+          child.reset();
+        }
+      }
+    }
+  }
+  if (!child) child = RunInChild([&input] { return Worker(input); }, limits);
+  if (!child->ok()) return child->status();
 
-  return ExecutionsFromWorkerReply(*child, "OpenCL worker", kResultMarker,
+  return ExecutionsFromWorkerReply(**child, "OpenCL worker", kResultMarker,
                                    launches.size());
 }
 

@@ -68,6 +68,10 @@ struct TargetOptions {
   // stops with "Work item needed to access private memory!" on others.
   bool oclgrind_data_races = true;
   bool oclgrind_uninitialized = false;
+  // OpenCL targets (PoCL, Oclgrind): fork each batch's worker from a warm
+  // server that loaded the ICD once (OpenClWarmWorker) instead of from the
+  // caller. Results are the same; off measures the difference.
+  bool warm_workers = true;
 };
 
 class Target {

@@ -209,6 +209,44 @@ TEST_P(BatchRun, EveryLaunchMatchesTheCaseRunAlone) {
   }
 }
 
+// Warm OpenCL workers (OpenClWarmWorker): batches forked from the warm
+// server give what batches forked from the caller give, batch after batch
+// (each its own context, buffers, printf and Oclgrind log).
+class WarmWorker : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WarmWorker, GivesWhatAColdWorkerGives) {
+  const std::string name = GetParam();
+  TargetOptions cold_options;
+  cold_options.warm_workers = false;
+  auto warm = MakeTarget(name);
+  auto cold = MakeTarget(name, cold_options);
+  if (!warm.ok() || !cold.ok()) GTEST_SKIP() << warm.status();
+  const TargetRunLimits limits;
+  for (uint64_t first : {7500u, 7510u, 7520u}) {
+    const std::vector<spirv::TestCase> cases = Generated(first, 4, name);
+    auto launches = spirv::BatchKernels(cases);
+    ASSERT_TRUE(launches.ok()) << launches.status();
+    const std::vector<Execution> w = (*warm)->RunBatch(*launches, limits);
+    const std::vector<Execution> c = (*cold)->RunBatch(*launches, limits);
+    ASSERT_EQ(w.size(), c.size());
+    for (size_t i = 0; i < w.size(); ++i) {
+      SCOPED_TRACE(absl::StrCat(name, ", seed ", first + i));
+      EXPECT_EQ(w[i].status, c[i].status) << w[i].message << c[i].message;
+      EXPECT_EQ(w[i].message, c[i].message);
+      EXPECT_EQ(w[i].buffers, c[i].buffers);
+      EXPECT_EQ(w[i].printf_output, c[i].printf_output);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(OpenCl, WarmWorker,
+                         ::testing::Values("oclgrind", "opencl:Portable"),
+                         [](const auto& info) {
+                           return std::string(info.param == "oclgrind"
+                                                  ? "oclgrind"
+                                                  : "pocl");
+                         });
+
 INSTANTIATE_TEST_SUITE_P(Consumers, BatchRun,
                          ::testing::Values("spirv-opt", "llvm-spirv",
                                            "ocloc:tgllp", "oclgrind",

@@ -220,6 +220,10 @@ TEST_F(TargetAdaptersTest, OclgrindSurfacesAnOutOfBoundsStoreAsUb) {
   out.bytes.assign(16, 0);
   out.is_result = true;
   tc.args.push_back(out);
+  // Twice on the same target: the second batch comes from the warm worker
+  // (OpenClWarmWorker) and must still read its own Oclgrind log.
+  const Execution first = target->Run(tc, Limits());
+  EXPECT_EQ(first.status, ExecutionStatus::kUbDetected) << first.message;
   const Execution e = target->Run(tc, Limits());
   EXPECT_EQ(e.status, ExecutionStatus::kUbDetected) << e.message << e.log;
   EXPECT_THAT(e.message, HasSubstr("Oclgrind reported 1 error(s): Invalid "
