@@ -237,7 +237,18 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
                         absl::StrCat(dir, " is not a readable test case: ",
                                      parsed.status().message()));
   }
-  JsonReader reader(path, *parsed, kCaseHint);
+  return ReadTestCaseFrom(
+      *parsed, dir,
+      [&dir](const std::string& name, uint64_t max_bytes) {
+        return ReadFileBytes(dir + "/" + name, max_bytes);
+      });
+}
+
+absl::StatusOr<TestCase> ReadTestCaseFrom(const nlohmann::json& case_json,
+                                          const std::string& dir,
+                                          const CaseFileReader& read) {
+  const std::string path = dir + "/case.json";
+  JsonReader reader(path, case_json, kCaseHint);
   JsonField j = reader.root();
   if (!j.ExpectObject()) return reader.status();
   if (j["format"].String("") != kTestCaseFormat) {
@@ -296,7 +307,7 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
       }
       const uint64_t declared = aj["bytes"].Uint(0, 0, kMaxInputFileBytes);
       if (!reader.ok()) break;
-      auto bytes = ReadFileBytes(dir + "/" + file, kMaxInputFileBytes);
+      auto bytes = read(file, kMaxInputFileBytes);
       if (!bytes.ok()) {
         aj["file"].Fail(bytes.status().message());
         break;
@@ -353,7 +364,7 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
 
   const auto read_module =
       [&](const std::string& file) -> absl::StatusOr<std::vector<uint32_t>> {
-    auto bytes = ReadFileBytes(dir + "/" + file, kMaxModuleFileBytes);
+    auto bytes = read(file, kMaxModuleFileBytes);
     if (!bytes.ok()) return bytes.status();
     auto parsed_module = ReadModule(*bytes);
     if (!parsed_module.ok()) {

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,6 +87,14 @@ inline constexpr size_t kMaxLinkedModules = 15;
 std::string LinkedModuleFile(size_t i);
 
 absl::StatusOr<TestCase> ReadTestCase(const std::string& dir);
+// ReadTestCase from case.json's parsed contents and a reader of the case's
+// other files by name (module.spv, arg0.bin, ...): the directory's files,
+// or files held in memory. `dir` names the case in messages.
+using CaseFileReader = std::function<absl::StatusOr<std::vector<uint8_t>>(
+    const std::string& name, uint64_t max_bytes)>;
+absl::StatusOr<TestCase> ReadTestCaseFrom(const nlohmann::json& case_json,
+                                          const std::string& dir,
+                                          const CaseFileReader& read);
 absl::Status WriteTestCase(const TestCase& test_case, const std::string& dir);
 
 class JsonReader;

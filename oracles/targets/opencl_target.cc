@@ -669,82 +669,57 @@ std::string Worker(const WorkerInput& in) {
   return absl::StrCat(kResultMarker, reply.dump());
 }
 
-// A batch handed to a warm worker (OpenClWarmWorker): the launches and
-// SPIR translations as files in the batch's scratch directory, and a JSON
-// request naming them and the options. The worker reads them back in the
-// grandchild the fork server forks for the batch.
-absl::StatusOr<std::string> WriteWorkerRequest(const WorkerInput& in) {
+// A batch handed to a warm worker (OpenClWarmWorker), as one CBOR
+// document: the options, the SPIR translations, the batch's modules once,
+// and each launch's case.json with its argument files. The grandchild the
+// fork server forks for the batch reads it back (ReadTestCaseFrom).
+nlohmann::json::binary_t Binary(std::span<const uint8_t> bytes) {
+  return nlohmann::json::binary_t(
+      std::vector<uint8_t>(bytes.begin(), bytes.end()));
+}
+
+std::string WorkerRequest(const WorkerInput& in) {
   nlohmann::json spir = nlohmann::json::array();
-  for (size_t i = 0; i < in.spir->size(); ++i) {
-    const SpirTranslation& t = (*in.spir)[i];
-    const std::string file = absl::StrCat(in.scratch, "/spir-", i, ".bc");
-    std::ofstream out(file, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(t.bitcode.data()),
-              static_cast<std::streamsize>(t.bitcode.size()));
-    if (!out.flush())
-      return absl::ResourceExhaustedError(absl::StrCat("cannot write ", file));
+  for (const SpirTranslation& t : *in.spir) {
     spir.push_back({{"status", static_cast<int>(t.status)},
                     {"message", t.message},
                     {"log", t.log},
-                    {"file", file}});
+                    {"bitcode", Binary(t.bitcode)}});
   }
-  // Launch 0 whole; the others share its modules (a batch), so they get a
-  // header-only placeholder for each module file (the worker takes launch
-  // 0's modules) and only their own case.json and argument files: writing
-  // and re-reading the batch module once per launch cost more than the
-  // warm worker saves at 16 kernels.
-  const std::string first = absl::StrCat(in.scratch, "/launch-0");
-  if (auto s = spirv::WriteTestCase(in.launches[0], first); !s.ok()) return s;
-  std::vector<std::string> modules = {"module.spv"};
-  for (size_t m = 0; m < in.launches[0].linked_modules.size(); ++m)
-    modules.push_back(spirv::LinkedModuleFile(m));
-  const std::vector<uint32_t> header = {
-      0x07230203u, in.launches[0].module_words.size() > 1
-                       ? in.launches[0].module_words[1]
-                       : 0x00010000u,
-      0, 1, 0};
-  const std::vector<uint8_t> placeholder = 
-      spirv::WordsToBytes(header, spirv::Endianness::kLittle);
-  for (size_t i = 1; i < in.launches.size(); ++i) {
-    const std::string dir = absl::StrCat(in.scratch, "/launch-", i);
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    for (const std::string& m : modules) {
-      if (auto s = spirv::WriteFileBytes(dir + "/" + m, placeholder); !s.ok())
-        return s;
-    }
-    const spirv::TestCase& l = in.launches[i];
-    const nlohmann::json meta = spirv::TestCaseToJson(l);
+  const spirv::TestCase& first = in.launches.front();
+  nlohmann::json modules = nlohmann::json::array();
+  modules.push_back(Binary(
+      spirv::WordsToBytes(first.module_words, spirv::Endianness::kLittle)));
+  for (const std::vector<uint32_t>& m : first.linked_modules)
+    modules.push_back(
+        Binary(spirv::WordsToBytes(m, spirv::Endianness::kLittle)));
+  nlohmann::json launches = nlohmann::json::array();
+  for (const spirv::TestCase& l : in.launches) {
+    nlohmann::json meta = spirv::TestCaseToJson(l);
+    nlohmann::json files = nlohmann::json::object();
     for (size_t a = 0; a < l.args.size(); ++a) {
       const nlohmann::json& aj = meta["args"][a];
-      if (!aj.contains("file")) continue;
-      if (auto s = spirv::WriteFileBytes(
-              dir + "/" + aj["file"].get<std::string>(), l.args[a].bytes);
-          !s.ok())
-        return s;
+      if (aj.contains("file"))
+        files[aj["file"].get<std::string>()] = Binary(l.args[a].bytes);
     }
-    const std::string text = meta.dump();
-    if (auto s = spirv::WriteFileBytes(
-            dir + "/case.json",
-            {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
-        !s.ok())
-      return s;
+    launches.push_back({{"case", std::move(meta)}, {"files", std::move(files)}});
   }
   const OpenClTargetOptions& o = *in.options;
-  const nlohmann::json request{
-      {"scratch", in.scratch},
-      {"launches", in.launches.size()},
-      {"spir", spir},
-      {"platform", o.platform},
-      {"force_spir_path", o.force_spir_path},
-      {"environment", o.environment},
-      {"build_options", o.build_options}};
-  return request.dump();
+  const nlohmann::json request{{"scratch", in.scratch},
+                               {"modules", std::move(modules)},
+                               {"launches", std::move(launches)},
+                               {"spir", std::move(spir)},
+                               {"platform", o.platform},
+                               {"force_spir_path", o.force_spir_path},
+                               {"environment", o.environment},
+                               {"build_options", o.build_options}};
+  const std::vector<uint8_t> cbor = nlohmann::json::to_cbor(request);
+  return std::string(cbor.begin(), cbor.end());
 }
 
-// The fork server's handler: reads a WriteWorkerRequest back and runs the
-// worker on it. Any fault in the request is the worker's reply, never a
-// crash of the server (the handler runs in a grandchild anyway).
+// The fork server's handler: reads a WorkerRequest back and runs the
+// worker on it. A fault in the request is the worker's reply, never a
+// crash (the handler runs in a grandchild anyway).
 std::string ServeWorkerRequest(const std::string& payload) {
   const auto fail = [](const std::string& why) {
     return absl::StrCat(kResultMarker,
@@ -753,14 +728,14 @@ std::string ServeWorkerRequest(const std::string& payload) {
                                             absl::StrCat("harness: ", why))})
                             .dump());
   };
-  const auto j = nlohmann::json::parse(payload, nullptr, false);
+  const auto j = nlohmann::json::from_cbor(payload, /*strict=*/true,
+                                           /*allow_exceptions=*/false);
   if (!j.is_object()) return fail("unreadable warm-worker request");
   try {
     OpenClTargetOptions options;
     options.platform = j.at("platform").get<std::string>();
     options.force_spir_path = j.at("force_spir_path").get<bool>();
-    options.environment =
-        j.at("environment").get<std::vector<std::string>>();
+    options.environment = j.at("environment").get<std::vector<std::string>>();
     options.build_options = j.at("build_options").get<std::string>();
     const std::string scratch = j.at("scratch").get<std::string>();
     std::vector<SpirTranslation> spir;
@@ -769,22 +744,44 @@ std::string ServeWorkerRequest(const std::string& payload) {
       one.status = static_cast<ExecutionStatus>(t.at("status").get<int>());
       one.message = t.at("message").get<std::string>();
       one.log = t.at("log").get<std::string>();
-      std::ifstream in(t.at("file").get<std::string>(), std::ios::binary);
-      one.bitcode.assign(std::istreambuf_iterator<char>(in),
-                         std::istreambuf_iterator<char>());
+      one.bitcode = t.at("bitcode").get_binary();
       spir.push_back(std::move(one));
     }
+    const nlohmann::json& modules = j.at("modules");
+    // Launches after the first read a header-only module and take the
+    // first's: parsing the batch module once per launch would be K times
+    // the work for the same words.
+    const std::vector<uint8_t> placeholder = spirv::WordsToBytes(
+        std::vector<uint32_t>{0x07230203u, 0x00010000u, 0, 1, 0},
+        spirv::Endianness::kLittle);
     std::vector<spirv::TestCase> launches;
-    const size_t n = j.at("launches").get<size_t>();
-    for (size_t i = 0; i < n; ++i) {
-      auto tc = spirv::ReadTestCase(absl::StrCat(scratch, "/launch-", i));
+    for (const nlohmann::json& l : j.at("launches")) {
+      const nlohmann::json& files = l.at("files");
+      const bool first = launches.empty();
+      auto tc = spirv::ReadTestCaseFrom(
+          l.at("case"), absl::StrCat(scratch, "/launch-", launches.size()),
+          [&](const std::string& name, uint64_t max_bytes)
+              -> absl::StatusOr<std::vector<uint8_t>> {
+            size_t module = modules.size();
+            if (name == "module.spv") module = 0;
+            for (size_t m = 1; m < modules.size(); ++m)
+              if (name == spirv::LinkedModuleFile(m - 1)) module = m;
+            if (module < modules.size())
+              return first ? modules[module].get_binary() : placeholder;
+            auto it = files.find(name);
+            if (it == files.end() || !it->is_binary() ||
+                it->get_binary().size() > max_bytes)
+              return absl::NotFoundError(absl::StrCat("no file ", name));
+            return it->get_binary();
+          });
       if (!tc.ok()) return fail(std::string(tc.status().message()));
-      if (i > 0) {  // placeholders: the batch's modules are launch 0's
-        tc->module_words = launches[0].module_words;
-        tc->linked_modules = launches[0].linked_modules;
+      if (!first) {
+        tc->module_words = launches.front().module_words;
+        tc->linked_modules = launches.front().linked_modules;
       }
       launches.push_back(*std::move(tc));
     }
+    if (launches.empty()) return fail("a warm-worker request without launches");
     return Worker(WorkerInput{launches, &options, &spir, scratch});
   } catch (const nlohmann::json::exception& e) {
     return fail(absl::StrCat("malformed warm-worker request: ", e.what()));
@@ -891,16 +888,14 @@ absl::StatusOr<std::vector<Execution>> RunBatchOnOpenCl(
   limits.memory_bytes = options.memory_limit_bytes;
   limits.max_output_bytes = size_t{256} << 20;  // buffers travel as base64
   std::optional<absl::StatusOr<ChildResult>> child;
-  if (warm != nullptr && launches.size() <= OpenClWarmWorker::kMaxLaunches) {
+  if (warm != nullptr) {
     // Forked from the warm server (the ICD loaded already); a server that
     // cannot serve is retired and this batch runs cold.
     if (ForkServer* server = warm->Server(options.memory_limit_bytes)) {
-      if (auto request = WriteWorkerRequest(input); request.ok()) {
-        child = server->Run(*request, limits);
-        if (!child->ok()) {
-          warm->Retire();
-          child.reset();
-        }
+      child = server->Run(WorkerRequest(input), limits);
+      if (!child->ok()) {
+        warm->Retire();
+        child.reset();
       }
     }
   }

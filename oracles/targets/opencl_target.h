@@ -81,15 +81,12 @@ absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
 // batch runs in its own grandchild, started from the warmed state.
 // A server is replaced after kBatchesPerServer batches or any failure to
 // serve; after kMaxFailedStarts failed starts, batches run cold.
-// Only batches of at most kMaxLaunches go to the server: its request
-// travels as case files in the scratch directory, whose cost grows with
-// the launches (bench/targets/batch_bench, Oclgrind: warm 27.5 ms against
-// cold 57 ms for one kernel, 105 against 91 ms for 16).
+// The batch travels to the server in memory (one CBOR document on its
+// socket); the batch module is parsed once, not once per launch.
 class OpenClWarmWorker {
  public:
   static constexpr uint64_t kBatchesPerServer = 500;
   static constexpr int kMaxFailedStarts = 3;
-  static constexpr size_t kMaxLaunches = 8;
 
   OpenClWarmWorker(std::vector<std::string> environment,
                    std::string scratch_parent);
