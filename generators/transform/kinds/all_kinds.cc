@@ -37,6 +37,7 @@ std::vector<const Transformation*> AllKinds() {
       AddLocalVariable(),
       AddDeadStore(),
       AddIrrelevantLoad(),
+      AddBuiltinAccessChain(),
       PhiToVariable(),
       VariableToPhi(),
       LoadViaCopyMemory(),

@@ -59,6 +59,7 @@ const Transformation* MoveInstruction();
 const Transformation* AddLocalVariable();
 const Transformation* AddDeadStore();
 const Transformation* AddIrrelevantLoad();
+const Transformation* AddBuiltinAccessChain();
 const Transformation* PhiToVariable();
 const Transformation* VariableToPhi();
 const Transformation* LoadViaCopyMemory();

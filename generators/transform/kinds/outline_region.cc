@@ -62,6 +62,16 @@ absl::StatusOr<Region> Analyse(TransformContext& ctx, const InstPos& first,
   }
   if (region.inputs.size() > kMaxInputs)
     return absl::FailedPreconditionError("the run has too many inputs");
+  // An input becomes a parameter, and no parameter may be a sampled image
+  // (a copy of an OpSampledImage in the run, say). The type table leaves
+  // image types out: ask the type's definition.
+  for (uint32_t in : region.inputs) {
+    const DefSite* type = ctx.Def(ctx.TypeOf(in));
+    if (type != nullptr &&
+        type->opcode == static_cast<uint32_t>(spv::Op::OpTypeSampledImage))
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run input %", in, " is a sampled image (no parameter may be one)"));
+  }
   absl::flat_hash_set<uint32_t> outputs;
   for (size_t b = 0; b < fn.blocks.size(); ++b)
     for (size_t i = 0; i < fn.blocks[b].instructions.size(); ++i) {
