@@ -124,12 +124,15 @@ std::vector<TargetResult> RunOnTarget(oracles::Target& target,
     for (size_t i = 0; i < cases.size(); ++i) bisector.Run({i});
     return bisector.Take();
   }
-  // Cases batch only with cases of the same key (spirv::BatchKey: module
-  // properties that change a consumer's whole pipeline), in campaign order.
+  // For a target that needs it, cases batch only with cases of the same key
+  // (spirv::BatchKey: module properties that change a consumer's whole
+  // pipeline), in campaign order.
   std::vector<std::string> keys;
   std::vector<std::vector<size_t>> by_key;
   for (size_t i = 0; i < cases.size(); ++i) {
-    const std::string key = spirv::BatchKey(*cases[i].test_case);
+    const std::string key = target.batches_by_key()
+                                ? spirv::BatchKey(*cases[i].test_case)
+                                : std::string();
     const auto at = std::find(keys.begin(), keys.end(), key);
     if (at == keys.end()) {
       keys.push_back(key);

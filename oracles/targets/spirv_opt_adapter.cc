@@ -84,6 +84,10 @@ class SpirvOptTarget : public ToolAdapter {
     return RunProducedModules(launches, outputs, who_, log, clock, limits);
   }
 
+  // -O on a batch holding decoration groups or unknown extensions leaves
+  // every kernel of it nearly unoptimized (fuzzers/campaign/batch_runner.cc).
+  bool batches_by_key() const override { return true; }
+
  private:
   std::vector<std::string> flags_;
   std::string who_;

@@ -64,6 +64,7 @@ class VersionGate : public Target {
     return inner_->RunBatch(launches, limits);
   }
   bool batches() const override { return inner_->batches(); }
+  bool batches_by_key() const override { return inner_->batches_by_key(); }
 
  private:
   std::unique_ptr<Target> inner_;

@@ -112,6 +112,11 @@ class Target {
   // set-up, kernel library) once per batch: the campaign batches cases only
   // for such targets.
   virtual bool batches() const { return false; }
+  // Whether a batch must hold only cases of one spirv::BatchKey: the
+  // consumer changes what it does to every kernel of a module on the key's
+  // properties (spirv-opt: decoration groups turn -O nearly off). Others
+  // batch any cases: a smaller batch costs them a whole fixed cost.
+  virtual bool batches_by_key() const { return false; }
 };
 
 absl::StatusOr<std::unique_ptr<Target>> MakeTarget(
