@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "spirv/unified1/spirv.hpp11"
@@ -242,6 +243,25 @@ std::map<uint32_t, uint32_t> BuiltInDecorations(const Module& module) {
       built_ins[a.operand(0).AsId()] = a.operand(2).AsLiteral();
   }
   return built_ins;
+}
+
+std::vector<const Function*> FunctionsReachedFrom(const Module& module,
+                                                  uint32_t function_id) {
+  std::vector<const Function*> reached;
+  std::vector<uint32_t> todo = {function_id};
+  std::set<uint32_t> seen = {function_id};
+  while (!todo.empty()) {
+    const Function* f = module.FindFunction(todo.back());
+    todo.pop_back();
+    if (f == nullptr || f->IsDeclaration()) continue;
+    reached.push_back(f);
+    for (const BasicBlock& b : f->blocks)
+      for (const Instruction& inst : b.instructions)
+        if (Is(inst, spv::Op::OpFunctionCall) && inst.NumOperands() > 0 &&
+            seen.insert(inst.operand(0).AsId()).second)
+          todo.push_back(inst.operand(0).AsId());
+  }
+  return reached;
 }
 
 uint32_t AnnotatedId(const Instruction& inst) {

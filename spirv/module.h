@@ -130,4 +130,9 @@ uint32_t AnnotatedId(const Instruction& inst);
 // The ids decorated BuiltIn (OpDecorate %id BuiltIn B), each with its B.
 std::map<uint32_t, uint32_t> BuiltInDecorations(const Module& module);
 
+// The functions with a body that `function_id` is or calls, directly or
+// through calls (each once, `function_id` first when it has a body).
+std::vector<const Function*> FunctionsReachedFrom(const Module& module,
+                                                  uint32_t function_id);
+
 }  // namespace l0spv::spirv

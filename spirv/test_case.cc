@@ -237,11 +237,10 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
                         absl::StrCat(dir, " is not a readable test case: ",
                                      parsed.status().message()));
   }
-  return ReadTestCaseFrom(
-      *parsed, dir,
-      [&dir](const std::string& name, uint64_t max_bytes) {
-        return ReadFileBytes(dir + "/" + name, max_bytes);
-      });
+  return ReadTestCaseFrom(*parsed, dir,
+                          [&dir](const std::string& name, uint64_t max_bytes) {
+                            return ReadFileBytes(dir + "/" + name, max_bytes);
+                          });
 }
 
 absl::StatusOr<TestCase> ReadTestCaseFrom(const nlohmann::json& case_json,

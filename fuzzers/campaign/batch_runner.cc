@@ -144,7 +144,8 @@ std::vector<TargetResult> RunOnTarget(oracles::Target& target,
   for (const std::vector<size_t>& same : by_key) {
     for (size_t start = 0; start < same.size(); start += k) {
       const size_t end = std::min(same.size(), start + k);
-      bisector.Run(std::vector<size_t>(same.begin() + start, same.begin() + end));
+      bisector.Run(
+          std::vector<size_t>(same.begin() + start, same.begin() + end));
     }
   }
   return bisector.Take();

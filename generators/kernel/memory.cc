@@ -588,9 +588,8 @@ bool GenGroup(GenContext& ctx) {
       uint32_t value;
       if (op == Op::OpGroupFAdd) {
         const uint32_t u32_type = ctx.types.Id(IntT(32));
-        const uint32_t byte =
-            fn.Op(Op::OpBitwiseAnd, u32_type,
-                  {AnyIntAs(ctx, 32), ctx.types.U32(255)});
+        const uint32_t byte = fn.Op(Op::OpBitwiseAnd, u32_type,
+                                    {AnyIntAs(ctx, 32), ctx.types.U32(255)});
         value = fn.Op(Op::OpConvertUToF, type, {byte});
       } else {
         value = Operand(ctx, t);

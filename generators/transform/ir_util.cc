@@ -23,6 +23,19 @@ std::vector<std::pair<size_t, size_t>> ReachableBlocks(TransformContext& ctx) {
   return out;
 }
 
+std::optional<InstPos> RandomInsertionPoint(
+    TransformContext& ctx, Rng& rng,
+    const std::vector<std::pair<size_t, size_t>>& blocks) {
+  if (blocks.empty()) return std::nullopt;
+  auto [f, b] = blocks[rng.Below(static_cast<uint32_t>(blocks.size()))];
+  const spirv::BasicBlock& bb = ctx.module().functions[f].blocks[b];
+  const size_t lo = TransformContext::FirstInsertionIndex(bb);
+  const size_t hi = TransformContext::LastInsertionIndex(bb);
+  if (lo > hi) return std::nullopt;
+  return InstPos{
+      f, b, rng.Range(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi))};
+}
+
 InstPos InsertBefore(TransformContext& ctx, const InstPos& pos,
                      spirv::Instruction inst) {
   auto& insts = ctx.BlockAt(pos).instructions;

@@ -55,6 +55,13 @@ std::optional<InstPos> PickPosition(const std::vector<InstPos>& positions,
 // Reachable blocks as (function, block) pairs, in module order.
 std::vector<std::pair<size_t, size_t>> ReachableBlocks(TransformContext& ctx);
 
+// A place for a new ordinary instruction: one of `blocks` drawn uniformly,
+// then an index between its FirstInsertionIndex and LastInsertionIndex;
+// nullopt when `blocks` is empty or the drawn block has no such place.
+std::optional<InstPos> RandomInsertionPoint(
+    TransformContext& ctx, Rng& rng,
+    const std::vector<std::pair<size_t, size_t>>& blocks);
+
 // Inserts `inst` before `pos` and returns the position it now has.
 InstPos InsertBefore(TransformContext& ctx, const InstPos& pos,
                      spirv::Instruction inst);

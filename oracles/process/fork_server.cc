@@ -183,8 +183,7 @@ absl::StatusOr<std::unique_ptr<ForkServer>> ForkServer::Start(
   // The server says it is warm (an empty frame) or why it is not; a
   // warm-up that hangs is given up after a minute.
   std::string hello;
-  if (!RecvFrame(fds[0], &hello,
-                 Clock::now() + std::chrono::seconds(60)))
+  if (!RecvFrame(fds[0], &hello, Clock::now() + std::chrono::seconds(60)))
     return absl::UnavailableError(
         "the fork server ended or hung during its warm-up");
   if (!hello.empty()) return absl::FailedPreconditionError(hello);

@@ -83,7 +83,6 @@ Execution RunReference(const spirv::TestCase& test_case,
 // runs on its own memory; the results are RunReference's, launch by launch
 // (except wall_time).
 std::vector<Execution> RunReferenceBatch(
-    std::span<const spirv::TestCase> launches,
-    const ReferenceOptions& options);
+    std::span<const spirv::TestCase> launches, const ReferenceOptions& options);
 
 }  // namespace l0spv::oracles::reference

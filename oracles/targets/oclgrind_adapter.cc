@@ -183,14 +183,11 @@ class OclgrindTarget : public AdapterBase {
   }
 
  private:
-  // The warm worker, made on first use with the first batch's environment
-  // (each batch sets its own OCLGRIND_LOG again in its grandchild).
+  // Made with the first batch's environment: each batch sets its own
+  // OCLGRIND_LOG again in its grandchild.
   OpenClWarmWorker* Warm(const std::vector<std::string>& environment) {
-    if (!options().warm_workers) return nullptr;
-    if (!warm_)
-      warm_ = std::make_unique<OpenClWarmWorker>(environment,
-                                                 options().scratch_dir);
-    return warm_.get();
+    return WarmWorkerIn(warm_, options().warm_workers, environment,
+                        options().scratch_dir);
   }
 
   ScratchDir vendors_;  // holds oclgrind.icd for OCL_ICD_VENDORS

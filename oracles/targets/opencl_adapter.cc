@@ -43,9 +43,8 @@ class OpenClTarget : public AdapterBase {
                                   const TargetRunLimits& limits) override {
     if (launches.size() > 1 && !spirv::SharesOneModule(launches))
       return Target::RunBatch(launches, limits);
-    auto results =
-        RunBatchOnOpenCl(launches, OpenClRunOptions(platform_, options(), limits),
-                         Warm({}));
+    auto results = RunBatchOnOpenCl(
+        launches, OpenClRunOptions(platform_, options(), limits), Warm({}));
     if (!results.ok()) {
       return ForEveryLaunch(HarnessFailure(absl::StrCat(
                                 name(), ": ", results.status().message())),
@@ -55,14 +54,9 @@ class OpenClTarget : public AdapterBase {
   }
 
  private:
-  // The warm worker for `environment`, made on first use; nullptr when
-  // options().warm_workers is off.
   OpenClWarmWorker* Warm(const std::vector<std::string>& environment) {
-    if (!options().warm_workers) return nullptr;
-    if (!warm_)
-      warm_ = std::make_unique<OpenClWarmWorker>(environment,
-                                                 options().scratch_dir);
-    return warm_.get();
+    return WarmWorkerIn(warm_, options().warm_workers, environment,
+                        options().scratch_dir);
   }
 
   std::string platform_;

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <optional>
+#include <set>
 #include <system_error>
 
 #include "absl/status/status.h"
@@ -32,6 +36,8 @@
 #include "oracles/targets/worker_reply.h"
 #include "spirv/binary.h"
 #include "spirv/file_io.h"
+#include "spirv/grammar.h"
+#include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::oracles {
 namespace {
@@ -422,6 +428,58 @@ Execution LaunchOne(const spirv::TestCase& tc, cl_device_id device,
                     const std::string& log, StdoutCapture& capture,
                     size_t* printf_start);
 
+// Why `entry` cannot run as written on a device with doubles, or "": it
+// passes a 32-bit float to printf (a float conversion's argument). SPIR 1.2
+// §2.10.3 and OpenCL C's printf: a float argument is a double on a device
+// that supports doubles, so such a call is outside the device's contract
+// (the generator writes it for profiles without fp64; PoCL 3.1 prints 0).
+std::string PrintfFloatOnDoubleDevice(const spirv::Module& m,
+                                      const std::string& entry) {
+  uint32_t opencl_std = 0;
+  for (const spirv::Instruction& i : m.ext_inst_imports)
+    if (i.NumOperands() >= 1 && i.operand(0).AsString() == "OpenCL.std")
+      opencl_std = i.result_id();
+  const spirv::ExtInstInfo* printf_info = spirv::FindOpenClStdByName("printf");
+  if (opencl_std == 0 || printf_info == nullptr) return "";
+  std::set<uint32_t> float32_types;
+  for (const spirv::Instruction& t : m.types_values)
+    if (spirv::Is(t, spv::Op::OpTypeFloat) && t.NumOperands() >= 1 &&
+        t.operand(0).AsLiteral() == 32)
+      float32_types.insert(t.result_id());
+  std::map<uint32_t, uint32_t> type_of;
+  for (const spirv::Instruction& v : m.types_values)
+    if (v.result_id() != 0) type_of[v.result_id()] = v.type_id();
+  const auto reached =
+      spirv::FunctionsReachedFrom(m, m.KernelEntryPointId(entry));
+  for (const spirv::Function* f : reached)
+    for (const spirv::BasicBlock& b : f->blocks)
+      for (const spirv::Instruction& i : b.instructions)
+        if (i.result_id() != 0) type_of[i.result_id()] = i.type_id();
+  for (const spirv::Function* f : reached)
+    for (const spirv::BasicBlock& b : f->blocks)
+      for (const spirv::Instruction& i : b.instructions) {
+        // OpExtInst: set, instruction, format, arguments...
+        if (!spirv::Is(i, spv::Op::OpExtInst) || i.NumOperands() < 3 ||
+            i.operand(0).AsId() != opencl_std ||
+            i.operand(1).AsLiteral() != printf_info->number)
+          continue;
+        for (size_t a = 3; a < i.NumOperands(); ++a)
+          if (float32_types.count(type_of[i.operand(a).AsId()]))
+            return "the kernel passes a 32-bit float to printf, which this "
+                   "device (it supports doubles) takes as a double (SPIR 1.2 "
+                   "2.10.3); the case was generated for a profile without "
+                   "fp64";
+      }
+  return "";
+}
+
+bool DeviceHasDoubles(cl_device_id device) {
+  cl_device_fp_config config = 0;
+  return clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof config,
+                         &config, nullptr) == CL_SUCCESS &&
+         config != 0;
+}
+
 // Everything after the device is chosen: the build, then each launch. A
 // failure of the build is every launch's result.
 std::vector<Execution> RunOnDevice(const WorkerInput& in, cl_device_id device,
@@ -442,6 +500,22 @@ std::vector<Execution> RunOnDevice(const WorkerInput& in, cl_device_id device,
     return every_launch(FailedExecution(ExecutionStatus::kUnsupported,
                                         ClError("clCreateCommandQueue", err)));
 
+  // Launches outside the device's contract are answered before the build;
+  // when none is left, the build (PoCL's 0.6 s) is not paid at all.
+  std::vector<std::string> refused(in.launches.size());
+  if (DeviceHasDoubles(device)) {
+    if (auto m = spirv::ReadModuleWords(tc.module_words); m.ok()) {
+      for (size_t i = 0; i < in.launches.size(); ++i)
+        refused[i] = PrintfFloatOnDoubleDevice(*m, in.launches[i].entry_point);
+    }
+  }
+  if (std::all_of(refused.begin(), refused.end(),
+                  [](const std::string& why) { return !why.empty(); })) {
+    std::vector<Execution> results;
+    for (const std::string& why : refused)
+      results.push_back(FailedExecution(ExecutionStatus::kUnsupported, why));
+    return results;
+  }
   const bool use_il =
       !in.options->force_spir_path && !DeviceIlVersion(device).empty();
   std::string log;
@@ -453,10 +527,15 @@ std::vector<Execution> RunOnDevice(const WorkerInput& in, cl_device_id device,
   // Kernel printf of each launch: [start, end) of what the capture holds.
   std::vector<Execution> results;
   std::vector<std::pair<size_t, size_t>> printf_ranges;
-  for (const spirv::TestCase& launch : in.launches) {
-    size_t start = 0;
-    results.push_back(
-        LaunchOne(launch, device, platform, cl, log, capture, &start));
+  for (size_t i = 0; i < in.launches.size(); ++i) {
+    size_t start = capture.Offset();
+    if (!refused[i].empty()) {
+      results.push_back(
+          FailedExecution(ExecutionStatus::kUnsupported, refused[i], log));
+    } else {
+      results.push_back(LaunchOne(in.launches[i], device, platform, cl, log,
+                                  capture, &start));
+    }
     printf_ranges.emplace_back(start, capture.Offset());
   }
   const std::string out = capture.Restore();
@@ -702,17 +781,15 @@ std::string WorkerRequest(const WorkerInput& in) {
       if (aj.contains("file"))
         files[aj["file"].get<std::string>()] = Binary(l.args[a].bytes);
     }
-    launches.push_back({{"case", std::move(meta)}, {"files", std::move(files)}});
+    launches.push_back(
+        {{"case", std::move(meta)}, {"files", std::move(files)}});
   }
   const OpenClTargetOptions& o = *in.options;
-  const nlohmann::json request{{"scratch", in.scratch},
-                               {"modules", std::move(modules)},
-                               {"launches", std::move(launches)},
-                               {"spir", std::move(spir)},
-                               {"platform", o.platform},
-                               {"force_spir_path", o.force_spir_path},
-                               {"environment", o.environment},
-                               {"build_options", o.build_options}};
+  const nlohmann::json request{
+      {"scratch", in.scratch},           {"modules", std::move(modules)},
+      {"launches", std::move(launches)}, {"spir", std::move(spir)},
+      {"platform", o.platform},          {"force_spir_path", o.force_spir_path},
+      {"environment", o.environment},    {"build_options", o.build_options}};
   const std::vector<uint8_t> cbor = nlohmann::json::to_cbor(request);
   return std::string(cbor.begin(), cbor.end());
 }
@@ -722,11 +799,11 @@ std::string WorkerRequest(const WorkerInput& in) {
 // crash (the handler runs in a grandchild anyway).
 std::string ServeWorkerRequest(const std::string& payload) {
   const auto fail = [](const std::string& why) {
-    return absl::StrCat(kResultMarker,
-                        ExecutionsReply({FailedExecution(
-                                            ExecutionStatus::kUnsupported,
-                                            absl::StrCat("harness: ", why))})
-                            .dump());
+    return absl::StrCat(
+        kResultMarker,
+        ExecutionsReply({FailedExecution(ExecutionStatus::kUnsupported,
+                                         absl::StrCat("harness: ", why))})
+            .dump());
   };
   const auto j = nlohmann::json::from_cbor(payload, /*strict=*/true,
                                            /*allow_exceptions=*/false);
@@ -760,8 +837,8 @@ std::string ServeWorkerRequest(const std::string& payload) {
       const bool first = launches.empty();
       auto tc = spirv::ReadTestCaseFrom(
           l.at("case"), absl::StrCat(scratch, "/launch-", launches.size()),
-          [&](const std::string& name, uint64_t max_bytes)
-              -> absl::StatusOr<std::vector<uint8_t>> {
+          [&](const std::string& name,
+              uint64_t max_bytes) -> absl::StatusOr<std::vector<uint8_t>> {
             size_t module = modules.size();
             if (name == "module.spv") module = 0;
             for (size_t m = 1; m < modules.size(); ++m)
@@ -840,6 +917,16 @@ ForkServer* OpenClWarmWorker::Server(uint64_t memory_bytes) {
   dir_ = std::make_unique<ScratchDir>(*std::move(dir));
   ++starts_;
   return server_.get();
+}
+
+OpenClWarmWorker* WarmWorkerIn(std::unique_ptr<OpenClWarmWorker>& slot,
+                               bool enabled,
+                               const std::vector<std::string>& environment,
+                               const std::string& scratch_parent) {
+  if (!enabled) return nullptr;
+  if (!slot)
+    slot = std::make_unique<OpenClWarmWorker>(environment, scratch_parent);
+  return slot.get();
 }
 
 void OpenClWarmWorker::Retire() {

@@ -108,6 +108,13 @@ class OpenClWarmWorker {
   std::string last_error_;
 };
 
+// The warm worker held in `slot`, made on first use with `environment`
+// (an OpenCL target's own); nullptr when `enabled` is false (run cold).
+OpenClWarmWorker* WarmWorkerIn(std::unique_ptr<OpenClWarmWorker>& slot,
+                               bool enabled,
+                               const std::vector<std::string>& environment,
+                               const std::string& scratch_parent);
+
 // A batch (Target::RunBatch): the launches share launches[0]'s modules,
 // which one worker builds once and then launches one by one (each with its
 // own kernel object and buffers, its printf output its own); one Execution

@@ -17,12 +17,12 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "oracles/targets/target.h"
 #include "fuzzers/campaign/findings.h"
 #include "generators/kernel/generator.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/process/subprocess.h"
+#include "oracles/targets/target.h"
 #include "spirv/test_case.h"
 #include "tests/campaign/fault_target.h"
 

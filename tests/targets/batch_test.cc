@@ -95,7 +95,8 @@ TEST(KernelBatch, ReferenceBatchDecodesOnceAndAgreesLaunchByLaunch) {
     EXPECT_EQ(batch[i].instructions_executed, alone.instructions_executed);
   }
   EXPECT_EQ(batch[cases.size()].status, ExecutionStatus::kBuildFailed);
-  EXPECT_THAT(batch[cases.size()].message, testing::HasSubstr("no_such_kernel"));
+  EXPECT_THAT(batch[cases.size()].message,
+              testing::HasSubstr("no_such_kernel"));
   EXPECT_EQ(batch[cases.size() + 1].status, ExecutionStatus::kBuildFailed);
   // Launches of different modules run case by case, with the same results.
   const std::vector<Execution> apart = reference::RunReferenceBatch(cases, {});
@@ -125,10 +126,11 @@ TEST(KernelBatch, OneVariablePerBuiltIn) {
 
 bool HasDecorationGroups(const spirv::TestCase& c) {
   auto m = spirv::ReadModuleWords(c.module_words);
-  return m.ok() && std::any_of(m->annotations.begin(), m->annotations.end(),
-                               [](const spirv::Instruction& a) {
-                                 return spirv::Is(a, spv::Op::OpDecorationGroup);
-                               });
+  return m.ok() &&
+         std::any_of(m->annotations.begin(), m->annotations.end(),
+                     [](const spirv::Instruction& a) {
+                       return spirv::Is(a, spv::Op::OpDecorationGroup);
+                     });
 }
 
 // spirv-opt -O leaves a module with decoration groups nearly untouched, so
@@ -146,8 +148,8 @@ TEST(KernelBatch, KeySeparatesDecorationGroupsAndExtensionSets) {
   auto m = spirv::ReadModuleWords(cases[0].module_words);
   ASSERT_TRUE(m.ok());
   const auto extension = [](const char* name) {
-    return spirv::Instruction(static_cast<uint32_t>(spv::Op::OpExtension), 0,
-                              0, {spirv::StringOperand(name)});
+    return spirv::Instruction(static_cast<uint32_t>(spv::Op::OpExtension), 0, 0,
+                              {spirv::StringOperand(name)});
   };
   spirv::TestCase ab = cases[0], ba = cases[0], a = cases[0];
   m->extensions = {extension("SPV_A"), extension("SPV_B")};
@@ -242,9 +244,8 @@ TEST_P(WarmWorker, GivesWhatAColdWorkerGives) {
 INSTANTIATE_TEST_SUITE_P(OpenCl, WarmWorker,
                          ::testing::Values("oclgrind", "opencl:Portable"),
                          [](const auto& info) {
-                           return std::string(info.param == "oclgrind"
-                                                  ? "oclgrind"
-                                                  : "pocl");
+                           return std::string(
+                               info.param == "oclgrind" ? "oclgrind" : "pocl");
                          });
 
 INSTANTIATE_TEST_SUITE_P(Consumers, BatchRun,

@@ -91,9 +91,9 @@ TEST(ForkServer, LargeRequestsAndRepliesCrossWhole) {
 }
 
 TEST(ForkServer, AFailedWarmUpIsAnError) {
-  auto server = ForkServer::Start(
-      [] { return absl::UnavailableError("no ICD"); },
-      [](const std::string&) { return std::string(); }, 0);
+  auto server =
+      ForkServer::Start([] { return absl::UnavailableError("no ICD"); },
+                        [](const std::string&) { return std::string(); }, 0);
   ASSERT_FALSE(server.ok());
   EXPECT_THAT(std::string(server.status().message()),
               HasSubstr("warm-up failed: no ICD"));
@@ -114,9 +114,9 @@ TEST(ForkServer, AWarmUpThatLeavesThreadsIsRefused) {
 }
 
 TEST(ForkServer, ADeadServerIsAnErrorNotAHang) {
-  auto server = ForkServer::Start(
-      [] { return absl::OkStatus(); },
-      [](const std::string&) { return std::string(); }, 0);
+  auto server =
+      ForkServer::Start([] { return absl::OkStatus(); },
+                        [](const std::string&) { return std::string(); }, 0);
   ASSERT_TRUE(server.ok()) << server.status();
   // Kill the server itself: the next request must fail fast, cleanly.
   // The server is this process's child; find it through /proc.

@@ -63,18 +63,12 @@ class AddBuiltinAccessChainKind : public Transformation {
     for (auto [f, b] : ReachableBlocks(ctx))
       if (static_cast<int32_t>(f) == ctx.entry_function())
         blocks.emplace_back(f, b);
-    if (blocks.empty()) return std::nullopt;
-    auto [f, b] = blocks[rng.Below(static_cast<uint32_t>(blocks.size()))];
-    const spirv::BasicBlock& bb = ctx.module().functions[f].blocks[b];
-    const size_t lo = TransformContext::FirstInsertionIndex(bb);
-    const size_t hi = TransformContext::LastInsertionIndex(bb);
-    if (lo > hi) return std::nullopt;
-    const InstPos pos{
-        f, b, rng.Range(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi))};
+    const std::optional<InstPos> pos = RandomInsertionPoint(ctx, rng, blocks);
+    if (!pos) return std::nullopt;
     const uint32_t var = vars[rng.Below(static_cast<uint32_t>(vars.size()))];
     const spirv::TypeInfo* vec =
         ctx.types().Get(BuiltInVectorOfKernel(ctx, var));
-    return Record{{"before", ToJson(ctx.Describe(pos))},
+    return Record{{"before", ToJson(ctx.Describe(*pos))},
                   {"variable", var},
                   {"component", rng.Below(vec->count)},
                   {"in_bounds", rng.OneIn(2)}};

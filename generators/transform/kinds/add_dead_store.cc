@@ -33,14 +33,9 @@ class AddDeadStoreKind : public Transformation {
     std::vector<std::pair<size_t, size_t>> blocks;
     for (auto fb : ReachableBlocks(ctx))
       if (fb.first == f) blocks.push_back(fb);
-    if (blocks.empty()) return std::nullopt;
-    auto [bf, b] = blocks[rng.Below(static_cast<uint32_t>(blocks.size()))];
-    const spirv::BasicBlock& bb = ctx.module().functions[bf].blocks[b];
-    const size_t lo = TransformContext::FirstInsertionIndex(bb);
-    const size_t hi = TransformContext::LastInsertionIndex(bb);
-    if (lo > hi) return std::nullopt;
-    const InstPos pos{
-        bf, b, rng.Range(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi))};
+    const std::optional<InstPos> at = RandomInsertionPoint(ctx, rng, blocks);
+    if (!at) return std::nullopt;
+    const InstPos pos = *at;
     if (!IsIrrelevantLocal(ctx, pointer, pos)) return std::nullopt;
     const uint32_t type = PointeeOf(ctx, pointer);
     std::vector<uint32_t> values;

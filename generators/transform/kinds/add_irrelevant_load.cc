@@ -28,15 +28,11 @@ class AddIrrelevantLoadKind : public Transformation {
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
-    auto blocks = ReachableBlocks(ctx);
-    if (blocks.empty()) return std::nullopt;
-    auto [f, b] = blocks[rng.Below(static_cast<uint32_t>(blocks.size()))];
-    const spirv::BasicBlock& bb = ctx.module().functions[f].blocks[b];
-    const size_t lo = TransformContext::FirstInsertionIndex(bb);
-    const size_t hi = TransformContext::LastInsertionIndex(bb);
-    if (lo > hi) return std::nullopt;
-    const InstPos pos{
-        f, b, rng.Range(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi))};
+    const std::optional<InstPos> at =
+        RandomInsertionPoint(ctx, rng, ReachableBlocks(ctx));
+    if (!at) return std::nullopt;
+    const InstPos pos = *at;
+    const size_t f = pos.function;
     std::vector<uint32_t> locals;
     for (uint32_t p : ctx.facts().irrelevant_pointees())
       if (IsIrrelevantLocal(ctx, p, pos)) locals.push_back(p);
