@@ -41,7 +41,7 @@ uint32_t BuiltInVectorOfKernel(TransformContext& ctx, uint32_t var) {
   return vec != nullptr && vec->op == Op::OpTypeVector ? vec->id : 0;
 }
 
-std::vector<uint32_t> Candidates(TransformContext& ctx) {
+std::vector<uint32_t> BuiltInChainCandidates(TransformContext& ctx) {
   std::vector<uint32_t> out;
   for (const auto& [id, builtin] : spirv::BuiltInDecorations(ctx.module()))
     if (BuiltInVectorOfKernel(ctx, id) != 0) out.push_back(id);
@@ -57,7 +57,7 @@ class AddBuiltinAccessChainKind : public Transformation {
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
-    const std::vector<uint32_t> vars = Candidates(ctx);
+    const std::vector<uint32_t> vars = BuiltInChainCandidates(ctx);
     if (vars.empty()) return std::nullopt;
     std::vector<std::pair<size_t, size_t>> blocks;
     for (auto [f, b] : ReachableBlocks(ctx))
