@@ -10,7 +10,6 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -35,7 +34,6 @@
 #include "oracles/targets/spir_translate.h"
 #include "oracles/targets/worker_reply.h"
 #include "spirv/binary.h"
-#include "spirv/file_io.h"
 #include "spirv/grammar.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -428,49 +426,54 @@ Execution LaunchOne(const spirv::TestCase& tc, cl_device_id device,
                     const std::string& log, StdoutCapture& capture,
                     size_t* printf_start);
 
-// Why `entry` cannot run as written on a device with doubles, or "": it
-// passes a 32-bit float to printf (a float conversion's argument). SPIR 1.2
-// §2.10.3 and OpenCL C's printf: a float argument is a double on a device
-// that supports doubles, so such a call is outside the device's contract
-// (the generator writes it for profiles without fp64; PoCL 3.1 prints 0).
-std::string PrintfFloatOnDoubleDevice(const spirv::Module& m,
-                                      const std::string& entry) {
+// For each launch, why it cannot run as written on a device with doubles,
+// or "": its kernel passes a 32-bit float to printf (a float conversion's
+// argument). SPIR 1.2 §2.10.3 and OpenCL C's printf: a float argument is a
+// double on a device that supports doubles, so such a call is outside the
+// device's contract (the generator writes it for profiles without fp64;
+// PoCL 3.1 prints 0). The module-level facts are gathered once per batch.
+std::vector<std::string> PrintfFloatOnDoubleDevice(
+    const spirv::Module& m, std::span<const spirv::TestCase> launches) {
+  std::vector<std::string> why(launches.size());
   uint32_t opencl_std = 0;
   for (const spirv::Instruction& i : m.ext_inst_imports)
     if (i.NumOperands() >= 1 && i.operand(0).AsString() == "OpenCL.std")
       opencl_std = i.result_id();
   const spirv::ExtInstInfo* printf_info = spirv::FindOpenClStdByName("printf");
-  if (opencl_std == 0 || printf_info == nullptr) return "";
+  if (opencl_std == 0 || printf_info == nullptr) return why;
   std::set<uint32_t> float32_types;
-  for (const spirv::Instruction& t : m.types_values)
+  std::map<uint32_t, uint32_t> type_of;
+  for (const spirv::Instruction& t : m.types_values) {
     if (spirv::Is(t, spv::Op::OpTypeFloat) && t.NumOperands() >= 1 &&
         t.operand(0).AsLiteral() == 32)
       float32_types.insert(t.result_id());
-  std::map<uint32_t, uint32_t> type_of;
-  for (const spirv::Instruction& v : m.types_values)
-    if (v.result_id() != 0) type_of[v.result_id()] = v.type_id();
-  const auto reached =
-      spirv::FunctionsReachedFrom(m, m.KernelEntryPointId(entry));
-  for (const spirv::Function* f : reached)
-    for (const spirv::BasicBlock& b : f->blocks)
+    if (t.result_id() != 0) type_of[t.result_id()] = t.type_id();
+  }
+  for (const spirv::Function& f : m.functions)
+    for (const spirv::BasicBlock& b : f.blocks)
       for (const spirv::Instruction& i : b.instructions)
         if (i.result_id() != 0) type_of[i.result_id()] = i.type_id();
-  for (const spirv::Function* f : reached)
-    for (const spirv::BasicBlock& b : f->blocks)
-      for (const spirv::Instruction& i : b.instructions) {
-        // OpExtInst: set, instruction, format, arguments...
-        if (!spirv::Is(i, spv::Op::OpExtInst) || i.NumOperands() < 3 ||
-            i.operand(0).AsId() != opencl_std ||
-            i.operand(1).AsLiteral() != printf_info->number)
-          continue;
-        for (size_t a = 3; a < i.NumOperands(); ++a)
-          if (float32_types.count(type_of[i.operand(a).AsId()]))
-            return "the kernel passes a 32-bit float to printf, which this "
-                   "device (it supports doubles) takes as a double (SPIR 1.2 "
-                   "2.10.3); the case was generated for a profile without "
-                   "fp64";
-      }
-  return "";
+  const auto passes_float = [&](const spirv::Instruction& i) {
+    // OpExtInst: set, instruction, format, arguments...
+    if (!spirv::Is(i, spv::Op::OpExtInst) || i.NumOperands() < 3 ||
+        i.operand(0).AsId() != opencl_std ||
+        i.operand(1).AsLiteral() != printf_info->number)
+      return false;
+    for (size_t a = 3; a < i.NumOperands(); ++a)
+      if (float32_types.count(type_of[i.operand(a).AsId()])) return true;
+    return false;
+  };
+  for (size_t l = 0; l < launches.size(); ++l)
+    for (const spirv::Function* f : spirv::FunctionsReachedFrom(
+             m, m.KernelEntryPointId(launches[l].entry_point)))
+      for (const spirv::BasicBlock& b : f->blocks)
+        for (const spirv::Instruction& i : b.instructions)
+          if (why[l].empty() && passes_float(i))
+            why[l] =
+                "the kernel passes a 32-bit float to printf, which this "
+                "device (it supports doubles) takes as a double (SPIR 1.2 "
+                "2.10.3); the case was generated for a profile without fp64";
+  return why;
 }
 
 bool DeviceHasDoubles(cl_device_id device) {
@@ -504,10 +507,8 @@ std::vector<Execution> RunOnDevice(const WorkerInput& in, cl_device_id device,
   // when none is left, the build (PoCL's 0.6 s) is not paid at all.
   std::vector<std::string> refused(in.launches.size());
   if (DeviceHasDoubles(device)) {
-    if (auto m = spirv::ReadModuleWords(tc.module_words); m.ok()) {
-      for (size_t i = 0; i < in.launches.size(); ++i)
-        refused[i] = PrintfFloatOnDoubleDevice(*m, in.launches[i].entry_point);
-    }
+    if (auto m = spirv::ReadModuleWords(tc.module_words); m.ok())
+      refused = PrintfFloatOnDoubleDevice(*m, in.launches);
   }
   if (std::all_of(refused.begin(), refused.end(),
                   [](const std::string& why) { return !why.empty(); })) {
@@ -798,12 +799,13 @@ std::string WorkerRequest(const WorkerInput& in) {
 // worker on it. A fault in the request is the worker's reply, never a
 // crash (the handler runs in a grandchild anyway).
 std::string ServeWorkerRequest(const std::string& payload) {
+  // A request the handler cannot read is the harness's fault, for every
+  // launch: the reply protocol's "error" (ExecutionsFromWorkerReply), not
+  // one execution standing for all of them.
   const auto fail = [](const std::string& why) {
-    return absl::StrCat(
-        kResultMarker,
-        ExecutionsReply({FailedExecution(ExecutionStatus::kUnsupported,
-                                         absl::StrCat("harness: ", why))})
-            .dump());
+    const nlohmann::json error{
+        {"error", {{"message", absl::StrCat("harness: warm worker: ", why)}}}};
+    return absl::StrCat(kResultMarker, error.dump());
   };
   const auto j = nlohmann::json::from_cbor(payload, /*strict=*/true,
                                            /*allow_exceptions=*/false);
