@@ -133,6 +133,15 @@ void ReplaceAllUses(Module& module, uint32_t from, uint32_t to) {
       [&](Instruction& inst) { Replace(inst, from, to); });
 }
 
+void ReplaceAllUses(Module& module, const IdMap& map) {
+  if (map.empty()) return;
+  module.ForEachInstruction([&](Instruction& inst) {
+    inst.ForEachInId([&](uint32_t& id) {
+      if (auto it = map.find(id); it != map.end()) id = it->second;
+    });
+  });
+}
+
 Function* FindEntryFunction(Module& module, std::string_view name) {
   const uint32_t id = module.KernelEntryPointId(name);
   return id == 0 ? nullptr : module.FindFunction(id);

@@ -82,6 +82,8 @@ void ReplaceUsesInBodies(Module& module, const IdMap& map);
 // Rewrites every use of `from` anywhere in the module (every section and
 // every function, result types included) to `to`; definitions stay.
 void ReplaceAllUses(Module& module, uint32_t from, uint32_t to);
+// The same for every key of `map` at once (one walk over the module).
+void ReplaceAllUses(Module& module, const IdMap& map);
 
 // The function of the Kernel entry point named `name`
 // (Module::KernelEntryPointId), or nullptr / -1.

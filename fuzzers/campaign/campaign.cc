@@ -24,8 +24,10 @@
 #include "absl/strings/str_join.h"
 #include "fuzzers/campaign/batch_runner.h"
 #include "fuzzers/campaign/findings.h"
+#include "generators/spirv_fuzz/engine.h"
 #include "generators/transform/engine.h"
 #include "generators/transform/split_module.h"
+#include "oracles/targets/target_name.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
@@ -126,6 +128,9 @@ struct CaseWork {
   oracles::Execution mutated_reference;
   bool mutated_ready = false;  // ref ok on the mutated case, and unchanged
   std::map<std::string, std::string> original_signatures;  // by target
+  // --mutate=spirv-fuzz: what a finding on the mutant keeps (FindingRecord::
+  // extra_files), and the mutant's target name ("spirv-fuzz:SEED").
+  std::map<std::string, std::string> spirv_fuzz_files;
 };
 
 // Records a finding of case `w`; a write that fails stops the job before
@@ -136,9 +141,12 @@ void RecordOrStop(const CampaignOptions& o, uint32_t job, const CaseWork& w,
                   std::string reproduce, CampaignStats& stats) {
   FindingRecord r{
       v,           test_case, w.seed, std::move(outputs), std::move(reproduce),
-      std::nullopt};
-  if (test_case.transformation_log)
+      std::nullopt, {}};
+  const bool on_mutant = w.mutated && &test_case == &*w.mutated;
+  if (test_case.transformation_log || (on_mutant && !w.spirv_fuzz_files.empty()))
     r.original = w.whole ? *w.whole : *w.test_case;
+  if (on_mutant || oracles::TargetKind(v.target) == "spirv-fuzz")
+    r.extra_files = w.spirv_fuzz_files;
   auto is_new = RecordFinding(o.out, r);
   if (!is_new.ok()) JobWriteFailed(job, is_new.status());
   if (*is_new) {
@@ -151,6 +159,110 @@ void RecordOrStop(const CampaignOptions& o, uint32_t job, const CaseWork& w,
 using RecordFn =
     std::function<void(const oracles::Verdict&, const spirv::TestCase&,
                        std::map<std::string, oracles::Execution>, std::string)>;
+
+// The files a spirv-fuzz finding keeps (FindingRecord::extra_files).
+std::map<std::string, std::string> SpirvFuzzFiles(
+    uint64_t seed, const generators::spirv_fuzz::Mutation& m) {
+  std::map<std::string, std::string> files{
+      {"spirv-fuzz/seed", absl::StrCat(seed, "\n")},
+      {"spirv-fuzz/outcome.json",
+       nlohmann::json{{"outcome", generators::spirv_fuzz::OutcomeName(m.outcome)},
+                      {"detail", m.detail},
+                      {"transformations", m.transformation_count},
+                      {"fixups", m.fixups.ToJson()}}
+           .dump(2)}};
+  if (!m.transformations.empty())
+    files["spirv-fuzz/transformations"] = m.transformations;
+  if (!m.transformations_json.empty())
+    files["spirv-fuzz/transformations.json"] = m.transformations_json;
+  if (!m.raw_words.empty()) {
+    std::string raw(reinterpret_cast<const char*>(m.raw_words.data()),
+                    m.raw_words.size() * sizeof(uint32_t));
+    files["spirv-fuzz/raw.spv"] = std::move(raw);
+  }
+  return files;
+}
+
+// --mutate=spirv-fuzz for case `w` (its reference already ok): the engine,
+// then ref on the mutant — UB drops it, a different result is a spirv-fuzz
+// bug — and, when it is usable, the mutant for the targets.
+template <typename Timed, typename Split>
+void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
+                            CampaignStats& stats, const Timed& timed,
+                            const RecordFn& record, oracles::Target& ref,
+                            const Split& split) {
+  namespace sf = generators::spirv_fuzz;
+  const spirv::TestCase& whole = w.whole ? *w.whole : *w.test_case;
+  std::map<std::string, uint64_t>& c = stats.spirv_fuzz;
+  ++c["runs"];
+  sf::EngineOptions eo;
+  eo.program = o.spirv_fuzz;
+  eo.scratch_dir = o.target_options.scratch_dir;
+  eo.wall_time = std::max<std::chrono::milliseconds>(
+      o.limits.wall_time, std::chrono::seconds(30));
+  auto m = sf::MutateWithSpirvFuzz(whole, w.seed, eo);
+  if (!m.ok()) {
+    ++stats.generator_errors;  // harness trouble (scratch, fork)
+    return;
+  }
+  ++c[sf::OutcomeName(m->outcome)];
+  w.spirv_fuzz_files = SpirvFuzzFiles(w.seed, *m);
+  const std::string raw_target = absl::StrCat("spirv-fuzz:", w.seed);
+  const std::string fixed_target = raw_target + "+fixup";
+  const auto reproduce = [&](const oracles::Verdict& v) {
+    return absl::StrCat(o.self_command, " check {case} --target='", v.target,
+                        "' --signature='", v.signature, "'");
+  };
+  if (m->outcome == sf::Outcome::kToolCrashed ||
+      m->outcome == sf::Outcome::kToolTimedOut) {
+    oracles::Execution e;
+    e.status = m->outcome == sf::Outcome::kToolCrashed
+                   ? oracles::ExecutionStatus::kCrashed
+                   : oracles::ExecutionStatus::kTimedOut;
+    e.message = m->detail;
+    const oracles::Verdict v =
+        oracles::Judge(whole, w.reference, raw_target, true, e);
+    if (v.IsFinding())
+      record(v, whole, {{"ref", w.reference}, {raw_target, e}}, reproduce(v));
+    return;
+  }
+  if (m->outcome != sf::Outcome::kMutated) return;
+  c["transformations"] += m->transformation_count;
+  const nlohmann::json fixups = m->fixups.ToJson();
+  for (const auto& [what, n] : fixups.items()) {
+    const uint64_t count = n.template get<uint64_t>();
+    if (count != 0) c["fixup." + what] += count;
+  }
+  spirv::TestCase mutant = std::move(m->test_case);
+  split(mutant);
+  w.mutated = std::move(mutant);
+  const spirv::TestCase& mt = *w.mutated;
+  auto [mref, mns] = timed([&] { return ref.Run(mt, o.limits); });
+  w.mutated_reference = std::move(mref);
+  const oracles::Verdict mrv = oracles::JudgeReference(w.mutated_reference);
+  if (mrv.kind == oracles::VerdictKind::kUb) {
+    // spirv-fuzz's own UB (a data race from its pointer mutations, a null
+    // dereference): not a finding, as the issue asks.
+    ++c["ub-dropped"];
+    stats.targets["ref~mutated"].Count(oracles::VerdictKind::kSkipped, mns);
+    return;
+  }
+  stats.targets["ref~mutated"].Count(mrv.kind, mns);
+  if (mrv.kind != oracles::VerdictKind::kOk) return;
+  // The mutant's reference results are spirv-fuzz+fixup's output run: judged
+  // as `check ORIGINAL --target=spirv-fuzz:SEED+fixup` would.
+  const oracles::Verdict self = oracles::Judge(whole, w.reference, fixed_target,
+                                               true, w.mutated_reference);
+  if (self.IsFinding()) {
+    ++c["changed-results"];
+    record(self, whole,
+           {{"ref", w.reference}, {fixed_target, w.mutated_reference}},
+           reproduce(self));
+    return;
+  }
+  ++c["usable"];
+  w.mutated_ready = true;
+}
 
 // Generates, splits and runs case `w` on the reference, and with --mutate
 // transforms it and checks the reference against itself; records what the
@@ -193,7 +305,11 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
     record(rv, tc, {{"ref", w.reference}}, ReproduceCommand(o, rv));
   if (rv.kind != oracles::VerdictKind::kOk) return;
   w.original_ready = true;
-  if (!o.mutate) return;
+  if (o.mutate == CampaignOptions::MutateEngine::kNone) return;
+  if (o.mutate == CampaignOptions::MutateEngine::kSpirvFuzz) {
+    PrepareSpirvFuzzMutant(o, w, stats, timed, record, ref, split);
+    return;
+  }
   // Metamorphic testing: the same case after semantics-preserving
   // transformations must give every target the same results.
   generators::transform::TransformOptions to;
@@ -644,7 +760,7 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
             e.message = v.explanation;
             FindingRecord r{
                 v,           *tc, g.seed, {{"ref", e}}, ReproduceCommand(o, v),
-                std::nullopt};
+                std::nullopt, {}};
             auto is_new = RecordFinding(o.out, r);
             if (!is_new.ok()) {
               written = is_new.status();

@@ -72,7 +72,18 @@ struct CampaignOptions {
   // Metamorphic testing: every case is also transformed (seeded by the
   // case) and run again on ref and every target; a target whose results
   // change is a finding reported with the transformation log.
-  bool mutate = false;
+  //  - kOurs: generators/transform (a ref difference is our bug: a finding).
+  //  - kSpirvFuzz: generators/spirv_fuzz (spirv-fuzz + the Kernel fix-up).
+  //    Mutants ref finds UB in are dropped and counted; one whose ref
+  //    results differ from the original's is a spirv-fuzz bug, recorded
+  //    against `spirv-fuzz:SEED+fixup` with the original case; a crash or
+  //    hang of spirv-fuzz is recorded against `spirv-fuzz:SEED`. Consumer
+  //    findings on a mutant keep original/ and spirv-fuzz/ (its
+  //    transformation sequence) for spirv-fuzz's shrinker. Counters:
+  //    CampaignStats::spirv_fuzz.
+  enum class MutateEngine { kNone, kOurs, kSpirvFuzz };
+  MutateEngine mutate = MutateEngine::kNone;
+  std::string spirv_fuzz;  // the spirv-fuzz executable (kSpirvFuzz)
   // Cases of several modules: each case (and its mutated version) is split
   // by generators/transform/split_module.h (0 off, 1 = 2-4 modules drawn,
   // else the count); a case with no movable function stays whole. Only

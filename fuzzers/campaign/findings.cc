@@ -100,6 +100,13 @@ absl::Status WriteFindingFiles(const FindingRecord& r, const std::string& tmp) {
   }
   verdict["consumer_versions"] = std::move(versions);
   verdict["reproduce"] = r.reproduce;
+  for (const auto& [path, content] : r.extra_files) {
+    const std::string full = absl::StrCat(tmp, "/", path);
+    std::error_code ec;
+    std::filesystem::create_directories(
+        std::filesystem::path(full).parent_path(), ec);
+    if (auto s = spirv::WriteTextFile(full, content); !s.ok()) return s;
+  }
   if (auto s = spirv::WriteJsonFile(tmp + "/verdict.json", verdict); !s.ok())
     return s;
   if (auto s = spirv::WriteTextFile(tmp + "/README.md", Readme(r)); !s.ok())

@@ -6,7 +6,8 @@
 //  - RecordFinding writes `DIR/findings/<name>/` (name = FindingDirName of
 //    the signature) holding case/ (the test case), outputs/<target>.json for
 //    every execution given, original/ (the untransformed case, when given),
-//    verdict.json, README.md (what went wrong in one
+//    verdict.json, extra_files (sub-directories made as needed), README.md
+//    (what went wrong in one
 //    paragraph and the command that reproduces it) and seeds/<seed> (one
 //    empty file per seed that hit the signature). Everything is built in a
 //    temporary sibling directory and renamed into place, so a reader (or a
@@ -42,6 +43,10 @@ struct FindingRecord {
   // For a transformed case (--mutate): the case before the transformations,
   // written to original/, so the reducer can replay shrunk logs on it.
   std::optional<spirv::TestCase> original;
+  // Further files by path relative to the finding directory (--mutate=
+  // spirv-fuzz: spirv-fuzz/transformations, .../transformations.json,
+  // .../seed, .../raw.spv — what its shrinker replays on original/).
+  std::map<std::string, std::string> extra_files;
 };
 
 absl::StatusOr<bool> RecordFinding(const std::string& out_dir,

@@ -26,6 +26,8 @@ void CampaignStats::Add(const CampaignStats& o) {
   duplicate_hits = SaturatingAdd(duplicate_hits, o.duplicate_hits);
   case_nanos = SaturatingAdd(case_nanos, o.case_nanos);
   harness_nanos = SaturatingAdd(harness_nanos, o.harness_nanos);
+  for (const auto& [name, n] : o.spirv_fuzz)
+    spirv_fuzz[name] = SaturatingAdd(spirv_fuzz[name], n);
   for (const auto& [name, c] : o.targets) {
     TargetCounters& mine = targets[name];
     mine.runs = SaturatingAdd(mine.runs, c.runs);
@@ -46,6 +48,10 @@ CampaignStats CampaignStats::Since(const CampaignStats& e) const {
   d.duplicate_hits = Minus(duplicate_hits, e.duplicate_hits);
   d.case_nanos = Minus(case_nanos, e.case_nanos);
   d.harness_nanos = Minus(harness_nanos, e.harness_nanos);
+  for (auto& [name, n] : d.spirv_fuzz) {
+    if (auto it = e.spirv_fuzz.find(name); it != e.spirv_fuzz.end())
+      n = Minus(n, it->second);
+  }
   for (auto& [name, c] : d.targets) {
     auto it = e.targets.find(name);
     if (it == e.targets.end()) continue;
@@ -70,14 +76,16 @@ nlohmann::json CampaignStats::ToJson() const {
                {"batches", c.batches},
                {"reruns", c.reruns}};
   }
-  return {{"cases", cases},
-          {"generator_errors", generator_errors},
-          {"split_cases", split_cases},
-          {"new_findings", new_findings},
-          {"duplicate_hits", duplicate_hits},
-          {"case_nanos", case_nanos},
-          {"harness_nanos", harness_nanos},
-          {"targets", t}};
+  nlohmann::json out = {{"cases", cases},
+                        {"generator_errors", generator_errors},
+                        {"split_cases", split_cases},
+                        {"new_findings", new_findings},
+                        {"duplicate_hits", duplicate_hits},
+                        {"case_nanos", case_nanos},
+                        {"harness_nanos", harness_nanos},
+                        {"targets", t}};
+  if (!spirv_fuzz.empty()) out["spirv_fuzz"] = spirv_fuzz;
+  return out;
 }
 
 CampaignStats CampaignStats::Read(spirv::JsonField j) {
@@ -91,6 +99,10 @@ CampaignStats CampaignStats::Read(spirv::JsonField j) {
   s.case_nanos = j["case_nanos"].Uint(0, 0, kMaxCounter);
   s.harness_nanos = j["harness_nanos"].Uint(0, 0, kMaxCounter);
   constexpr size_t kMaxTargets = 1024, kMaxKinds = 64;
+  if (spirv::JsonField f = j["spirv_fuzz"]; f.present()) {
+    for (auto& [name, n] : f.Members(kMaxKinds))
+      s.spirv_fuzz[name] = n.Uint(0, kMaxCounter);
+  }
   // stats.json's derived "yield" (YieldJson, plus the campaign command's
   // new/known split): not read back, but a malformed one is refused.
   if (spirv::JsonField y = j["yield"]; y.present() && y.ExpectObject()) {

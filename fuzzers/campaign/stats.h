@@ -41,6 +41,12 @@ struct CampaignStats {
   uint64_t duplicate_hits = 0;
   uint64_t case_nanos = 0;     // wall time of whole cases
   uint64_t harness_nanos = 0;  // case time outside every Target::Run
+  // --mutate=spirv-fuzz: what became of each case's mutant (keys: runs,
+  // the engine's outcomes — mutated, tool-crashed, tool-timed-out,
+  // tool-failed, fixup-refused, invalid, not-applicable —, ub-dropped,
+  // changed-results (spirv-fuzz bugs), usable, transformations, and
+  // fixup.<what> per Kernel fix-up). Written as "spirv_fuzz" when not empty.
+  std::map<std::string, uint64_t> spirv_fuzz;
 
   // Sums saturate at kMaxCounter (a merged or resumed campaign cannot wrap).
   void Add(const CampaignStats& other);

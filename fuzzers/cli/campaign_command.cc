@@ -15,6 +15,7 @@
 #include "fuzzers/campaign/campaign.h"
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/reduce_support.h"
+#include "oracles/targets/consumer_probe.h"
 #include "oracles/targets/spirv_versions.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/validity/device_profile.h"
@@ -46,19 +47,25 @@ ABSL_FLAG(std::string, batch, "auto",
           "a count 1..64; a batch holds only cases of one batch key "
           "(decoration groups, extensions); a batch that fails is bisected, "
           "so findings stay single cases");
-ABSL_FLAG(bool, mutate, false,
-          "also transform each case (semantics-preserving transformations)");
+ABSL_FLAG(std::string, mutate, "off",
+          "also transform each case and run the mutant everywhere: `ours` "
+          "(or --mutate alone: our semantics-preserving transformations), "
+          "`spirv-fuzz` (SPIRV-Tools' spirv-fuzz + the Kernel fix-up; "
+          "install it with ci/install-spirv-fuzz.sh), or off");
 ABSL_FLAG(bool, no_reduce, false,
           "do not reduce findings after the campaign (see `reduce`)");
 
 namespace l0spv::fuzzers::cli {
 namespace {
 
-// Every available target; `ref` is implied by the campaign.
+// Every available consumer target; `ref` is implied by the campaign, and
+// spirv-fuzz is a mutation engine (--mutate=spirv-fuzz) that campaigns only
+// run as a target when asked (its raw output is no Kernel module).
 std::vector<std::string> AvailableTargets() {
   std::vector<std::string> names;
   for (const oracles::TargetInfo& t : oracles::ListTargets()) {
-    if (t.available && t.name != "ref") names.push_back(t.name);
+    if (t.available && t.name != "ref" && t.name != "spirv-fuzz")
+      names.push_back(t.name);
   }
   return names;
 }
@@ -207,7 +214,24 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
                       "unexpected argument '" + positional[0] + "'");
   }
   fuzzers::campaign::CampaignOptions o;
-  o.mutate = absl::GetFlag(FLAGS_mutate);
+  using Engine = fuzzers::campaign::CampaignOptions::MutateEngine;
+  if (const std::string m = absl::GetFlag(FLAGS_mutate);
+      m == "off" || m == "false" || m == "0" || m == "none") {
+    o.mutate = Engine::kNone;
+  } else if (m == "ours" || m == "true" || m == "1") {
+    o.mutate = Engine::kOurs;
+  } else if (m == "spirv-fuzz") {
+    o.mutate = Engine::kSpirvFuzz;
+    auto program = oracles::FindSpirvFuzz();
+    if (!program)
+      return UsageError("campaign", absl::StrCat("--mutate=spirv-fuzz: ",
+                                                 oracles::kSpirvFuzzInstallHint));
+    o.spirv_fuzz = *program;
+  } else {
+    return UsageError("campaign",
+                      absl::StrCat("--mutate=", m,
+                                   ": expected ours, spirv-fuzz or off"));
+  }
   if (auto batch = BatchFromFlag(absl::GetFlag(FLAGS_batch)); !batch.ok()) {
     return UsageError("campaign", std::string(batch.status().message()));
   } else {
@@ -303,6 +327,8 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     uint32_t newest = ~0u;
     for (const std::string& t : o.targets)
       newest = std::min(newest, oracles::NewestSpirvVersionOfTarget(t));
+    if (o.mutate == fuzzers::campaign::CampaignOptions::MutateEngine::kSpirvFuzz)
+      newest = std::min(newest, oracles::NewestSpirvVersionOfTarget("spirv-fuzz"));
     if (newest != ~0u) o.generator.max_spirv_version = newest;
   }
   o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));

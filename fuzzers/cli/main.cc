@@ -45,6 +45,10 @@ int main(int argc, char** argv) {
     for (const std::string& a : args)
       has_profile |= a.rfind("--profile", 0) == 0;
     if (!has_profile) args.push_back("--profile=auto");
+    // --mutate alone still means our transformations (it was a bool flag
+    // before --mutate=spirv-fuzz).
+    for (std::string& a : args)
+      if (a == "--mutate") a = "--mutate=ours";
   }
   const std::string name = args[0];
   const Command* command = FindCommand(name);

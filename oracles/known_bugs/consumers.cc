@@ -21,6 +21,10 @@ const std::vector<ConsumerInfo>& Consumers() {
        "spirv-tools"},
       {kConsumerSpirvLink, "spirv-link", "spirv-link (SPIRV-Tools)",
        "spirv-tools"},
+      // Built from Debian's own spirv-tools source at the installed version
+      // (ci/install-spirv-fuzz.sh), so that package's version is its own.
+      {kConsumerSpirvFuzz, "spirv-fuzz", "spirv-fuzz (SPIRV-Tools)",
+       "spirv-tools"},
   };
   return *consumers;
 }
@@ -44,6 +48,7 @@ uint32_t ConsumersOfTarget(const std::string& target) {
   if (kind == "llvm-spirv") return kConsumerLlvmSpirv;
   if (kind == "spirv-opt") return kConsumerSpirvOpt;
   if (kind == "spirv-link") return kConsumerSpirvLink;
+  if (kind == "spirv-fuzz") return kConsumerSpirvFuzz;
   if (kind == "oclgrind") return kConsumerOclgrind | kConsumerLlvmSpirv;
   if (kind == "opencl") {
     // Intel's ICD takes SPIR-V directly into IGC; others here (PoCL) go

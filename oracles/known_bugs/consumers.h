@@ -27,7 +27,8 @@ enum ConsumerBit : uint32_t {
   kConsumerOclgrind = 1u << 3,   // Oclgrind
   kConsumerSpirvOpt = 1u << 4,   // spirv-opt (SPIRV-Tools)
   kConsumerSpirvLink = 1u << 5,  // spirv-link (SPIRV-Tools' linker)
-  kAllConsumers = (1u << 6) - 1,
+  kConsumerSpirvFuzz = 1u << 6,  // spirv-fuzz (ci/install-spirv-fuzz.sh)
+  kAllConsumers = (1u << 7) - 1,
 };
 
 struct ConsumerInfo {

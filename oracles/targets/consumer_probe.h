@@ -47,6 +47,19 @@ struct OpenClProbe {
   std::vector<OpenClPlatform> platforms;
 };
 
+// spirv-fuzz: Debian ships none; ci/install-spirv-fuzz.sh builds one.
+// FindSpirvFuzz looks at $L0SPV_SPIRV_FUZZ (a path: used when executable,
+// else nothing is found), then ${L0SPV_SPIRV_FUZZ_DIR:-${XDG_CACHE_HOME:-
+// ~/.cache}/l0spv-fuzz/spirv-fuzz}/bin/spirv-fuzz, then PATH.
+inline constexpr char kSpirvFuzzInstallHint[] =
+    "spirv-fuzz is not installed: Debian does not ship it; build it with "
+    "ci/install-spirv-fuzz.sh (about 15 minutes on 2 cores, once), or point "
+    "L0SPV_SPIRV_FUZZ at a spirv-fuzz executable";
+
+std::optional<std::string> FindSpirvFuzz();
+
+std::optional<std::string> FindSpirvFuzz();
+
 struct ToolProbe {
   std::string name;
   std::optional<std::string> path;  // nullopt: not installed

@@ -10,6 +10,7 @@
 #include "oracles/targets/opencl_adapter.h"
 #include "oracles/targets/ref_adapter.h"
 #include "oracles/targets/spirv_link_adapter.h"
+#include "oracles/targets/spirv_fuzz_adapter.h"
 #include "oracles/targets/spirv_opt_adapter.h"
 #include "oracles/targets/spirv_versions.h"
 #include "oracles/targets/target_name.h"
@@ -91,6 +92,7 @@ absl::StatusOr<std::unique_ptr<Target>> MakeUngatedTarget(
     return MakeOclocTarget(param, options);
   }
   if (kind == "spirv-opt") return MakeSpirvOptTarget(param, options);
+  if (kind == "spirv-fuzz") return MakeSpirvFuzzTarget(param, options);
   if (kind == "gpu") return MakeLevelZeroTarget(param, options);
 
   // The kinds without a parameter. Their factories probe their consumer

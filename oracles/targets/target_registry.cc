@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "oracles/process/subprocess.h"
 #include "oracles/targets/consumer_probe.h"
 #include "oracles/targets/target_name.h"
 
@@ -14,7 +15,8 @@ namespace {
 
 const std::vector<std::string> kKinds = {"ref",        "gpu",       "opencl",
                                          "ocloc",      "oclgrind",  "spirv-opt",
-                                         "llvm-spirv", "spirv-link"};
+                                         "llvm-spirv", "spirv-link",
+                                         "spirv-fuzz"};
 
 std::string ToolConsumer(const ToolProbe& tool) {
   if (!tool.path) return "";
@@ -132,6 +134,25 @@ TargetInfo OclgrindInfo() {
   return t;
 }
 
+// spirv-fuzz: not a Debian package; its own install script.
+TargetInfo SpirvFuzzInfo(const std::string& name) {
+  ToolProbe probe{"spirv-fuzz", FindSpirvFuzz(), "", ""};
+  if (probe.path) {
+    ChildLimits limits;
+    limits.wall_time = std::chrono::seconds(3);
+    auto r = RunCommand({*probe.path, "--version"}, limits);
+    if (!r.ok() || r->ending != ChildResult::Ending::kExited) {
+      probe.broken = r.ok() ? r->Describe() : std::string(r.status().message());
+    } else {
+      probe.version = std::string(absl::StripAsciiWhitespace(
+          r->stdout_text.substr(0, r->stdout_text.find('\n'))));
+    }
+  }
+  TargetInfo t = ToolTarget(name, probe);
+  if (!probe.path) t.reason = kSpirvFuzzInstallHint;
+  return t;
+}
+
 }  // namespace
 
 bool IsTargetKind(const std::string& kind) {
@@ -167,6 +188,7 @@ std::vector<TargetInfo> ListTargets() {
   out.push_back(ToolTarget("spirv-opt", ProbeTool("spirv-opt")));
   out.push_back(ToolTarget("llvm-spirv", ProbeTool("llvm-spirv")));
   out.push_back(ToolTarget("spirv-link", ProbeTool("spirv-link")));
+  out.push_back(SpirvFuzzInfo("spirv-fuzz"));
   return out;
 }
 
@@ -218,6 +240,8 @@ absl::StatusOr<TargetInfo> DescribeTarget(const std::string& name) {
     TargetInfo t = ToolTarget(name, ProbeTool("spirv-opt"));
     return t;
   }
+  if (kind == "spirv-fuzz") return SpirvFuzzInfo(name);  // the adapter
+                                                          // checks SEED
   if (kind == "llvm-spirv" || kind == "spirv-link") {
     if (auto s = no_param(); !s.ok()) return s;
     return ToolTarget(name, ProbeTool(kind));

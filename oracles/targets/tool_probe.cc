@@ -1,3 +1,6 @@
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -36,7 +39,37 @@ std::string FirstLine(const std::vector<std::string>& argv,
   return "";
 }
 
+bool IsExecutableFile(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) &&
+         ::access(path.c_str(), X_OK) == 0;
+}
+
+std::string CacheInstall() {
+  if (const char* dir = std::getenv("L0SPV_SPIRV_FUZZ_DIR"); dir && *dir)
+    return absl::StrCat(dir, "/bin/spirv-fuzz");
+  std::string cache;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    cache = xdg;
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    cache = absl::StrCat(home, "/.cache");
+  } else {
+    return "";
+  }
+  return absl::StrCat(cache, "/l0spv-fuzz/spirv-fuzz/bin/spirv-fuzz");
+}
+
 }  // namespace
+
+std::optional<std::string> FindSpirvFuzz() {
+  if (const char* path = std::getenv("L0SPV_SPIRV_FUZZ"); path && *path)
+    return IsExecutableFile(path) ? std::optional<std::string>(path)
+                                  : std::nullopt;
+  if (const std::string cached = CacheInstall();
+      !cached.empty() && IsExecutableFile(cached))
+    return cached;
+  return FindProgram("spirv-fuzz");
+}
 
 ToolProbe ProbeTool(const std::string& name) {
   ToolProbe probe{name, std::nullopt, "", ""};

@@ -142,7 +142,7 @@ TEST(CampaignTest, MutateFindsBugsOnlyTransformationsReach) {
   EXPECT_EQ(plain.unique_findings, 0u) << "originals are computed right";
   const std::string out2 = FreshDir("mutate2");
   o = Options(out2, {"fault:wrong-if-transformed"}, 4);
-  o.mutate = true;
+  o.mutate = CampaignOptions::MutateEngine::kOurs;
   const CampaignResult r = RunCampaignOk(o);
   EXPECT_EQ(r.stats.targets.at("ref~mutated").verdicts.at("ok"), 4u)
       << "ref agrees with itself across transformations";
