@@ -507,6 +507,65 @@ TEST_F(CliTest, CampaignMutateRunsTransformedCases) {
   EXPECT_THAT(text.str(), HasSubstr("ref~mutated"));
 }
 
+// --mutate=spirv-fuzz without spirv-fuzz: exit 2 naming the install
+// script; `targets` says the same.
+TEST_F(CliTest, CampaignMutateSpirvFuzzWithoutTheToolExitsTwo) {
+  const std::vector<std::string> env = {"L0SPV_SPIRV_FUZZ=/nonexistent/sf"};
+  CliRun r = L0spvFuzz({"--target=ref", "--mutate=spirv-fuzz",
+                        "--iterations=1", "--out=" + (dir_ / "sf").string()},
+                       env);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("ci/install-spirv-fuzz.sh"));
+  EXPECT_FALSE(fs::exists(dir_ / "sf" / "stats.json"));
+  r = L0spvFuzz({"targets"}, env);
+  EXPECT_THAT(r.out + r.err, HasSubstr("ci/install-spirv-fuzz.sh"));
+  r = L0spvFuzz({"--target=ref", "--mutate=sometimes", "--iterations=1",
+                 "--out=" + (dir_ / "sf2").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--mutate=sometimes"));
+}
+
+// The engine's plumbing with a stand-in spirv-fuzz (CI has no real one):
+// it crashes on seeds divisible by 3 and otherwise returns its input with a
+// one-record transformation sequence. Crashes are findings against
+// spirv-fuzz:SEED that keep spirv-fuzz/seed; the rest are usable mutants.
+TEST_F(CliTest, CampaignMutateSpirvFuzzWithAStandIn) {
+  const fs::path tool = dir_ / "spirv-fuzz";
+  {
+    std::ofstream f(tool);
+    f << "#!/bin/sh\n"
+         "seed=${4#--seed=}\n"
+         "if [ $((seed % 3)) -eq 0 ]; then kill -KILL $$; fi\n"
+         "cp \"$1\" \"$3\"\n"
+         "echo '{\"transformation\": [{\"addConstantBoolean\": {}}]}' "
+         "> out.transformations_json\n"
+         "printf 'binary' > out.transformations\n";
+  }
+  fs::permissions(tool, fs::perms::owner_all);
+  const std::string out = (dir_ / "sfcampaign").string();
+  CliRun r = L0spvFuzz({"--target=ref", "--mutate=spirv-fuzz",
+                        "--iterations=6", "--no_reduce", "--out=" + out},
+                       {"L0SPV_SPIRV_FUZZ=" + tool.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // findings: spirv-fuzz crashed
+  std::ifstream in(out + "/stats.json");
+  const nlohmann::json stats = nlohmann::json::parse(in);
+  const nlohmann::json& sf = stats["spirv_fuzz"];
+  EXPECT_EQ(sf["runs"], 6) << sf.dump();
+  EXPECT_EQ(sf["tool-crashed"], 2) << sf.dump();  // seeds 0 and 3
+  EXPECT_EQ(sf["usable"], 4) << sf.dump();
+  EXPECT_EQ(sf["transformations"], 4) << sf.dump();
+  EXPECT_EQ(stats["targets"]["ref~mutated"]["runs"], 4);
+  int crash_findings = 0;
+  for (const auto& e : fs::directory_iterator(out + "/findings")) {
+    const std::string name = e.path().filename().string();
+    ASSERT_THAT(name, ::testing::StartsWith("crash.spirv-fuzz.")) << name;
+    EXPECT_TRUE(fs::exists(e.path() / "spirv-fuzz" / "seed"));
+    EXPECT_TRUE(fs::exists(e.path() / "case" / "module.spv"));
+    ++crash_findings;
+  }
+  EXPECT_EQ(crash_findings, 1);  // both crashes share a signature
+}
+
 TEST_F(CliTest, TransformAndReplay) {
   const std::string original = (dir_ / "orig").string();
   const std::string transformed = (dir_ / "tr").string();
