@@ -4,11 +4,25 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "oracles/known_bugs/registry_data.h"
 #include "spirv/json_reader.h"
 
 namespace l0spv::oracles {
 namespace {
+
+// A consumer name of Consumers() (consumers.h: the one list).
+std::string ConsumerField(spirv::JsonField field) {
+  const std::string name = field.String();
+  if (!ConsumerByName(name)) {
+    std::vector<std::string> names;
+    for (const ConsumerInfo& c : Consumers()) names.emplace_back(c.name);
+    field.Fail(absl::StrCat("expected one of ", absl::StrJoin(names, ", "),
+                            "; got \"", name, "\""));
+  }
+  return name;
+}
+
 
 constexpr char kFormat[] = "l0spv-known-bugs/1";
 
@@ -45,14 +59,12 @@ absl::StatusOr<KnownBugRegistry> ParseKnownBugRegistry(
     if (!e.ExpectObject()) break;
     KnownBug b;
     b.name = e["name"].NonEmptyString();
-    const std::string consumer = e["consumer"].Enum(
-        {"igc", "llvm-spirv", "pocl", "oclgrind", "spirv-opt", "spirv-link"});
+    const std::string consumer = ConsumerField(e["consumer"]);
     if (!reader.ok()) break;
     b.consumer = *ConsumerByName(consumer);
     b.consumers = b.consumer;
     for (spirv::JsonField also : e["also_affects"].Array(8, false)) {
-      const std::string other = also.Enum(
-          {"igc", "llvm-spirv", "pocl", "oclgrind", "spirv-opt", "spirv-link"});
+      const std::string other = ConsumerField(also);
       if (auto bit = ConsumerByName(other)) b.consumers |= *bit;
     }
     b.version = e["version"].NonEmptyString();
