@@ -177,8 +177,10 @@ absl::Status MovePrivateVariables(Module& module, KernelFixups& fixes) {
     });
     if (!bad.ok()) return bad;
   }
-  // The functions using each variable, in module order.
+  // The functions using each variable, in module order, and which of them
+  // may read or write it.
   absl::flat_hash_map<uint32_t, std::vector<size_t>> users;
+  absl::flat_hash_map<uint32_t, absl::flat_hash_set<size_t>> readers, writers;
   for (size_t f = 0; f < module.functions.size(); ++f) {
     const Function& fn = module.functions[f];
     for (const Instruction& p : fn.parameters) {
@@ -191,11 +193,30 @@ absl::Status MovePrivateVariables(Module& module, KernelFixups& fixes) {
           absl::StrCat("function %", fn.id(), " returns a Private pointer"));
     for (const BasicBlock& b : fn.blocks) {
       for (const Instruction& inst : b.instructions) {
+        const bool store = Is(inst, spv::Op::OpStore);
         inst.ForEachInId([&](uint32_t id) {
           if (!variables.contains(id)) return;
           std::vector<size_t>& u = users[id];
           if (u.empty() || u.back() != f) u.push_back(f);
+          // Any use but a plain store's pointer may read the value.
+          if (store && inst.word(0) == id) {
+            writers[id].insert(f);
+          } else {
+            readers[id].insert(f);
+          }
         });
+      }
+    }
+  }
+  // A value one function stores and another reads (spirv-fuzz's
+  // replaceParameterWithGlobal passes arguments so) cannot be split into
+  // per-function copies.
+  for (const auto& [id, fns] : readers) {
+    for (size_t f : fns) {
+      for (size_t g : writers[id]) {
+        if (g != f)
+          return absl::FailedPreconditionError(absl::StrCat(
+              "Private variable %", id, " carries a value between functions"));
       }
     }
   }
@@ -227,9 +248,7 @@ absl::Status MovePrivateVariables(Module& module, KernelFixups& fixes) {
     function_pointer[type] = builder.PointerType(spv::StorageClass::Function,
                                                  private_pointee.at(type));
   // A variable several functions use gets a copy in each (fresh ids after
-  // the first): spirv-fuzz's Private variables hold irrelevant values or
-  // values pushed through them within one block, never values passed
-  // between functions — and ref's equivalence check holds the result to it.
+  // the first): none of them reads what another wrote (checked above).
   for (auto it = moved.rbegin(); it != moved.rend(); ++it) {
     const std::vector<size_t>& fns = users.at(it->result_id());
     for (size_t k = 0; k < fns.size(); ++k) {

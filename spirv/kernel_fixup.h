@@ -19,10 +19,11 @@
 //  - Private variables: one that nothing uses is removed; one used inside
 //    functions becomes a Function variable at the top of each using
 //    function's first block (initializer kept; a copy under a fresh id in
-//    every function after the first: spirv-fuzz never passes values between
-//    functions through them), and every value of a Private pointer type in
-//    them is retyped to the Function pointer of the same pointee. A Private
-//    pointer passed to a call or used by a type is refused: the function
+//    every function after the first), and every value of a Private pointer
+//    type in them is retyped to the Function pointer of the same pointee.
+//    A variable one function stores and another may read (spirv-fuzz's
+//    replaceParameterWithGlobal passes arguments that way), a Private
+//    pointer passed to a call or used by a type are refused: the function
 //    returns FailedPrecondition (the module is then unusable, and left
 //    half-edited — callers drop it).
 //  - Private pointer types nothing uses any more are removed.

@@ -198,7 +198,7 @@ TEST(KernelFixup, APrivateVariableOfTwoFunctionsGetsACopyInEach) {
          %21 = OpVariable %16 Private %8
          %30 = OpFunction %1 None %4
          %31 = OpLabel
-               OpStore %21 %8
+         %33 = OpLoad %2 %21
                OpReturn
                OpFunctionEnd
           %5 = OpFunction %1 None %4
@@ -214,11 +214,41 @@ TEST(KernelFixup, APrivateVariableOfTwoFunctionsGetsACopyInEach) {
   EXPECT_EQ(fixes->private_variable_copies, 1u);
   const std::string text = Text(m);
   EXPECT_THAT(text, ::testing::Not(::testing::HasSubstr("Private")));
-  // %30 (first) keeps %21; the kernel's copy is a fresh id.
-  EXPECT_THAT(text, ::testing::HasSubstr("%21 = OpVariable %32 Function %8"));
-  EXPECT_THAT(text, ::testing::HasSubstr("%33 = OpVariable %32 Function %8"));
-  EXPECT_THAT(text, ::testing::HasSubstr("%12 = OpLoad %2 %33"));
+  // Both only read (the initializer): %30 (first) keeps %21; the kernel's
+  // copy is a fresh id.
+  EXPECT_THAT(text, ::testing::HasSubstr("%21 = OpVariable %34 Function %8"));
+  EXPECT_THAT(text, ::testing::HasSubstr("%35 = OpVariable %34 Function %8"));
+  EXPECT_THAT(text, ::testing::HasSubstr("%12 = OpLoad %2 %35"));
   ExpectValidKernel(m);
+}
+
+// spirv-fuzz's replaceParameterWithGlobal: the caller stores an argument,
+// the callee loads it. Copies per function would lose the value.
+TEST(KernelFixup, RefusesAPrivateVariableCarryingAValueBetweenFunctions) {
+  Module m = Read(R"(
+               OpEntryPoint Kernel %5 "k"
+          %1 = OpTypeVoid
+          %2 = OpTypeInt 32 0
+          %4 = OpTypeFunction %1
+          %8 = OpConstant %2 3
+         %16 = OpTypePointer Private %2
+         %21 = OpVariable %16 Private %8
+         %30 = OpFunction %1 None %4
+         %31 = OpLabel
+         %32 = OpLoad %2 %21
+               OpReturn
+               OpFunctionEnd
+          %5 = OpFunction %1 None %4
+         %10 = OpLabel
+               OpStore %21 %8
+         %13 = OpFunctionCall %1 %30
+               OpReturn
+               OpFunctionEnd
+)");
+  auto fixes = FixUpKernelModule(m);
+  EXPECT_TRUE(absl::IsFailedPrecondition(fixes.status())) << fixes.status();
+  EXPECT_THAT(std::string(fixes.status().message()),
+              ::testing::HasSubstr("between functions"));
 }
 
 TEST(KernelFixup, RefusesAMatrixTypeInUse) {
