@@ -169,6 +169,7 @@ std::map<std::string, std::string> SpirvFuzzFiles(
        nlohmann::json{{"outcome", generators::spirv_fuzz::OutcomeName(m.outcome)},
                       {"detail", m.detail},
                       {"transformations", m.transformation_count},
+                      {"known_bugs_avoided", m.known_bugs_avoided},
                       {"fixups", m.fixups.ToJson()}}
            .dump(2)}};
   if (!m.transformations.empty())
@@ -197,6 +198,7 @@ void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
   ++c["runs"];
   sf::EngineOptions eo;
   eo.program = o.spirv_fuzz;
+  eo.avoid_known_bugs = o.generator.avoid_known_bugs;
   eo.scratch_dir = o.target_options.scratch_dir;
   eo.wall_time = std::max<std::chrono::milliseconds>(
       o.limits.wall_time, std::chrono::seconds(30));
@@ -228,6 +230,7 @@ void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
   }
   if (m->outcome != sf::Outcome::kMutated) return;
   c["transformations"] += m->transformation_count;
+  c["known-bugs-avoided"] += m->known_bugs_avoided;
   const nlohmann::json fixups = m->fixups.ToJson();
   for (const auto& [what, n] : fixups.items()) {
     const uint64_t count = n.template get<uint64_t>();

@@ -1,6 +1,8 @@
 #include "generators/spirv_fuzz/engine.h"
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "oracles/known_bugs/registry.h"
 #include "oracles/targets/adapter_util.h"
 #include "oracles/targets/scratch_dir.h"
 #include "oracles/targets/spirv_fuzz_adapter.h"
@@ -40,8 +42,43 @@ const char* OutcomeName(Outcome outcome) {
   return "?";
 }
 
+uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs) {
+  uint32_t changed = 0;
+  if ((avoid_known_bugs &
+       oracles::ConsumersOf(oracles::KnownBugId::kLlvmSpirvScalarConstantNull)) ==
+      0)
+    return changed;
+  absl::flat_hash_map<uint32_t, const spirv::Instruction*> scalar;
+  for (const spirv::Instruction& inst : module.types_values) {
+    if (spirv::Is(inst, spv::Op::OpTypeInt) ||
+        spirv::Is(inst, spv::Op::OpTypeFloat) ||
+        spirv::Is(inst, spv::Op::OpTypeBool))
+      scalar[inst.result_id()] = &inst;
+  }
+  for (spirv::Instruction& inst : module.types_values) {
+    if (!spirv::Is(inst, spv::Op::OpConstantNull)) continue;
+    auto type = scalar.find(inst.type_id());
+    if (type == scalar.end()) continue;
+    if (spirv::Is(*type->second, spv::Op::OpTypeBool)) {
+      inst = spirv::Instruction(
+          static_cast<uint32_t>(spv::Op::OpConstantFalse), inst.type_id(),
+          inst.result_id(), {});
+    } else {
+      const bool wide = type->second->word(0) > 32;
+      spirv::Operand zero = spirv::LiteralOperand(0);
+      zero.kind = spirv::OperandKind::kLiteralContextDependentNumber;
+      if (wide) zero.words.push_back(0);
+      inst = spirv::Instruction(static_cast<uint32_t>(spv::Op::OpConstant),
+                                inst.type_id(), inst.result_id(), {zero});
+    }
+    ++changed;
+  }
+  return changed;
+}
+
 Mutation FixUpOutput(const spirv::TestCase& test_case,
-                     std::vector<uint32_t> raw_words) {
+                     std::vector<uint32_t> raw_words,
+                     uint32_t avoid_known_bugs) {
   Mutation m;
   m.raw_words = std::move(raw_words);
   std::vector<uint32_t> words = m.raw_words;
@@ -60,6 +97,7 @@ Mutation FixUpOutput(const spirv::TestCase& test_case,
   }
   m.fixups = *fixed;
   m.fixups.widened_constants += widened;
+  m.known_bugs_avoided = AvoidKnownBugs(*module, avoid_known_bugs);
   static const auto* profile = [] {
     auto p = oracles::FindDeviceProfile("full");
     return new oracles::DeviceProfile(p.ok() ? *p : oracles::DeviceProfile{});
@@ -117,7 +155,8 @@ absl::StatusOr<Mutation> MutateWithSpirvFuzz(const spirv::TestCase& test_case,
             : absl::StrCat(": ", oracles::LastLines(child.stderr_text, 1)));
     return m;
   }
-  Mutation m = FixUpOutput(test_case, std::move(run->words));
+  Mutation m = FixUpOutput(test_case, std::move(run->words),
+                           options.avoid_known_bugs);
   m.transformations = std::move(run->transformations);
   m.transformations_json = std::move(run->transformations_json);
   m.transformation_count = CountTransformations(m.transformations_json);

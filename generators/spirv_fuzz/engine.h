@@ -38,6 +38,9 @@ inline constexpr uint32_t kNewestSpirvVersion = 0x00010300;
 
 struct EngineOptions {
   std::string program;      // the spirv-fuzz executable
+  // oracles::ConsumerBit mask of the consumers whose known bugs the
+  // campaign avoids: AvoidKnownBugs takes those out of the output.
+  uint32_t avoid_known_bugs = 0;
   std::string scratch_dir;  // empty = the system temp directory
   std::chrono::milliseconds wall_time{60000};
 };
@@ -58,6 +61,7 @@ struct Mutation {
   std::string detail;  // how spirv-fuzz ended / the first error
   spirv::TestCase test_case;
   spirv::KernelFixups fixups;
+  uint32_t known_bugs_avoided = 0;  // AvoidKnownBugs' changes
   std::vector<uint32_t> raw_words;  // spirv-fuzz's output, before the fix-up
   std::string transformations;      // protobuf (spirv-fuzz --replay/--shrink)
   std::string transformations_json;
@@ -68,10 +72,19 @@ absl::StatusOr<Mutation> MutateWithSpirvFuzz(const spirv::TestCase& test_case,
                                              uint64_t seed,
                                              const EngineOptions& options);
 
-// The Kernel fix-up and validation alone, on spirv-fuzz's raw output for
-// `test_case` (the shrinker's candidates): kMutated, kFixupRefused or
-// kInvalid.
+// The Kernel fix-up, AvoidKnownBugs and validation, on spirv-fuzz's raw
+// output for `test_case` (also the shrinker's candidates): kMutated,
+// kFixupRefused or kInvalid.
 Mutation FixUpOutput(const spirv::TestCase& test_case,
-                     std::vector<uint32_t> raw_words);
+                     std::vector<uint32_t> raw_words,
+                     uint32_t avoid_known_bugs = 0);
+
+// Known consumer bugs spirv-fuzz's output would hit, taken out without
+// changing a result when their consumers are in `avoid_known_bugs` (the
+// spirv-fuzz path's gate of each registry entry):
+//  - llvm_spirv_scalar_constant_null: a scalar OpConstantNull becomes the
+//    zero OpConstant (OpConstantFalse) of its type, same id.
+// Returns how many instructions changed.
+uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs);
 
 }  // namespace l0spv::generators::spirv_fuzz
