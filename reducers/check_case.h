@@ -26,6 +26,10 @@ struct CheckRequest {
   std::vector<std::string> targets;
   std::string signature;
   bool strict = false;
+  // The module_file is spirv-fuzz's raw output (its shrinker's candidate):
+  // the engine's Kernel fix-up first (generators/spirv_fuzz); a candidate
+  // it cannot fix is not interesting.
+  bool kernel_fixup = false;
   uint64_t reference_steps = 0;  // 0 = the interpreter's default
   std::chrono::milliseconds timeout{60000};
   MakeTargetFn make_target;

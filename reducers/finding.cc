@@ -1,5 +1,7 @@
 #include "reducers/finding.h"
 
+#include "spirv/file_io.h"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -71,6 +73,13 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
           absl::StrCat(dir, "/original: ", original.status().message()));
     }
     f.original = std::move(*original);
+    if (fs::exists(dir + "/spirv-fuzz/transformations", ec)) {
+      auto t = spirv::ReadTextFile(dir + "/spirv-fuzz/transformations");
+      if (!t.ok())
+        return absl::InvalidArgumentError(absl::StrCat(
+            dir, "/spirv-fuzz/transformations: ", t.status().message()));
+      f.spirv_fuzz_transformations = std::move(*t);
+    }
   }
   for (const auto& e : fs::directory_iterator(dir + "/seeds", ec))
     f.seeds.push_back(e.path().filename().string());

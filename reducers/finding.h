@@ -27,6 +27,9 @@ struct Finding {
   std::vector<std::string> seeds;  // names of seeds/<seed> files
   // original/: the case before its transformations (--mutate findings).
   std::optional<spirv::TestCase> original;
+  // spirv-fuzz/transformations: the sequence spirv-fuzz applied to
+  // original/ (--mutate=spirv-fuzz findings), for its shrinker.
+  std::string spirv_fuzz_transformations;
 };
 
 absl::StatusOr<Finding> ReadFinding(const std::string& dir);

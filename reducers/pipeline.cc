@@ -14,6 +14,7 @@
 #include "reducers/merge_modules.h"
 #include "reducers/module_edit.h"
 #include "reducers/shrink_images.h"
+#include "reducers/spirv_fuzz_shrink_stage.h"
 
 namespace l0spv::reducers {
 namespace {
@@ -57,8 +58,15 @@ nlohmann::json ReductionReport::ToJson() const {
 
 std::vector<std::unique_ptr<Stage>> DefaultStages(
     const SpirvReduceOptions& spirv_reduce,
-    std::optional<spirv::TestCase> original) {
+    std::optional<spirv::TestCase> original,
+    const std::string& spirv_fuzz_transformations) {
   std::vector<std::unique_ptr<Stage>> stages;
+  std::optional<SpirvFuzzShrinkInput> sfuzz;
+  if (original && !spirv_fuzz_transformations.empty())
+    sfuzz = SpirvFuzzShrinkInput{*original, spirv_fuzz_transformations};
+  // First of all: spirv-fuzz's sequence describes only the mutant itself.
+  stages.push_back(
+      std::make_unique<SpirvFuzzShrinkStage>(spirv_reduce, std::move(sfuzz)));
   // First: a log describes the module only until another stage edits it.
   stages.push_back(MakeLogShrinkStage(std::move(original)));
   stages.push_back(MakeMergeModulesStage());
@@ -191,11 +199,14 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   so.scratch_parent = options.scratch_dir;
   so.reference_steps = reference_steps;
   std::vector<std::unique_ptr<Stage>> stages =
-      DefaultStages(so, finding->original);
+      DefaultStages(so, finding->original,
+                    finding->spirv_fuzz_transformations);
   report.stages.resize(stages.size());
   for (size_t i = 0; i < stages.size(); ++i) {
     report.stages[i].name = stages[i]->name();
     if (auto* s = dynamic_cast<SpirvReduceStage*>(stages[i].get()))
+      report.stages[i].unsupported = s->unsupported();
+    if (auto* s = dynamic_cast<SpirvFuzzShrinkStage*>(stages[i].get()))
       report.stages[i].unsupported = s->unsupported();
   }
 
@@ -216,7 +227,10 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
       if (!sr.unsupported.empty()) continue;
       const uint64_t runs0 = (*oracle)->runs();
       auto* spirv_reduce = dynamic_cast<SpirvReduceStage*>(stages[i].get());
-      const uint64_t script0 = spirv_reduce ? spirv_reduce->script_runs() : 0;
+      auto* sfuzz = dynamic_cast<SpirvFuzzShrinkStage*>(stages[i].get());
+      const uint64_t script0 = spirv_reduce ? spirv_reduce->script_runs()
+                               : sfuzz      ? sfuzz->script_runs()
+                                            : 0;
       const size_t before = FunctionBodyInstructionCount(ctx.current());
       const Clock::time_point t0 = Clock::now();
       const bool kept = stages[i]->Run(ctx);
@@ -224,6 +238,7 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
       ++sr.rounds;
       sr.runs += (*oracle)->runs() - runs0;
       if (spirv_reduce) sr.runs += spirv_reduce->script_runs() - script0;
+      if (sfuzz) sr.runs += sfuzz->script_runs() - script0;
       const size_t after = FunctionBodyInstructionCount(ctx.current());
       if (after < before) sr.instructions_removed += before - after;
       if (kept) {

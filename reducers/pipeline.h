@@ -11,8 +11,10 @@
 //    The budget covers the whole call: the stages stop early enough for a
 //    candidate in flight and the final re-check (about twice the
 //    finding's first check).
-//  - Stage order (DefaultStages): shrink-log (findings with original/ and a
-//    transformation log; log_stage.h), nd-range, buffers,
+//  - Stage order (DefaultStages): spirv-fuzz-shrink (findings with
+//    original/ and spirv-fuzz/transformations; spirv_fuzz_shrink_stage.h),
+//    shrink-log (findings with original/ and a transformation log;
+//    log_stage.h), nd-range, buffers,
 //    ext-inst-to-constant, remove-statements, value-to-constant,
 //    remove-unused, simplify-branches, remove-unused, remove-functions,
 //    spirv-reduce, shrink-constants, drop-unused-args.
@@ -86,10 +88,12 @@ struct ReductionReport {
 };
 
 // `original`: the untransformed case of a --mutate finding (enables log
-// shrinking).
+// shrinking); `spirv_fuzz_transformations`: what spirv-fuzz applied to it
+// (--mutate=spirv-fuzz; enables spirv-fuzz's shrinker).
 std::vector<std::unique_ptr<Stage>> DefaultStages(
     const SpirvReduceOptions& spirv_reduce,
-    std::optional<spirv::TestCase> original = std::nullopt);
+    std::optional<spirv::TestCase> original = std::nullopt,
+    const std::string& spirv_fuzz_transformations = "");
 
 // repro.sh's command: `self check <the script's directory> --target=...
 // --signature=... --strict [--ref_steps=N]`, every word shell-quoted.

@@ -33,6 +33,12 @@ ABSL_FLAG(std::string, module, "",
           "take the module from this .spv file instead of CASE_DIR "
           "(spirv-reduce's candidate)");
 
+ABSL_FLAG(bool, kernel_fixup, false,
+          "with --module: the module is spirv-fuzz's raw output (its "
+          "shrinker's candidate); apply the --mutate=spirv-fuzz engine's "
+          "Kernel fix-up first (a candidate it cannot fix is not "
+          "interesting)");
+
 ABSL_FLAG(std::string, save_finding, "",
           "record every verdict that matches (any finding without "
           "--signature) under OUT/findings/<name>/, as a campaign does, for "
@@ -90,6 +96,9 @@ int RunCheck(const std::vector<std::string>& positional) {
   request.targets = *names;
   request.signature = absl::GetFlag(FLAGS_signature);
   request.strict = absl::GetFlag(FLAGS_strict);
+  request.kernel_fixup = absl::GetFlag(FLAGS_kernel_fixup);
+  if (request.kernel_fixup && request.module_file.empty())
+    return UsageError("check", "--kernel_fixup applies to a --module file");
   request.reference_steps = absl::GetFlag(FLAGS_ref_steps);
   request.timeout = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
   if (!absl::GetFlag(FLAGS_save_finding).empty() &&
@@ -166,7 +175,7 @@ Command CheckCommand() {
   return {"check",
           "re-run a case on the reference and targets; exit 1 if interesting",
           "check CASE_DIR --target=LIST [--signature=SIG] [--strict] "
-          "[--module=FILE.spv] [--ref_steps=N] [--timeout=S] [--json] "
+          "[--module=FILE.spv [--kernel_fixup]] [--ref_steps=N] [--timeout=S] [--json] "
           "[--save_finding=OUT]\n\n"
           "Runs the case on the reference interpreter and on each target (in "
           "worker processes with limits) and judges each target as the "
@@ -179,7 +188,7 @@ Command CheckCommand() {
           "records what it found as a campaign would (OUT/findings/<name>/), "
           "ready for `l0spv-fuzz reduce`.",
           {"target", "signature", "timeout", "json", "strict", "module",
-           "ref_steps", "save_finding"},
+           "kernel_fixup", "ref_steps", "save_finding"},
           RunCheck};
 }
 

@@ -3,7 +3,7 @@
 // ci/reduce-bench.sh. Flags are --name=value.
 //
 //   check CASE_DIR --target=T --signature=S [--strict] [--timeout=S]
-//         [--module=F]          exit 1 interesting, 0 not, 2 bad input
+//         [--module=F [--kernel_fixup]]  exit 1 interesting, 0 not, 2 bad input
 //   reduce FINDING_DIR [--reduce_time=S] [--no_spirv_reduce]
 //                               one JSON line: the report + fault_present
 //   make-findings --fault=T --count=N --out=DIR [--seed=S]
@@ -79,6 +79,7 @@ int Check(const Args& a) {
   r.targets = absl::StrSplit(a.Get("target", "ref"), ',');
   r.signature = a.Get("signature");
   r.strict = a.flags.contains("strict");
+  r.kernel_fixup = a.flags.contains("kernel_fixup");
   r.reference_steps = a.Num("ref_steps", 0);
   r.timeout = std::chrono::seconds(a.Num("timeout", 10));
   r.make_target = testing::MakeReduceFaultTarget;

@@ -28,9 +28,11 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "generators/spirv_fuzz/engine.h"
 #include "generators/transform/engine.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "oracles/targets/consumer_probe.h"
 #include "reducers/interestingness.h"
 #include "reducers/module_edit.h"
 #include "reducers/pipeline.h"
@@ -60,6 +62,11 @@ struct GoldenCase {
   // The untransformed case when the file's module had `replay` records
   // replayed on it (shrink-log's input).
   std::optional<spirv::TestCase> original;
+  // `spirv-fuzz SEED`: the case is spirv-fuzz's mutant (seed SEED, through
+  // the --mutate=spirv-fuzz engine) of this module, which becomes the
+  // original (spirv-fuzz-shrink's input). Made in GoldenRun::Load; needs
+  // the tool (skipped without it).
+  std::optional<uint64_t> spirv_fuzz_seed;
 };
 
 // Unnamed dimensions get `fill` (1 for sizes, 0 for the offset).
@@ -224,6 +231,10 @@ absl::StatusOr<GoldenCase> ParseGolden(const std::string& text,
       auto lib_words = spirv::Assemble(lib);
       if (!lib_words.ok()) return fail(lib_words.status().message());
       tc.linked_modules.push_back(std::move(*lib_words));
+    } else if (key == "spirv-fuzz") {
+      uint64_t seed = 0;
+      if (!absl::SimpleAtoi(value, &seed)) return fail("want a seed");
+      g.spirv_fuzz_seed = seed;
     } else if (key == "replay" || key == "log") {
       nlohmann::json record =
           nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
@@ -233,7 +244,7 @@ absl::StatusOr<GoldenCase> ParseGolden(const std::string& text,
     } else {
       return fail(absl::StrCat("unknown key '", key,
                                "' (predicate, entry, global, local, offset, "
-                               "arg, linked, replay, log)"));
+                               "arg, linked, replay, log, spirv-fuzz)"));
     }
   }
   if (g.predicate.empty() || tc.entry_point.empty() || !have_global)
@@ -411,6 +422,24 @@ class GoldenRun {
     auto g = ParseGolden(*text, path);
     ASSERT_TRUE(g.ok()) << g.status();
     golden_ = std::move(*g);
+    std::string transformations;
+    if (golden_.spirv_fuzz_seed) {
+      const auto program = oracles::FindSpirvFuzz();
+      if (!program) {
+        unsupported_ = oracles::kSpirvFuzzInstallHint;
+        return;
+      }
+      generators::spirv_fuzz::EngineOptions eo;
+      eo.program = *program;
+      auto m = generators::spirv_fuzz::MutateWithSpirvFuzz(
+          golden_.test_case, *golden_.spirv_fuzz_seed, eo);
+      ASSERT_TRUE(m.ok()) << m.status();
+      ASSERT_EQ(m->outcome, generators::spirv_fuzz::Outcome::kMutated)
+          << path << ": " << m->detail;
+      golden_.original = golden_.test_case;
+      golden_.test_case = m->test_case;
+      transformations = m->transformations;
+    }
     InterestingnessOptions io;
     io.targets = {golden_.predicate};
     io.make_target = testing::MakeReduceFaultTarget;
@@ -434,7 +463,7 @@ class GoldenRun {
     so.check_command = {kTool, "check"};
     so.targets = io.targets;
     so.signature = io.signature;
-    for (auto& s : DefaultStages(so, golden_.original))
+    for (auto& s : DefaultStages(so, golden_.original, transformations))
       if (s->name() == stage && stage_ == nullptr) stage_ = std::move(s);
     ASSERT_NE(stage_, nullptr) << "no stage " << stage << " in DefaultStages";
     if (auto* sr = dynamic_cast<SpirvReduceStage*>(stage_.get()))
