@@ -8,8 +8,12 @@
 #include "generators/transform/engine.h"
 #include "generators/transform/registry.h"
 #include "generators/transform/semantics_check.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "spirv/binary.h"
+#include "spirv/ir_edit.h"
+#include "spirv/spirv_tools.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::generators::transform {
@@ -184,6 +188,56 @@ TEST(CfgKindNegativeTest, FailedPreconditionsAreRefused) {
     EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition)
         << r.dump() << " → " << s;
   }
+}
+
+// The learned form of issue 22: a helper exported (export_function), then
+// its parameters permuted — allowed only while the case is one module.
+TEST(CfgKindTest, PermuteParametersTakesAnExportedHelperOfOneModule) {
+  spirv::TestCase tc;
+  uint32_t helper = 0;
+  std::vector<uint32_t> reversed;
+  for (uint64_t seed = 1; seed < 400 && helper == 0; ++seed) {
+    tc = Generate(seed);
+    auto m = spirv::ReadModuleWords(tc.module_words);
+    ASSERT_TRUE(m.ok());
+    for (const spirv::Function& f : m->functions)
+      if (!f.IsDeclaration() && f.parameters.size() >= 2 &&
+          !spirv::IsEntryPoint(*m, f.id())) {
+        helper = f.id();
+        reversed.clear();
+        for (size_t i = f.parameters.size(); i > 0; --i)
+          reversed.push_back(static_cast<uint32_t>(i - 1));
+      }
+  }
+  ASSERT_NE(helper, 0u);
+  const std::vector<nlohmann::json> records = {
+      {{"kind", "export_function"}, {"function", helper}},
+      {{"kind", "permute_parameters"},
+       {"function", helper},
+       {"permutation", reversed}},
+      {{"kind", "rename_export_to_kernel"}, {"function", helper}}};
+  auto r = Replay(tc, MakeLog(tc.module_words, records));
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto text = spirv::Disassemble(r->test_case.module_words, false);
+  ASSERT_TRUE(text.ok());
+  EXPECT_THAT(*text, ::testing::HasSubstr(absl::StrCat(
+                         "LinkageAttributes \"", tc.entry_point, "\" Export")));
+  // Without the export, an already exported helper of a case of several
+  // modules is refused: another module may import it.
+  spirv::TestCase several = tc;
+  several.linked_modules.push_back(tc.module_words);
+  EXPECT_EQ(ReplayOne(several, records[0]).code(),
+            absl::StatusCode::kFailedPrecondition);
+  auto exported = Replay(tc, MakeLog(tc.module_words, {records[0]}));
+  ASSERT_TRUE(exported.ok());
+  spirv::TestCase exported_several = exported->test_case;
+  exported_several.transformation_log.reset();
+  exported_several.linked_modules.push_back(tc.module_words);
+  EXPECT_EQ(ReplayOne(exported_several, records[1]).code(),
+            absl::StatusCode::kFailedPrecondition);
+  spirv::TestCase exported_one = exported->test_case;
+  exported_one.transformation_log.reset();
+  EXPECT_TRUE(ReplayOne(exported_one, records[1]).ok());
 }
 
 // Malformed fields are refused with a message naming the problem (the

@@ -19,6 +19,8 @@ std::vector<const Transformation*> AllKinds() {
       // Functions.
       AddParameter(),
       PermuteParameters(),
+      ExportFunction(),
+      RenameExportToKernel(),
       AddFunctionCalledFromDeadCode(),
       InlineCall(),
       OutlineRegion(),

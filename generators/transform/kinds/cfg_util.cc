@@ -29,10 +29,12 @@ bool IsDecorated(const spirv::Module& m, uint32_t id) {
   return false;
 }
 
-bool UsedOnlyAsCallee(const spirv::Module& m, uint32_t function_id) {
+bool UsedOnlyAsCallee(const spirv::Module& m, uint32_t function_id,
+                      bool ignore_annotations) {
   bool other = false;
   auto visit = [&](const spirv::Instruction& inst) {
     if (OpOf(inst) == Op::OpName) return;
+    if (ignore_annotations && spirv::AnnotatedId(inst) == function_id) return;
     const bool call = OpOf(inst) == Op::OpFunctionCall;
     for (size_t i = 0; i < inst.NumOperands(); ++i) {
       if (!spirv::IsIdKind(inst.operand(i).kind)) continue;

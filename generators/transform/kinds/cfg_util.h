@@ -37,7 +37,8 @@ using spirv::MergeInstruction;
 bool IsDecorated(const spirv::Module& m, uint32_t id);
 // Whether `id` is used anywhere other than as the callee of OpFunctionCall
 // and the target of OpName (functions whose signature we may change).
-bool UsedOnlyAsCallee(const spirv::Module& m, uint32_t function_id);
+bool UsedOnlyAsCallee(const spirv::Module& m, uint32_t function_id,
+                      bool ignore_annotations = false);
 // Removes OpName / OpDecorate / OpMemberDecorate whose target is `id` (for
 // ids a transformation deletes).
 void RemoveNamesAndDecorations(spirv::Module& m, uint32_t id);

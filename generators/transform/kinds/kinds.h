@@ -36,6 +36,8 @@ const Transformation* DuplicateRegionUnderOpaqueTrue();
 // --- Functions: parameters, calls, inlining, outlining ---
 const Transformation* AddParameter();
 const Transformation* PermuteParameters();
+const Transformation* ExportFunction();
+const Transformation* RenameExportToKernel();
 const Transformation* AddFunctionCalledFromDeadCode();
 const Transformation* InlineCall();
 const Transformation* OutlineRegion();

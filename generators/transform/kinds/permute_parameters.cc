@@ -1,7 +1,10 @@
 // Permutes the parameters of a helper function (not an entry point, called
 // only directly): a new OpTypeFunction, the OpFunctionParameters reordered
 // (their ids, so the body is unchanged) and every call's arguments
-// reordered alike.
+// reordered alike. An exported function (its only decoration LinkageAttributes
+// ... Export) qualifies in a single-module case, where nothing imports it and
+// every caller is in the module (issue 22: the form of
+// llvm_spirv_exported_helper_param_order, with rename_export_to_kernel).
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -14,18 +17,38 @@ namespace {
 
 using spv::Op;
 
+// Whether %id's only decoration is one LinkageAttributes ... Export, in a
+// case of one module (an Import elsewhere would keep the old order).
+bool OnlyExported(TransformContext& ctx, uint32_t id) {
+  if (!ctx.test_case().linked_modules.empty()) return false;
+  int exports = 0, others = 0;
+  for (const spirv::Instruction& a : ctx.module().annotations) {
+    bool about = false;
+    a.ForEachInId([&](uint32_t used) { about = about || used == id; });
+    if (!about) continue;
+    const bool is_export =
+        OpOf(a) == Op::OpDecorate && a.NumOperands() == 4 &&
+        a.word(1) ==
+            static_cast<uint32_t>(spv::Decoration::LinkageAttributes) &&
+        a.word(3) == static_cast<uint32_t>(spv::LinkageType::Export);
+    (is_export ? exports : others) += 1;
+  }
+  return exports == 1 && others == 0;
+}
+
 absl::Status Permutable(TransformContext& ctx, uint32_t id) {
   const spirv::Module& m = ctx.module();
   const spirv::Function* fn = m.FindFunction(id);
   if (fn == nullptr || fn->IsDeclaration() || fn->parameters.size() < 2)
     return absl::FailedPreconditionError(absl::StrCat(
         "%", id, " is not a function with a body and two parameters"));
-  if (spirv::IsEntryPoint(m, id) || IsDecorated(m, id) ||
-      !UsedOnlyAsCallee(m, id))
+  const bool exported = IsDecorated(m, id) && OnlyExported(ctx, id);
+  if (spirv::IsEntryPoint(m, id) || (IsDecorated(m, id) && !exported) ||
+      !UsedOnlyAsCallee(m, id, /*ignore_annotations=*/exported))
     return absl::FailedPreconditionError(absl::StrCat(
         "%", id,
-        " is an entry point, decorated (linkage) or used other than by "
-        "OpFunctionCall"));
+        " is an entry point, decorated (other than one Export of a "
+        "single-module case) or used other than by OpFunctionCall"));
   return absl::OkStatus();
 }
 
