@@ -40,6 +40,7 @@ std::vector<const Transformation*> AllKinds() {
       AddDeadStore(),
       AddIrrelevantLoad(),
       AddBuiltinAccessChain(),
+      AddCompositeSelfCopy(),
       PhiToVariable(),
       VariableToPhi(),
       LoadViaCopyMemory(),

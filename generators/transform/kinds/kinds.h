@@ -62,6 +62,7 @@ const Transformation* AddLocalVariable();
 const Transformation* AddDeadStore();
 const Transformation* AddIrrelevantLoad();
 const Transformation* AddBuiltinAccessChain();
+const Transformation* AddCompositeSelfCopy();
 const Transformation* PhiToVariable();
 const Transformation* VariableToPhi();
 const Transformation* LoadViaCopyMemory();
