@@ -1,7 +1,5 @@
 #include "reducers/finding.h"
 
-#include "spirv/file_io.h"
-
 #include <algorithm>
 #include <filesystem>
 
@@ -9,6 +7,7 @@
 #include "nlohmann/json.hpp"
 #include "oracles/validity/device_profile.h"
 #include "spirv/binary.h"
+#include "spirv/file_io.h"
 #include "spirv/json_reader.h"
 
 namespace l0spv::reducers {

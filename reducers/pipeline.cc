@@ -199,8 +199,7 @@ absl::StatusOr<ReductionReport> ReduceFinding(const std::string& finding_dir,
   so.scratch_parent = options.scratch_dir;
   so.reference_steps = reference_steps;
   std::vector<std::unique_ptr<Stage>> stages =
-      DefaultStages(so, finding->original,
-                    finding->spirv_fuzz_transformations);
+      DefaultStages(so, finding->original, finding->spirv_fuzz_transformations);
   report.stages.resize(stages.size());
   for (size_t i = 0; i < stages.size(); ++i) {
     report.stages[i].name = stages[i]->name();

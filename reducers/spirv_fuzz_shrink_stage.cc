@@ -81,9 +81,9 @@ bool SpirvFuzzShrinkStage::Run(ReductionContext& ctx) {
   if (!spirv::WriteTestCase(start, (dir / "case").string()).ok()) return false;
   const std::string in = (dir / "original.spv").string();
   const std::string seq = (dir / "original.transformations").string();
-  if (!spirv::WriteFileBytes(
-           in, spirv::WordsToBytes(input_->original.module_words,
-                                   spirv::Endianness::kLittle))
+  if (!spirv::WriteFileBytes(in,
+                             spirv::WordsToBytes(input_->original.module_words,
+                                                 spirv::Endianness::kLittle))
            .ok() ||
       !spirv::WriteTextFile(seq, input_->transformations).ok())
     return false;

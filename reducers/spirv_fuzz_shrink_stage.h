@@ -33,8 +33,8 @@
 namespace l0spv::reducers {
 
 struct SpirvFuzzShrinkInput {
-  spirv::TestCase original;      // original/
-  std::string transformations;   // spirv-fuzz/transformations (protobuf)
+  spirv::TestCase original;     // original/
+  std::string transformations;  // spirv-fuzz/transformations (protobuf)
 };
 
 class SpirvFuzzShrinkStage : public Stage {

@@ -39,7 +39,8 @@ bool MustBeUnique(const Instruction& inst) {
 }
 
 // Drops every annotation and debug name about an id in `gone`.
-void DropAnnotationsOf(Module& module, const absl::flat_hash_set<uint32_t>& gone) {
+void DropAnnotationsOf(Module& module,
+                       const absl::flat_hash_set<uint32_t>& gone) {
   for (auto* section : {&module.annotations, &module.debug_names}) {
     std::erase_if(*section, [&](const Instruction& inst) {
       return gone.contains(AnnotatedId(inst));
@@ -68,8 +69,8 @@ void MergeDuplicateTypes(Module& module, KernelFixups& fixes) {
       std::vector<uint32_t> words;
       for (const Operand& op : inst.operands())
         words.insert(words.end(), op.words.begin(), op.words.end());
-      auto [it, fresh] =
-          first.try_emplace({inst.opcode(), std::move(words)}, inst.result_id());
+      auto [it, fresh] = first.try_emplace({inst.opcode(), std::move(words)},
+                                           inst.result_id());
       if (!fresh) merged[inst.result_id()] = it->second;
     }
     if (merged.empty()) return;
@@ -114,8 +115,8 @@ bool NeedsShader(const EnumerantInfo& e) {
 
 void DropShaderDecorations(Module& module, KernelFixups& fixes) {
   if (Declares(module, spv::Capability::Shader)) return;
-  fixes.shader_decorations += std::erase_if(
-      module.annotations, [](const Instruction& inst) {
+  fixes.shader_decorations +=
+      std::erase_if(module.annotations, [](const Instruction& inst) {
         const Operand* d = DecorationOperand(inst);
         if (d == nullptr) return false;
         const EnumerantInfo* e =
@@ -254,9 +255,9 @@ absl::Status MovePrivateVariables(Module& module, KernelFixups& fixes) {
     for (size_t k = 0; k < fns.size(); ++k) {
       Instruction var = *it;
       var.set_type_id(function_pointer.at(var.type_id()));
-      var.mutable_operands()[0] = EnumOperand(
-          OperandKind::kStorageClass,
-          static_cast<uint32_t>(spv::StorageClass::Function));
+      var.mutable_operands()[0] =
+          EnumOperand(OperandKind::kStorageClass,
+                      static_cast<uint32_t>(spv::StorageClass::Function));
       Function& fn = module.functions[fns[k]];
       if (k > 0) {
         const IdMap copy{{var.result_id(), builder.TakeNextId()}};
@@ -290,8 +291,9 @@ absl::Status MovePrivateVariables(Module& module, KernelFixups& fixes) {
     if (types.contains(inst.result_id()) || AnnotatedId(inst) != 0) return;
     inst.ForEachInId([&](uint32_t id) {
       if (still.ok() && types.contains(id))
-        still = absl::FailedPreconditionError(absl::StrCat(
-            "a Private pointer type is still used by ", std::string(inst.name())));
+        still = absl::FailedPreconditionError(
+            absl::StrCat("a Private pointer type is still used by ",
+                         std::string(inst.name())));
     });
   });
   if (!still.ok()) return still;
@@ -318,9 +320,10 @@ absl::Status RemoveMatrixTypes(Module& module, KernelFixups& fixes) {
     });
   });
   if (!used.ok()) return used;
-  fixes.matrix_types += std::erase_if(
-      module.types_values,
-      [&](const Instruction& inst) { return matrices.contains(inst.result_id()); });
+  fixes.matrix_types +=
+      std::erase_if(module.types_values, [&](const Instruction& inst) {
+        return matrices.contains(inst.result_id());
+      });
   DropAnnotationsOf(module, matrices);
   return absl::OkStatus();
 }
@@ -338,9 +341,9 @@ void PlainLoadsForOddAtomics(Module& module, KernelFixups& fixes) {
         if (!Is(inst, spv::Op::OpAtomicLoad) ||
             atomic_scalars.contains(inst.type_id()))
           continue;
-        inst = Instruction(static_cast<uint32_t>(spv::Op::OpLoad),
-                           inst.type_id(), inst.result_id(),
-                           {IdOperand(inst.word(0))});
+        inst =
+            Instruction(static_cast<uint32_t>(spv::Op::OpLoad), inst.type_id(),
+                        inst.result_id(), {IdOperand(inst.word(0))});
         ++fixes.atomic_loads;
       }
     }

@@ -46,20 +46,19 @@
 namespace l0spv::spirv {
 
 struct KernelFixups {
-  uint32_t signed_int_types = 0;     // made unsigned
-  uint32_t merged_types = 0;         // duplicate types merged away
-  uint32_t shader_decorations = 0;   // dropped
-  uint32_t widened_constants = 0;    // one-word 64-bit constants
-  uint32_t private_variables = 0;    // moved into their function(s)
-  uint32_t private_variable_copies = 0;  // for a second, third... function
+  uint32_t signed_int_types = 0;          // made unsigned
+  uint32_t merged_types = 0;              // duplicate types merged away
+  uint32_t shader_decorations = 0;        // dropped
+  uint32_t widened_constants = 0;         // one-word 64-bit constants
+  uint32_t private_variables = 0;         // moved into their function(s)
+  uint32_t private_variable_copies = 0;   // for a second, third... function
   uint32_t unused_private_variables = 0;  // removed
   uint32_t matrix_types = 0;              // unused, removed
   uint32_t atomic_loads = 0;              // made plain loads
   uint32_t Total() const {
     return signed_int_types + merged_types + shader_decorations +
            widened_constants + private_variables + private_variable_copies +
-           unused_private_variables +
-           matrix_types + atomic_loads;
+           unused_private_variables + matrix_types + atomic_loads;
   }
   nlohmann::json ToJson() const;
 };

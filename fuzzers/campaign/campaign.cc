@@ -139,11 +139,16 @@ void RecordOrStop(const CampaignOptions& o, uint32_t job, const CaseWork& w,
                   const oracles::Verdict& v, const spirv::TestCase& test_case,
                   std::map<std::string, oracles::Execution> outputs,
                   std::string reproduce, CampaignStats& stats) {
-  FindingRecord r{
-      v,           test_case, w.seed, std::move(outputs), std::move(reproduce),
-      std::nullopt, {}};
+  FindingRecord r{v,
+                  test_case,
+                  w.seed,
+                  std::move(outputs),
+                  std::move(reproduce),
+                  std::nullopt,
+                  {}};
   const bool on_mutant = w.mutated && &test_case == &*w.mutated;
-  if (test_case.transformation_log || (on_mutant && !w.spirv_fuzz_files.empty()))
+  if (test_case.transformation_log ||
+      (on_mutant && !w.spirv_fuzz_files.empty()))
     r.original = w.whole ? *w.whole : *w.test_case;
   if (on_mutant || oracles::TargetKind(v.target) == "spirv-fuzz")
     r.extra_files = w.spirv_fuzz_files;
@@ -166,11 +171,12 @@ std::map<std::string, std::string> SpirvFuzzFiles(
   std::map<std::string, std::string> files{
       {"spirv-fuzz/seed", absl::StrCat(seed, "\n")},
       {"spirv-fuzz/outcome.json",
-       nlohmann::json{{"outcome", generators::spirv_fuzz::OutcomeName(m.outcome)},
-                      {"detail", m.detail},
-                      {"transformations", m.transformation_count},
-                      {"known_bugs_avoided", m.known_bugs_avoided},
-                      {"fixups", m.fixups.ToJson()}}
+       nlohmann::json{
+           {"outcome", generators::spirv_fuzz::OutcomeName(m.outcome)},
+           {"detail", m.detail},
+           {"transformations", m.transformation_count},
+           {"known_bugs_avoided", m.known_bugs_avoided},
+           {"fixups", m.fixups.ToJson()}}
            .dump(2)}};
   if (!m.transformations.empty())
     files["spirv-fuzz/transformations"] = m.transformations;
@@ -200,8 +206,8 @@ void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
   eo.program = o.spirv_fuzz;
   eo.avoid_known_bugs = o.generator.avoid_known_bugs;
   eo.scratch_dir = o.target_options.scratch_dir;
-  eo.wall_time = std::max<std::chrono::milliseconds>(
-      o.limits.wall_time, std::chrono::seconds(30));
+  eo.wall_time = std::max<std::chrono::milliseconds>(o.limits.wall_time,
+                                                     std::chrono::seconds(30));
   auto m = sf::MutateWithSpirvFuzz(whole, w.seed, eo);
   if (!m.ok()) {
     ++stats.generator_errors;  // harness trouble (scratch, fork)
@@ -761,9 +767,13 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
             oracles::Execution e;
             e.status = oracles::ExecutionStatus::kCrashed;
             e.message = v.explanation;
-            FindingRecord r{
-                v,           *tc, g.seed, {{"ref", e}}, ReproduceCommand(o, v),
-                std::nullopt, {}};
+            FindingRecord r{v,
+                            *tc,
+                            g.seed,
+                            {{"ref", e}},
+                            ReproduceCommand(o, v),
+                            std::nullopt,
+                            {}};
             auto is_new = RecordFinding(o.out, r);
             if (!is_new.ok()) {
               written = is_new.status();

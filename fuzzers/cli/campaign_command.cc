@@ -224,13 +224,14 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     o.mutate = Engine::kSpirvFuzz;
     auto program = oracles::FindSpirvFuzz();
     if (!program)
-      return UsageError("campaign", absl::StrCat("--mutate=spirv-fuzz: ",
-                                                 oracles::kSpirvFuzzInstallHint));
+      return UsageError("campaign",
+                        absl::StrCat("--mutate=spirv-fuzz: ",
+                                     oracles::kSpirvFuzzInstallHint));
     o.spirv_fuzz = *program;
   } else {
-    return UsageError("campaign",
-                      absl::StrCat("--mutate=", m,
-                                   ": expected ours, spirv-fuzz or off"));
+    return UsageError(
+        "campaign",
+        absl::StrCat("--mutate=", m, ": expected ours, spirv-fuzz or off"));
   }
   if (auto batch = BatchFromFlag(absl::GetFlag(FLAGS_batch)); !batch.ok()) {
     return UsageError("campaign", std::string(batch.status().message()));
@@ -327,8 +328,10 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     uint32_t newest = ~0u;
     for (const std::string& t : o.targets)
       newest = std::min(newest, oracles::NewestSpirvVersionOfTarget(t));
-    if (o.mutate == fuzzers::campaign::CampaignOptions::MutateEngine::kSpirvFuzz)
-      newest = std::min(newest, oracles::NewestSpirvVersionOfTarget("spirv-fuzz"));
+    if (o.mutate ==
+        fuzzers::campaign::CampaignOptions::MutateEngine::kSpirvFuzz)
+      newest =
+          std::min(newest, oracles::NewestSpirvVersionOfTarget("spirv-fuzz"));
     if (newest != ~0u) o.generator.max_spirv_version = newest;
   }
   o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));

@@ -175,7 +175,8 @@ Command CheckCommand() {
   return {"check",
           "re-run a case on the reference and targets; exit 1 if interesting",
           "check CASE_DIR --target=LIST [--signature=SIG] [--strict] "
-          "[--module=FILE.spv [--kernel_fixup]] [--ref_steps=N] [--timeout=S] [--json] "
+          "[--module=FILE.spv [--kernel_fixup]] [--ref_steps=N] [--timeout=S] "
+          "[--json] "
           "[--save_finding=OUT]\n\n"
           "Runs the case on the reference interpreter and on each target (in "
           "worker processes with limits) and judges each target as the "

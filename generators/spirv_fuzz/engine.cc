@@ -45,8 +45,8 @@ const char* OutcomeName(Outcome outcome) {
 uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs) {
   uint32_t changed = 0;
   if ((avoid_known_bugs &
-       oracles::ConsumersOf(oracles::KnownBugId::kLlvmSpirvScalarConstantNull)) ==
-      0)
+       oracles::ConsumersOf(
+           oracles::KnownBugId::kLlvmSpirvScalarConstantNull)) == 0)
     return changed;
   absl::flat_hash_map<uint32_t, const spirv::Instruction*> scalar;
   for (const spirv::Instruction& inst : module.types_values) {
@@ -60,9 +60,8 @@ uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs) {
     auto type = scalar.find(inst.type_id());
     if (type == scalar.end()) continue;
     if (spirv::Is(*type->second, spv::Op::OpTypeBool)) {
-      inst = spirv::Instruction(
-          static_cast<uint32_t>(spv::Op::OpConstantFalse), inst.type_id(),
-          inst.result_id(), {});
+      inst = spirv::Instruction(static_cast<uint32_t>(spv::Op::OpConstantFalse),
+                                inst.type_id(), inst.result_id(), {});
     } else {
       const bool wide = type->second->word(0) > 32;
       spirv::Operand zero = spirv::LiteralOperand(0);
@@ -155,8 +154,8 @@ absl::StatusOr<Mutation> MutateWithSpirvFuzz(const spirv::TestCase& test_case,
             : absl::StrCat(": ", oracles::LastLines(child.stderr_text, 1)));
     return m;
   }
-  Mutation m = FixUpOutput(test_case, std::move(run->words),
-                           options.avoid_known_bugs);
+  Mutation m =
+      FixUpOutput(test_case, std::move(run->words), options.avoid_known_bugs);
   m.transformations = std::move(run->transformations);
   m.transformations_json = std::move(run->transformations_json);
   m.transformation_count = CountTransformations(m.transformations_json);

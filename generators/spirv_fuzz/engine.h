@@ -37,7 +37,7 @@ namespace l0spv::generators::spirv_fuzz {
 inline constexpr uint32_t kNewestSpirvVersion = 0x00010300;
 
 struct EngineOptions {
-  std::string program;      // the spirv-fuzz executable
+  std::string program;  // the spirv-fuzz executable
   // oracles::ConsumerBit mask of the consumers whose known bugs the
   // campaign avoids: AvoidKnownBugs takes those out of the output.
   uint32_t avoid_known_bugs = 0;
@@ -47,7 +47,7 @@ struct EngineOptions {
 
 enum class Outcome {
   kMutated,
-  kToolCrashed,    // signal: a spirv-fuzz bug
+  kToolCrashed,  // signal: a spirv-fuzz bug
   kToolTimedOut,
   kToolFailed,     // non-zero exit, or no output
   kFixupRefused,   // a form the Kernel fix-up does not handle

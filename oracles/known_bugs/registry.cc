@@ -23,7 +23,6 @@ std::string ConsumerField(spirv::JsonField field) {
   return name;
 }
 
-
 constexpr char kFormat[] = "l0spv-known-bugs/1";
 
 const known_bugs_internal::ReproducerText* FindText(const std::string& name) {

@@ -97,19 +97,17 @@ class SpirvFuzzTarget : public ToolAdapter {
 
 absl::StatusOr<SpirvFuzzRun> RunSpirvFuzz(const std::string& program,
                                           std::span<const uint32_t> words,
-                                          uint64_t seed,
-                                          const std::string& dir,
+                                          uint64_t seed, const std::string& dir,
                                           const ChildLimits& limits) {
   if (auto s = WriteModule(dir + "/in.spv",
                            std::vector<uint32_t>(words.begin(), words.end()));
       !s.ok())
     return s;
-  if (auto s = spirv::WriteTextFile(dir + "/donors.txt", ""); !s.ok())
-    return s;
-  auto child = RunCommand({program, "in.spv", "-o", "out.spv",
-                           absl::StrCat("--seed=", seed),
-                           "--donors=donors.txt"},
-                          limits, dir);
+  if (auto s = spirv::WriteTextFile(dir + "/donors.txt", ""); !s.ok()) return s;
+  auto child =
+      RunCommand({program, "in.spv", "-o", "out.spv",
+                  absl::StrCat("--seed=", seed), "--donors=donors.txt"},
+                 limits, dir);
   if (!child.ok()) return child.status();
   SpirvFuzzRun run;
   run.child = *std::move(child);
@@ -136,10 +134,11 @@ absl::StatusOr<SpirvFuzzTargetParam> ParseSpirvFuzzParam(
     } else if (!seeded && absl::SimpleAtoi(w, &p.seed)) {
       seeded = true;
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "spirv-fuzz:", param, ": expected spirv-fuzz:SEED or "
-          "spirv-fuzz:SEED+fixup (SEED a decimal number), got '", w,
-          "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("spirv-fuzz:", param,
+                       ": expected spirv-fuzz:SEED or "
+                       "spirv-fuzz:SEED+fixup (SEED a decimal number), got '",
+                       w, "'"));
     }
   }
   return p;

@@ -39,15 +39,14 @@ namespace l0spv::oracles {
 
 struct SpirvFuzzRun {
   ChildResult child;
-  std::vector<uint32_t> words;           // out.spv; empty if none/unreadable
-  std::string transformations;           // out.transformations (protobuf)
-  std::string transformations_json;      // out.transformations_json
+  std::vector<uint32_t> words;       // out.spv; empty if none/unreadable
+  std::string transformations;       // out.transformations (protobuf)
+  std::string transformations_json;  // out.transformations_json
 };
 
 absl::StatusOr<SpirvFuzzRun> RunSpirvFuzz(const std::string& program,
                                           std::span<const uint32_t> words,
-                                          uint64_t seed,
-                                          const std::string& dir,
+                                          uint64_t seed, const std::string& dir,
                                           const ChildLimits& limits);
 
 // "SEED" or "SEED+fixup" (empty = seed 1, raw).

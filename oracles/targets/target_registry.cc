@@ -13,10 +13,9 @@
 namespace l0spv::oracles {
 namespace {
 
-const std::vector<std::string> kKinds = {"ref",        "gpu",       "opencl",
-                                         "ocloc",      "oclgrind",  "spirv-opt",
-                                         "llvm-spirv", "spirv-link",
-                                         "spirv-fuzz"};
+const std::vector<std::string> kKinds = {
+    "ref",       "gpu",        "opencl",     "ocloc",     "oclgrind",
+    "spirv-opt", "llvm-spirv", "spirv-link", "spirv-fuzz"};
 
 std::string ToolConsumer(const ToolProbe& tool) {
   if (!tool.path) return "";
@@ -240,8 +239,9 @@ absl::StatusOr<TargetInfo> DescribeTarget(const std::string& name) {
     TargetInfo t = ToolTarget(name, ProbeTool("spirv-opt"));
     return t;
   }
-  if (kind == "spirv-fuzz") return SpirvFuzzInfo(name);  // the adapter
-                                                          // checks SEED
+  if (kind == "spirv-fuzz")
+    return SpirvFuzzInfo(name);  // the adapter
+                                 // checks SEED
   if (kind == "llvm-spirv" || kind == "spirv-link") {
     if (auto s = no_param(); !s.ok()) return s;
     return ToolTarget(name, ProbeTool(kind));

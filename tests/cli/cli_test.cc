@@ -511,8 +511,8 @@ TEST_F(CliTest, CampaignMutateRunsTransformedCases) {
 // script; `targets` says the same.
 TEST_F(CliTest, CampaignMutateSpirvFuzzWithoutTheToolExitsTwo) {
   const std::vector<std::string> env = {"L0SPV_SPIRV_FUZZ=/nonexistent/sf"};
-  CliRun r = L0spvFuzz({"--target=ref", "--mutate=spirv-fuzz",
-                        "--iterations=1", "--out=" + (dir_ / "sf").string()},
+  CliRun r = L0spvFuzz({"--target=ref", "--mutate=spirv-fuzz", "--iterations=1",
+                        "--out=" + (dir_ / "sf").string()},
                        env);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("ci/install-spirv-fuzz.sh"));
@@ -543,8 +543,8 @@ TEST_F(CliTest, CampaignMutateSpirvFuzzWithAStandIn) {
   }
   fs::permissions(tool, fs::perms::owner_all);
   const std::string out = (dir_ / "sfcampaign").string();
-  CliRun r = L0spvFuzz({"--target=ref", "--mutate=spirv-fuzz",
-                        "--iterations=6", "--no_reduce", "--out=" + out},
+  CliRun r = L0spvFuzz({"--target=ref", "--mutate=spirv-fuzz", "--iterations=6",
+                        "--no_reduce", "--out=" + out},
                        {"L0SPV_SPIRV_FUZZ=" + tool.string()});
   EXPECT_EQ(r.exit_code, 1) << r.err;  // findings: spirv-fuzz crashed
   std::ifstream in(out + "/stats.json");

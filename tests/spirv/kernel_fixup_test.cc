@@ -48,9 +48,7 @@ std::string Text(const Module& module) {
   return absl::StrJoin(lines, "\n");
 }
 
-std::string Normalized(std::string_view body) {
-  return Text(Read(body));
-}
+std::string Normalized(std::string_view body) { return Text(Read(body)); }
 
 void ExpectValidKernel(const Module& module) {
   const std::vector<uint32_t> words = EncodeModule(module);
@@ -119,9 +117,11 @@ TEST(KernelFixup, ShaderOnlyDecorationsAreDropped) {
   ASSERT_TRUE(fixes.ok()) << fixes.status();
   EXPECT_EQ(fixes->shader_decorations, 2u);
   EXPECT_THAT(Text(m), ::testing::Not(::testing::HasSubstr("NoContraction")));
-  EXPECT_THAT(Text(m), ::testing::Not(::testing::HasSubstr("RelaxedPrecision")));
+  EXPECT_THAT(Text(m),
+              ::testing::Not(::testing::HasSubstr("RelaxedPrecision")));
   // FPRoundingMode needs Kernel (or the 16-bit storage capabilities): kept.
-  EXPECT_THAT(Text(m), ::testing::HasSubstr("OpDecorate %12 FPRoundingMode RTZ"));
+  EXPECT_THAT(Text(m),
+              ::testing::HasSubstr("OpDecorate %12 FPRoundingMode RTZ"));
   ExpectValidKernel(m);
 }
 

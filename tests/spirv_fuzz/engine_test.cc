@@ -10,9 +10,9 @@
 #include <fstream>
 #include <string>
 
+#include "generators/kernel/generator.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "generators/kernel/generator.h"
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/consumer_probe.h"
 #include "spirv/binary.h"
@@ -90,10 +90,11 @@ TEST_F(SpirvFuzzEngineTest, TheSeedAndTheOutputReachTheMutant) {
   const spirv::TestCase tc = Generated(4);
   auto m = MutateWithSpirvFuzz(
       tc, 77,
-      StandIn("[ \"$4\" = --seed=77 ] || exit 3\n"
-              "cp \"$1\" \"$3\"\n"
-              "echo '{\"transformation\": [{}, {}]}' > out.transformations_json\n"
-              "printf 'proto' > out.transformations"));
+      StandIn(
+          "[ \"$4\" = --seed=77 ] || exit 3\n"
+          "cp \"$1\" \"$3\"\n"
+          "echo '{\"transformation\": [{}, {}]}' > out.transformations_json\n"
+          "printf 'proto' > out.transformations"));
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->outcome, Outcome::kMutated) << m->detail;
   EXPECT_EQ(m->test_case.module_words, tc.module_words);
@@ -124,13 +125,15 @@ TEST(SpirvFuzzFixUpOutput, AFixableOutputBecomesAValidMutant) {
   const uint32_t sint = module->header.bound++;
   module->types_values.insert(
       module->types_values.begin(),
-      spirv::Instruction(static_cast<uint32_t>(spv::Op::OpTypeInt), 0, sint,
-                         {spirv::LiteralOperand(32), spirv::LiteralOperand(1)}));
+      spirv::Instruction(
+          static_cast<uint32_t>(spv::Op::OpTypeInt), 0, sint,
+          {spirv::LiteralOperand(32), spirv::LiteralOperand(1)}));
   module->annotations.push_back(spirv::Instruction(
       static_cast<uint32_t>(spv::Op::OpDecorate), 0, 0,
       {spirv::IdOperand(sint),
-       spirv::EnumOperand(spirv::OperandKind::kDecoration,
-                          static_cast<uint32_t>(spv::Decoration::NoContraction))}));
+       spirv::EnumOperand(
+           spirv::OperandKind::kDecoration,
+           static_cast<uint32_t>(spv::Decoration::NoContraction))}));
   const Mutation m = FixUpOutput(tc, spirv::EncodeModule(*module));
   EXPECT_EQ(m.outcome, Outcome::kMutated) << m.detail;
   EXPECT_EQ(m.fixups.signed_int_types, 1u);

@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "generators/kernel/generator.h"
 #include "generators/transform/engine.h"
 #include "generators/transform/registry.h"
 #include "generators/transform/semantics_check.h"
-#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "spirv/binary.h"

@@ -58,8 +58,7 @@ std::vector<uint32_t> WholeVariablesAt(TransformContext& ctx,
 spirv::Operand MemoryAccess(bool is_volatile) {
   return spirv::EnumOperand(
       spirv::OperandKind::kMemoryAccess,
-      is_volatile ? static_cast<uint32_t>(spv::MemoryAccessMask::Volatile)
-                  : 0);
+      is_volatile ? static_cast<uint32_t>(spv::MemoryAccessMask::Volatile) : 0);
 }
 
 class AddCompositeSelfCopyKind : public Transformation {
@@ -76,9 +75,10 @@ class AddCompositeSelfCopyKind : public Transformation {
     if (!pos) return std::nullopt;
     const std::vector<uint32_t> vars = WholeVariablesAt(ctx, *pos);
     if (vars.empty()) return std::nullopt;
-    return Record{{"before", ToJson(ctx.Describe(*pos))},
-                  {"variable", vars[rng.Below(static_cast<uint32_t>(vars.size()))]},
-                  {"volatile", rng.OneIn(2)}};
+    return Record{
+        {"before", ToJson(ctx.Describe(*pos))},
+        {"variable", vars[rng.Below(static_cast<uint32_t>(vars.size()))]},
+        {"volatile", rng.OneIn(2)}};
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
