@@ -42,12 +42,16 @@ const char* OutcomeName(Outcome outcome) {
   return "?";
 }
 
-uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs) {
+namespace {
+
+bool Avoided(uint32_t avoid_known_bugs, oracles::KnownBugId id) {
+  return (avoid_known_bugs & oracles::ConsumersOf(id)) != 0;
+}
+
+// llvm_spirv_scalar_constant_null: a scalar OpConstantNull becomes the zero
+// OpConstant (OpConstantFalse) of its type, same id.
+uint32_t ScalarNullsToZeros(spirv::Module& module) {
   uint32_t changed = 0;
-  if ((avoid_known_bugs &
-       oracles::ConsumersOf(
-           oracles::KnownBugId::kLlvmSpirvScalarConstantNull)) == 0)
-    return changed;
   absl::flat_hash_map<uint32_t, const spirv::Instruction*> scalar;
   for (const spirv::Instruction& inst : module.types_values) {
     if (spirv::Is(inst, spv::Op::OpTypeInt) ||
@@ -63,15 +67,120 @@ uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs) {
       inst = spirv::Instruction(static_cast<uint32_t>(spv::Op::OpConstantFalse),
                                 inst.type_id(), inst.result_id(), {});
     } else {
-      const bool wide = type->second->word(0) > 32;
       spirv::Operand zero = spirv::LiteralOperand(0);
       zero.kind = spirv::OperandKind::kLiteralContextDependentNumber;
-      if (wide) zero.words.push_back(0);
+      if (type->second->word(0) > 32) zero.words.push_back(0);
       inst = spirv::Instruction(static_cast<uint32_t>(spv::Op::OpConstant),
                                 inst.type_id(), inst.result_id(), {zero});
     }
     ++changed;
   }
+  return changed;
+}
+
+// function_variable_initializer: a Function variable's initializer becomes
+// an OpStore right after the function's variables (what the initializer
+// means: the value at every entry to the function).
+uint32_t InitializersToStores(spirv::Module& module) {
+  uint32_t changed = 0;
+  for (spirv::Function& fn : module.functions) {
+    if (fn.blocks.empty()) continue;
+    auto& entry = fn.blocks.front().instructions;
+    std::vector<spirv::Instruction> stores;
+    size_t after_variables = 0;
+    for (size_t i = 0; i < entry.size(); ++i) {
+      spirv::Instruction& inst = entry[i];
+      if (!spirv::Is(inst, spv::Op::OpVariable)) continue;
+      after_variables = i + 1;
+      if (inst.NumOperands() < 2) continue;
+      stores.push_back(
+          spirv::Instruction(static_cast<uint32_t>(spv::Op::OpStore), 0, 0,
+                             {spirv::IdOperand(inst.result_id()),
+                              spirv::IdOperand(inst.word(1))}));
+      inst.mutable_operands().resize(1);
+      ++changed;
+    }
+    entry.insert(entry.begin() + static_cast<ptrdiff_t>(after_variables),
+                 stores.begin(), stores.end());
+  }
+  return changed;
+}
+
+// vector_shuffle_mixed: an OpVectorShuffle of vectors of two lengths
+// becomes an OpCompositeInsert chain on OpUndef of the result type, one
+// OpCompositeExtract per component (an undefined component, 0xFFFFFFFF,
+// stays undefined).
+uint32_t MixedShufflesToInserts(spirv::Module& module) {
+  absl::flat_hash_map<uint32_t, uint32_t> type_of, lanes, component;
+  for (const spirv::Instruction& inst : module.types_values) {
+    if (spirv::Is(inst, spv::Op::OpTypeVector)) {
+      lanes[inst.result_id()] = inst.word(1);
+      component[inst.result_id()] = inst.word(0);
+    }
+    if (inst.result_id() != 0 && inst.type_id() != 0)
+      type_of[inst.result_id()] = inst.type_id();
+  }
+  uint32_t changed = 0;
+  for (spirv::Function& fn : module.functions) {
+    for (const spirv::Instruction& p : fn.parameters)
+      type_of[p.result_id()] = p.type_id();
+    for (spirv::BasicBlock& b : fn.blocks) {
+      for (const spirv::Instruction& inst : b.instructions)
+        if (inst.result_id() != 0 && inst.type_id() != 0)
+          type_of[inst.result_id()] = inst.type_id();
+      std::vector<spirv::Instruction> out;
+      for (spirv::Instruction& inst : b.instructions) {
+        if (!spirv::Is(inst, spv::Op::OpVectorShuffle) ||
+            type_of[inst.word(0)] == type_of[inst.word(1)]) {
+          out.push_back(std::move(inst));
+          continue;
+        }
+        const uint32_t a = inst.word(0), bvec = inst.word(1);
+        const uint32_t a_lanes = lanes[type_of[a]];
+        const uint32_t elem = component[inst.type_id()];
+        uint32_t acc = module.header.bound++;
+        out.push_back(spirv::Instruction(
+            static_cast<uint32_t>(spv::Op::OpUndef), inst.type_id(), acc, {}));
+        for (size_t i = 2; i < inst.NumOperands(); ++i) {
+          const uint32_t sel = inst.word(i);
+          if (sel == 0xFFFFFFFFu) continue;
+          const uint32_t x = module.header.bound++;
+          out.push_back(spirv::Instruction(
+              static_cast<uint32_t>(spv::Op::OpCompositeExtract), elem, x,
+              {spirv::IdOperand(sel < a_lanes ? a : bvec),
+               spirv::LiteralOperand(sel < a_lanes ? sel : sel - a_lanes)}));
+          const bool last = i + 1 == inst.NumOperands();
+          const uint32_t next = last ? inst.result_id() : module.header.bound++;
+          out.push_back(spirv::Instruction(
+              static_cast<uint32_t>(spv::Op::OpCompositeInsert), inst.type_id(),
+              next,
+              {spirv::IdOperand(x), spirv::IdOperand(acc),
+               spirv::LiteralOperand(static_cast<uint32_t>(i - 2))}));
+          acc = next;
+        }
+        if (acc != inst.result_id())  // trailing undefined components
+          out.push_back(spirv::Instruction(
+              static_cast<uint32_t>(spv::Op::OpCopyObject), inst.type_id(),
+              inst.result_id(), {spirv::IdOperand(acc)}));
+        ++changed;
+      }
+      b.instructions = std::move(out);
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs) {
+  using oracles::KnownBugId;
+  uint32_t changed = 0;
+  if (Avoided(avoid_known_bugs, KnownBugId::kLlvmSpirvScalarConstantNull))
+    changed += ScalarNullsToZeros(module);
+  if (Avoided(avoid_known_bugs, KnownBugId::kFunctionVariableInitializer))
+    changed += InitializersToStores(module);
+  if (Avoided(avoid_known_bugs, KnownBugId::kVectorShuffleMixed))
+    changed += MixedShufflesToInserts(module);
   return changed;
 }
 

@@ -83,7 +83,12 @@ Mutation FixUpOutput(const spirv::TestCase& test_case,
 // changing a result when their consumers are in `avoid_known_bugs` (the
 // spirv-fuzz path's gate of each registry entry):
 //  - llvm_spirv_scalar_constant_null: a scalar OpConstantNull becomes the
-//    zero OpConstant (OpConstantFalse) of its type, same id.
+//    zero OpConstant (OpConstantFalse) of its type, same id;
+//  - function_variable_initializer: a Function variable's initializer
+//    becomes an OpStore after the function's variables;
+//  - vector_shuffle_mixed: an OpVectorShuffle of vectors of two lengths
+//    becomes OpCompositeExtract / OpCompositeInsert on an OpUndef (an
+//    undefined component stays undefined).
 // Returns how many instructions changed.
 uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs);
 

@@ -185,6 +185,47 @@ TEST(SpirvFuzzAvoidKnownBugs, ScalarNullConstantsBecomeZerosForLlvmSpirv) {
   EXPECT_TRUE(spirv::Validate(spirv::EncodeModule(*module)).ok());
 }
 
+TEST(SpirvFuzzAvoidKnownBugs, InitializersAndMixedShufflesForLlvmSpirv) {
+  auto words = spirv::Assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %5 "k"
+          %1 = OpTypeVoid
+          %2 = OpTypeInt 32 0
+          %3 = OpTypeVector %2 2
+          %6 = OpTypeVector %2 4
+          %7 = OpTypePointer Function %2
+          %8 = OpConstant %2 7
+          %9 = OpConstantComposite %3 %8 %8
+         %11 = OpConstantComposite %6 %8 %8 %8 %8
+          %4 = OpTypeFunction %1
+          %5 = OpFunction %1 None %4
+         %10 = OpLabel
+         %12 = OpVariable %7 Function %8
+         %13 = OpVectorShuffle %3 %9 %11 0 5
+         %14 = OpVectorShuffle %3 %9 %9 1 2
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(words.ok());
+  auto module = spirv::ReadModuleWords(*words);
+  ASSERT_TRUE(module.ok());
+  EXPECT_EQ(AvoidKnownBugs(*module, oracles::kConsumerLlvmSpirv), 2u);
+  auto text = spirv::Disassemble(spirv::EncodeModule(*module), false);
+  ASSERT_TRUE(text.ok());
+  EXPECT_THAT(*text, HasSubstr("%12 = OpVariable %7 Function\n"));
+  EXPECT_THAT(*text, HasSubstr("OpStore %12 %8"));
+  // The mixed shuffle: component 0 of %9, component 5 - 2 = 3 of %11.
+  EXPECT_THAT(*text, HasSubstr("OpCompositeExtract %2 %9 0"));
+  EXPECT_THAT(*text, HasSubstr("OpCompositeExtract %2 %11 3"));
+  EXPECT_THAT(*text, HasSubstr("%13 = OpCompositeInsert %3"));
+  EXPECT_THAT(*text, HasSubstr("%14 = OpVectorShuffle %3 %9 %9 1 2"));
+  const std::vector<uint32_t> fixed = spirv::EncodeModule(*module);
+  EXPECT_TRUE(spirv::Validate(fixed).ok()) << spirv::Validate(fixed);
+}
+
 // With the real spirv-fuzz: most seeds give a usable (valid) mutant.
 TEST_F(SpirvFuzzEngineTest, RealSpirvFuzzMutantsAreValidKernels) {
   const auto program = oracles::FindSpirvFuzz();
