@@ -153,6 +153,83 @@ bool IsPrivateVariable(const Instruction& inst) {
          inst.word(0) == static_cast<uint32_t>(spv::StorageClass::Private);
 }
 
+// Private variable `var` (whose users are functions `users`) becomes a
+// Function variable of the one Kernel entry point, passed as a new last
+// pointer parameter to every function that uses it or calls one that does
+// (transitively): the same storage for the whole invocation, as Private.
+absl::Status ThreadThroughCalls(
+    Module& module, ModuleBuilder& builder, const Instruction& var,
+    const std::vector<size_t>& users,
+    const absl::flat_hash_map<uint32_t, uint32_t>& function_pointer,
+    KernelFixups& fixes) {
+  if (module.entry_points.size() != 1)
+    return absl::FailedPreconditionError(
+        absl::StrCat("Private variable %", var.result_id(),
+                     " carries a value between functions of a module with ",
+                     module.entry_points.size(), " entry points"));
+  const uint32_t kernel_id = module.entry_points.front().word(1);
+  absl::flat_hash_map<uint32_t, size_t> index;  // function id -> index
+  for (size_t f = 0; f < module.functions.size(); ++f)
+    index[module.functions[f].id()] = f;
+  if (!index.contains(kernel_id))
+    return absl::FailedPreconditionError("the entry point has no function");
+  const size_t kernel = index.at(kernel_id);
+  absl::flat_hash_map<size_t, std::vector<size_t>> callers;
+  for (size_t g = 0; g < module.functions.size(); ++g)
+    for (const BasicBlock& b : module.functions[g].blocks)
+      for (const Instruction& inst : b.instructions)
+        if (Is(inst, spv::Op::OpFunctionCall) && index.contains(inst.word(0)))
+          callers[index.at(inst.word(0))].push_back(g);
+  // Users and their callers, transitively.
+  absl::flat_hash_set<size_t> reach(users.begin(), users.end());
+  std::vector<size_t> work(users.begin(), users.end());
+  while (!work.empty()) {
+    const size_t f = work.back();
+    work.pop_back();
+    for (size_t g : callers[f])
+      if (reach.insert(g).second) work.push_back(g);
+  }
+  const uint32_t pointer = function_pointer.at(var.type_id());
+  absl::flat_hash_map<size_t, uint32_t> param;  // function -> its parameter
+  for (size_t f : reach) {
+    if (f == kernel) continue;
+    Function& fn = module.functions[f];
+    if (fn.blocks.empty())
+      return absl::FailedPreconditionError("a declaration uses a variable");
+    param[f] = builder.TakeNextId();
+    fn.parameters.push_back(
+        Instruction(static_cast<uint32_t>(spv::Op::OpFunctionParameter),
+                    pointer, param[f], {}));
+    std::vector<uint32_t> types;
+    for (const Instruction& p : fn.parameters) types.push_back(p.type_id());
+    const uint32_t type = builder.FunctionType(fn.def.type_id(), types);
+    module.functions[f].def.mutable_operands()[1] = IdOperand(type);
+  }
+  // Every call to a function that now takes the variable passes it on.
+  for (size_t g : reach) {
+    const uint32_t passed = g == kernel ? var.result_id() : param.at(g);
+    for (BasicBlock& b : module.functions[g].blocks)
+      for (Instruction& inst : b.instructions)
+        if (Is(inst, spv::Op::OpFunctionCall) && index.contains(inst.word(0)) &&
+            param.contains(index.at(inst.word(0))))
+          inst.AddOperand(IdOperand(passed));
+  }
+  for (const auto& [f, id] : param) {
+    const IdMap to_param{{var.result_id(), id}};
+    for (BasicBlock& b : module.functions[f].blocks)
+      for (Instruction& inst : b.instructions) RemapIds(inst, to_param);
+  }
+  Instruction local = var;
+  local.set_type_id(pointer);
+  local.mutable_operands()[0] =
+      EnumOperand(OperandKind::kStorageClass,
+                  static_cast<uint32_t>(spv::StorageClass::Function));
+  auto& first = module.functions[kernel].blocks.front().instructions;
+  first.insert(first.begin(), std::move(local));
+  ++fixes.private_variables_threaded;
+  return absl::OkStatus();
+}
+
 absl::Status MovePrivateVariables(Module& module, KernelFixups& fixes) {
   absl::flat_hash_map<uint32_t, uint32_t> private_pointee;  // pointer type
   std::vector<uint32_t> private_types;  // in declaration order: stable ids
@@ -211,14 +288,12 @@ absl::Status MovePrivateVariables(Module& module, KernelFixups& fixes) {
   }
   // A value one function stores and another reads (spirv-fuzz's
   // replaceParameterWithGlobal passes arguments so) cannot be split into
-  // per-function copies.
+  // per-function copies: such a variable is threaded instead.
+  absl::flat_hash_set<uint32_t> threaded;
   for (const auto& [id, fns] : readers) {
     for (size_t f : fns) {
-      for (size_t g : writers[id]) {
-        if (g != f)
-          return absl::FailedPreconditionError(absl::StrCat(
-              "Private variable %", id, " carries a value between functions"));
-      }
+      for (size_t g : writers[id])
+        if (g != f) threaded.insert(id);
     }
   }
   // Interfaces list Private variables from SPIR-V 1.4 on; a Function
@@ -249,8 +324,17 @@ absl::Status MovePrivateVariables(Module& module, KernelFixups& fixes) {
     function_pointer[type] = builder.PointerType(spv::StorageClass::Function,
                                                  private_pointee.at(type));
   // A variable several functions use gets a copy in each (fresh ids after
-  // the first): none of them reads what another wrote (checked above).
+  // the first) when none of them reads what another wrote; otherwise it
+  // lives in the kernel and reaches its users as a pointer parameter.
   for (auto it = moved.rbegin(); it != moved.rend(); ++it) {
+    if (threaded.contains(it->result_id())) {
+      if (absl::Status s = ThreadThroughCalls(module, builder, *it,
+                                              users.at(it->result_id()),
+                                              function_pointer, fixes);
+          !s.ok())
+        return s;
+      continue;
+    }
     const std::vector<size_t>& fns = users.at(it->result_id());
     for (size_t k = 0; k < fns.size(); ++k) {
       Instruction var = *it;
@@ -385,6 +469,7 @@ nlohmann::json KernelFixups::ToJson() const {
           {"widened_constants", widened_constants},
           {"private_variables", private_variables},
           {"private_variable_copies", private_variable_copies},
+          {"private_variables_threaded", private_variables_threaded},
           {"unused_private_variables", unused_private_variables},
           {"matrix_types", matrix_types},
           {"atomic_loads", atomic_loads}};

@@ -22,8 +22,12 @@
 //    every function after the first), and every value of a Private pointer
 //    type in them is retyped to the Function pointer of the same pointee.
 //    A variable one function stores and another may read (spirv-fuzz's
-//    replaceParameterWithGlobal passes arguments that way), a Private
-//    pointer passed to a call or used by a type are refused: the function
+//    replaceParameterWithGlobal passes arguments that way) instead becomes
+//    a Function variable of the (one) Kernel entry point, passed as a new
+//    last pointer parameter to every function that uses it or calls one
+//    that does (transitively). A Private pointer passed to a call or used
+//    by a type, or a threaded variable in a module of several entry points,
+//    are refused: the function
 //    returns FailedPrecondition (the module is then unusable, and left
 //    half-edited — callers drop it).
 //  - Private pointer types nothing uses any more are removed.
@@ -46,19 +50,21 @@
 namespace l0spv::spirv {
 
 struct KernelFixups {
-  uint32_t signed_int_types = 0;          // made unsigned
-  uint32_t merged_types = 0;              // duplicate types merged away
-  uint32_t shader_decorations = 0;        // dropped
-  uint32_t widened_constants = 0;         // one-word 64-bit constants
-  uint32_t private_variables = 0;         // moved into their function(s)
-  uint32_t private_variable_copies = 0;   // for a second, third... function
-  uint32_t unused_private_variables = 0;  // removed
-  uint32_t matrix_types = 0;              // unused, removed
-  uint32_t atomic_loads = 0;              // made plain loads
+  uint32_t signed_int_types = 0;            // made unsigned
+  uint32_t merged_types = 0;                // duplicate types merged away
+  uint32_t shader_decorations = 0;          // dropped
+  uint32_t widened_constants = 0;           // one-word 64-bit constants
+  uint32_t private_variables = 0;           // moved into their function(s)
+  uint32_t private_variable_copies = 0;     // for a second, third... function
+  uint32_t private_variables_threaded = 0;  // kernel variable + parameters
+  uint32_t unused_private_variables = 0;    // removed
+  uint32_t matrix_types = 0;                // unused, removed
+  uint32_t atomic_loads = 0;                // made plain loads
   uint32_t Total() const {
     return signed_int_types + merged_types + shader_decorations +
            widened_constants + private_variables + private_variable_copies +
-           unused_private_variables + matrix_types + atomic_loads;
+           private_variables_threaded + unused_private_variables +
+           matrix_types + atomic_loads;
   }
   nlohmann::json ToJson() const;
 };

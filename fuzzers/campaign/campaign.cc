@@ -191,8 +191,10 @@ std::map<std::string, std::string> SpirvFuzzFiles(
 }
 
 // --mutate=spirv-fuzz for case `w` (its reference already ok): the engine,
-// then ref on the mutant — UB drops it, a different result is a spirv-fuzz
-// bug — and, when it is usable, the mutant for the targets.
+// then ref on the mutant with every UB check (`ref` here checks
+// uninitialised reads too: spirv-fuzz makes them, and a mutant reading
+// garbage is no test) — UB drops it, a different result is a spirv-fuzz bug
+// — and, when it is usable, the mutant for the targets.
 template <typename Timed, typename Split>
 void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
                             CampaignStats& stats, const Timed& timed,
@@ -279,7 +281,7 @@ void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
 template <typename Timed>
 void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
                  const Timed& timed, const RecordFn& record,
-                 oracles::Target& ref) {
+                 oracles::Target& ref, oracles::Target& strict_ref) {
   generators::kernel::GeneratorOptions g = o.generator;
   g.seed = w.seed;
   w.test_case = generators::kernel::GenerateTestCase(g);
@@ -316,7 +318,7 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
   w.original_ready = true;
   if (o.mutate == CampaignOptions::MutateEngine::kNone) return;
   if (o.mutate == CampaignOptions::MutateEngine::kSpirvFuzz) {
-    PrepareSpirvFuzzMutant(o, w, stats, timed, record, ref, split);
+    PrepareSpirvFuzzMutant(o, w, stats, timed, record, strict_ref, split);
     return;
   }
   // Metamorphic testing: the same case after semantics-preserving
@@ -379,6 +381,10 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
   ref_options.ref_in_process = true;  // the job is itself a worker process
   auto ref = oracles::MakeTarget("ref", ref_options);
   if (!ref.ok()) return kJobSetupFailed;
+  oracles::TargetOptions strict_options = ref_options;
+  strict_options.reference.check_uninitialized = true;
+  auto strict_ref = oracles::MakeTarget("ref", strict_options);
+  if (!strict_ref.ok()) return kJobSetupFailed;
   std::vector<std::unique_ptr<oracles::Target>> targets;
   for (const std::string& name : o.targets) {
     auto t = BuildTarget(o, name);
@@ -433,7 +439,7 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
             RecordOrStop(o, job, w, v, test_case, std::move(outputs),
                          std::move(reproduce), state.stats);
           },
-          **ref);
+          **ref, **strict_ref);
     }
     if (group.empty()) break;
     // The targets' turn: a job dying now is recorded against the group's

@@ -223,8 +223,9 @@ TEST(KernelFixup, APrivateVariableOfTwoFunctionsGetsACopyInEach) {
 }
 
 // spirv-fuzz's replaceParameterWithGlobal: the caller stores an argument,
-// the callee loads it. Copies per function would lose the value.
-TEST(KernelFixup, RefusesAPrivateVariableCarryingAValueBetweenFunctions) {
+// the callee loads it. Copies per function would lose the value, so the
+// variable lives in the kernel and reaches the callee as a new parameter.
+TEST(KernelFixup, APrivateVariableCarryingAValueIsThreadedThroughCalls) {
   Module m = Read(R"(
                OpEntryPoint Kernel %5 "k"
           %1 = OpTypeVoid
@@ -246,9 +247,19 @@ TEST(KernelFixup, RefusesAPrivateVariableCarryingAValueBetweenFunctions) {
                OpFunctionEnd
 )");
   auto fixes = FixUpKernelModule(m);
-  EXPECT_TRUE(absl::IsFailedPrecondition(fixes.status())) << fixes.status();
-  EXPECT_THAT(std::string(fixes.status().message()),
-              ::testing::HasSubstr("between functions"));
+  ASSERT_TRUE(fixes.ok()) << fixes.status();
+  EXPECT_EQ(fixes->private_variables_threaded, 1u);
+  EXPECT_EQ(fixes->private_variable_copies, 0u);
+  const std::string text = Text(m);
+  EXPECT_THAT(text, ::testing::Not(::testing::HasSubstr("Private")));
+  // Bound 33: %33 the Function pointer, %34 %30's parameter, %35 its type.
+  EXPECT_THAT(text, ::testing::HasSubstr("%35 = OpTypeFunction %1 %33"));
+  EXPECT_THAT(text, ::testing::HasSubstr("%30 = OpFunction %1 None %35"));
+  EXPECT_THAT(text, ::testing::HasSubstr("%34 = OpFunctionParameter %33"));
+  EXPECT_THAT(text, ::testing::HasSubstr("%32 = OpLoad %2 %34"));
+  EXPECT_THAT(text, ::testing::HasSubstr("%21 = OpVariable %33 Function %8"));
+  EXPECT_THAT(text, ::testing::HasSubstr("%13 = OpFunctionCall %1 %30 %21"));
+  ExpectValidKernel(m);
 }
 
 TEST(KernelFixup, RefusesAMatrixTypeInUse) {
