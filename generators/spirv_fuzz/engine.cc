@@ -1,6 +1,9 @@
 #include "generators/spirv_fuzz/engine.h"
 
+#include <map>
+
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "oracles/known_bugs/registry.h"
 #include "oracles/targets/adapter_util.h"
@@ -170,6 +173,37 @@ uint32_t MixedShufflesToInserts(spirv::Module& module) {
   return changed;
 }
 
+// llvm_spirv_builtin_access_chain: an access chain into a built-in
+// variable whose result nothing uses is removed (with its names).
+uint32_t UnusedBuiltInChainsRemoved(spirv::Module& module) {
+  const std::map<uint32_t, uint32_t> builtins =
+      spirv::BuiltInDecorations(module);
+  absl::flat_hash_set<uint32_t> used;
+  module.ForEachInstruction([&](const spirv::Instruction& inst) {
+    if (spirv::AnnotatedId(inst) != 0) return;
+    inst.ForEachInId([&](uint32_t id) { used.insert(id); });
+  });
+  absl::flat_hash_set<uint32_t> gone;
+  for (spirv::Function& fn : module.functions) {
+    for (spirv::BasicBlock& b : fn.blocks) {
+      std::erase_if(b.instructions, [&](const spirv::Instruction& inst) {
+        const bool chain = spirv::Is(inst, spv::Op::OpAccessChain) ||
+                           spirv::Is(inst, spv::Op::OpInBoundsAccessChain);
+        if (!chain || !builtins.contains(inst.word(0)) ||
+            used.contains(inst.result_id()))
+          return false;
+        gone.insert(inst.result_id());
+        return true;
+      });
+    }
+  }
+  for (auto* section : {&module.annotations, &module.debug_names})
+    std::erase_if(*section, [&](const spirv::Instruction& inst) {
+      return gone.contains(spirv::AnnotatedId(inst));
+    });
+  return static_cast<uint32_t>(gone.size());
+}
+
 }  // namespace
 
 uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs) {
@@ -181,6 +215,8 @@ uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs) {
     changed += InitializersToStores(module);
   if (Avoided(avoid_known_bugs, KnownBugId::kVectorShuffleMixed))
     changed += MixedShufflesToInserts(module);
+  if (Avoided(avoid_known_bugs, KnownBugId::kLlvmSpirvBuiltinAccessChain))
+    changed += UnusedBuiltInChainsRemoved(module);
   return changed;
 }
 

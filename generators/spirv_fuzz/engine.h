@@ -88,7 +88,9 @@ Mutation FixUpOutput(const spirv::TestCase& test_case,
 //    becomes an OpStore after the function's variables;
 //  - vector_shuffle_mixed: an OpVectorShuffle of vectors of two lengths
 //    becomes OpCompositeExtract / OpCompositeInsert on an OpUndef (an
-//    undefined component stays undefined).
+//    undefined component stays undefined);
+//  - llvm_spirv_builtin_access_chain: an unused access chain into a
+//    built-in variable is removed.
 // Returns how many instructions changed.
 uint32_t AvoidKnownBugs(spirv::Module& module, uint32_t avoid_known_bugs);
 

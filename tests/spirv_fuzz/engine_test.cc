@@ -226,6 +226,45 @@ TEST(SpirvFuzzAvoidKnownBugs, InitializersAndMixedShufflesForLlvmSpirv) {
   EXPECT_TRUE(spirv::Validate(fixed).ok()) << spirv::Validate(fixed);
 }
 
+TEST(SpirvFuzzAvoidKnownBugs, UnusedBuiltInAccessChainsGoForLlvmSpirv) {
+  auto words = spirv::Assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %5 "k" %20
+               OpName %12 "chain"
+               OpDecorate %20 BuiltIn GlobalInvocationId
+          %1 = OpTypeVoid
+          %2 = OpTypeInt 64 0
+          %3 = OpTypeInt 32 0
+          %6 = OpTypeVector %2 3
+          %7 = OpTypePointer Input %6
+          %8 = OpTypePointer Input %2
+          %9 = OpConstant %3 0
+         %20 = OpVariable %7 Input
+          %4 = OpTypeFunction %1
+          %5 = OpFunction %1 None %4
+         %10 = OpLabel
+         %12 = OpAccessChain %8 %20 %9
+         %13 = OpInBoundsAccessChain %8 %20 %9
+         %14 = OpLoad %2 %13
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(words.ok());
+  auto module = spirv::ReadModuleWords(*words);
+  ASSERT_TRUE(module.ok());
+  spirv::Module for_igc = *module;
+  EXPECT_EQ(AvoidKnownBugs(for_igc, oracles::kConsumerIgc), 0u);
+  EXPECT_EQ(AvoidKnownBugs(*module, oracles::kConsumerLlvmSpirv), 1u);
+  auto text = spirv::Disassemble(spirv::EncodeModule(*module), false);
+  ASSERT_TRUE(text.ok());
+  EXPECT_THAT(*text, ::testing::Not(HasSubstr("%12 = OpAccessChain")));
+  EXPECT_THAT(*text, ::testing::Not(HasSubstr("\"chain\"")));
+  EXPECT_THAT(*text, HasSubstr("%13 = OpInBoundsAccessChain"));  // used
+}
+
 // With the real spirv-fuzz: most seeds give a usable (valid) mutant.
 TEST_F(SpirvFuzzEngineTest, RealSpirvFuzzMutantsAreValidKernels) {
   const auto program = oracles::FindSpirvFuzz();

@@ -52,7 +52,8 @@ class AddBuiltinAccessChainKind : public Transformation {
  public:
   std::string_view kind() const override { return "add_builtin_access_chain"; }
   std::vector<oracles::KnownBugId> known_bugs() const override {
-    return {oracles::KnownBugId::kIgcBuiltinAccessChain};
+    return {oracles::KnownBugId::kIgcBuiltinAccessChain,
+            oracles::KnownBugId::kLlvmSpirvBuiltinAccessChain};
   }
 
   std::optional<Record> Propose(TransformContext& ctx,
