@@ -1,15 +1,11 @@
 #include "reducers/spirv_fuzz_shrink_stage.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "generators/spirv_fuzz/engine.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/consumer_probe.h"
@@ -17,32 +13,7 @@
 #include "spirv/file_io.h"
 
 namespace l0spv::reducers {
-namespace {
-
 namespace fs = std::filesystem;
-
-// A fresh directory under `parent` (the system temp directory when empty),
-// removed with the object.
-class ShrinkScratch {
- public:
-  explicit ShrinkScratch(const std::string& parent) {
-    std::error_code ec;
-    const fs::path base =
-        parent.empty() ? fs::temp_directory_path(ec) : fs::path(parent);
-    std::string templ = (base / "l0spv-sfshrink-XXXXXX").string();
-    if (::mkdtemp(templ.data()) != nullptr) path_ = templ;
-  }
-  ~ShrinkScratch() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-}  // namespace
 
 SpirvFuzzShrinkStage::SpirvFuzzShrinkStage(
     SpirvReduceOptions check, std::optional<SpirvFuzzShrinkInput> input,
@@ -74,9 +45,9 @@ bool SpirvFuzzShrinkStage::Run(ReductionContext& ctx) {
   // it; once anything else has changed the case, this stage is done.
   if (!mutant_) mutant_ = ctx.current().module_words;
   if (ctx.current().module_words != *mutant_) return false;
-  ShrinkScratch scratch(check_.scratch_parent);
-  const fs::path& dir = scratch.path();
-  if (dir.empty()) return false;
+  ReduceScratch scratch(check_.scratch_parent);
+  if (scratch.path().empty()) return false;
+  const fs::path dir = scratch.path();
   const spirv::TestCase start = ctx.current();
   if (!spirv::WriteTestCase(start, (dir / "case").string()).ok()) return false;
   const std::string in = (dir / "original.spv").string();
@@ -88,35 +59,9 @@ bool SpirvFuzzShrinkStage::Run(ReductionContext& ctx) {
       !spirv::WriteTextFile(seq, input_->transformations).ok())
     return false;
 
-  std::vector<std::string> check = check_.check_command;
-  check.push_back((dir / "case").string());
-  check.push_back("--target=" + absl::StrJoin(check_.targets, ","));
-  check.push_back("--signature=" + check_.signature);
-  check.push_back(absl::StrCat("--timeout=", check_.target_timeout_seconds));
-  check.push_back("--strict");
-  check.push_back("--kernel_fixup");
-  if (check_.reference_steps != 0)
-    check.push_back(absl::StrCat("--ref_steps=", check_.reference_steps));
-  std::vector<std::string> quoted;
-  for (const std::string& w : check) quoted.push_back(ShellQuote(w));
-  const uint32_t script_limit =
-      check_.target_timeout_seconds * (check_.targets.size() + 1) + 5;
-  const std::string best = (dir / "best.spv").string();
-  const std::string runs = (dir / "runs").string();
-  const std::string script_path = (dir / "interesting.sh").string();
-  {
-    std::ofstream f(script_path);
-    f << "#!/bin/sh\n"
-         "# spirv-fuzz --shrink interestingness: exit 0 iff `check` says "
-         "interesting (exit 1).\n"
-      << "echo >> " << ShellQuote(runs) << "\n"
-      << "timeout -k 2 " << script_limit << " " << absl::StrJoin(quoted, " ")
-      << " --module=\"$1\" >/dev/null 2>&1\n"
-      << "[ $? -eq 1 ] || exit 1\n"
-      << "cp \"$1\" " << ShellQuote(best) << "\n";
-    if (!f) return false;
-  }
-  ::chmod(script_path.c_str(), 0755);
+  const std::optional<CheckScript> script = WriteCheckScript(
+      check_, dir.string(), {"--kernel_fixup"}, "spirv-fuzz --shrink");
+  if (!script) return false;
 
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
       ctx.deadline() - ReductionContext::Clock::now());
@@ -129,20 +74,15 @@ bool SpirvFuzzShrinkStage::Run(ReductionContext& ctx) {
       {program_, in, "-o", out, "--shrink=" + seq,
        absl::StrCat("--shrinker-step-limit=", step_limit_),
        "--shrinker-temp-file-prefix=" + (dir / "temp").string(), "--",
-       script_path},
+       script->path},
       limits, dir.string());
-  {
-    std::ifstream f(runs);
-    std::string line;
-    while (std::getline(f, line)) ++script_runs_;
-  }
-  ctx.external_runs += script_runs_;
+  script_runs_ += CountLines(script->runs);
   std::error_code ec;
   std::string chosen;
   if (result.ok() && result->Succeeded() && fs::exists(out, ec)) {
     chosen = out;
-  } else if (fs::exists(best, ec)) {
-    chosen = best;  // cut short by the budget: keep what it had reached
+  } else if (fs::exists(script->best, ec)) {
+    chosen = script->best;  // cut short by the budget: keep what it had
   } else {
     return false;
   }

@@ -46,22 +46,66 @@ SpirvReduceStage::SpirvReduceStage(SpirvReduceOptions options)
     unsupported_ = "coreutils `timeout` not found (needed to bound each check)";
 }
 
+ReduceScratch::ReduceScratch(const std::string& parent) {
+  std::error_code ec;
+  const fs::path base =
+      parent.empty() ? fs::temp_directory_path(ec) : fs::path(parent);
+  std::string templ = (base / "l0spv-reduce-XXXXXX").string();
+  if (::mkdtemp(templ.data()) != nullptr) path_ = templ;
+}
+
+ReduceScratch::~ReduceScratch() {
+  std::error_code ec;
+  if (!path_.empty()) fs::remove_all(path_, ec);
+}
+
+std::optional<CheckScript> WriteCheckScript(
+    const SpirvReduceOptions& options, const std::string& dir,
+    const std::vector<std::string>& extra_flags, const std::string& who) {
+  std::vector<std::string> check = options.check_command;
+  check.push_back(dir + "/case");
+  check.push_back("--target=" + absl::StrJoin(options.targets, ","));
+  check.push_back("--signature=" + options.signature);
+  check.push_back(absl::StrCat("--timeout=", options.target_timeout_seconds));
+  check.push_back("--strict");
+  check.insert(check.end(), extra_flags.begin(), extra_flags.end());
+  if (options.reference_steps != 0)
+    check.push_back(absl::StrCat("--ref_steps=", options.reference_steps));
+  std::vector<std::string> quoted;
+  for (const std::string& w : check) quoted.push_back(ShellQuote(w));
+  // ref + every target, each under the per-target limit, plus start-up.
+  const uint32_t script_limit =
+      options.target_timeout_seconds * (options.targets.size() + 1) + 5;
+  CheckScript s{dir + "/interesting.sh", dir + "/best.spv", dir + "/runs"};
+  {
+    std::ofstream f(s.path);
+    f << "#!/bin/sh\n# " << who
+      << " interestingness: exit 0 iff `check` says interesting (exit 1).\n"
+      << "echo >> " << ShellQuote(s.runs) << "\n"
+      << "timeout -k 2 " << script_limit << " " << absl::StrJoin(quoted, " ")
+      << " --module=\"$1\" >/dev/null 2>&1\n"
+      << "[ $? -eq 1 ] || exit 1\n"
+      << "cp \"$1\" " << ShellQuote(s.best) << "\n";
+    if (!f) return std::nullopt;
+  }
+  ::chmod(s.path.c_str(), 0755);
+  return s;
+}
+
+uint64_t CountLines(const std::string& path) {
+  std::ifstream f(path);
+  std::string line;
+  uint64_t n = 0;
+  while (std::getline(f, line)) ++n;
+  return n;
+}
+
 bool SpirvReduceStage::Run(ReductionContext& ctx) {
   if (!unsupported_.empty() || ctx.Expired()) return false;
+  ReduceScratch scratch(options_.scratch_parent);
+  if (scratch.path().empty()) return false;
+  const fs::path dir = scratch.path();
   std::error_code ec;
-  const fs::path parent = options_.scratch_parent.empty()
-                              ? fs::temp_directory_path(ec)
-                              : fs::path(options_.scratch_parent);
-  std::string templ = (parent / "l0spv-reduce-XXXXXX").string();
-  if (::mkdtemp(templ.data()) == nullptr) return false;
-  const fs::path dir = templ;
-  struct Cleanup {
-    fs::path d;
-    ~Cleanup() {
-      std::error_code e;
-      fs::remove_all(d, e);
-    }
-  } cleanup{dir};
 
   const spirv::TestCase start = ctx.current();
   if (!spirv::WriteTestCase(start, (dir / "case").string()).ok()) return false;
@@ -72,36 +116,9 @@ bool SpirvReduceStage::Run(ReductionContext& ctx) {
            .ok())
     return false;
 
-  std::vector<std::string> check = options_.check_command;
-  check.push_back((dir / "case").string());
-  check.push_back("--target=" + absl::StrJoin(options_.targets, ","));
-  check.push_back("--signature=" + options_.signature);
-  check.push_back(absl::StrCat("--timeout=", options_.target_timeout_seconds));
-  check.push_back("--strict");
-  if (options_.reference_steps != 0)
-    check.push_back(absl::StrCat("--ref_steps=", options_.reference_steps));
-  std::vector<std::string> quoted;
-  for (const std::string& w : check) quoted.push_back(ShellQuote(w));
-  // ref + every target, each under the per-target limit, plus start-up.
-  const uint32_t script_limit =
-      options_.target_timeout_seconds * (options_.targets.size() + 1) + 5;
-  const std::string best = (dir / "best.spv").string();
-  const std::string runs = (dir / "runs").string();
-  const std::string script = absl::StrCat(
-      "#!/bin/sh\n"
-      "# spirv-reduce interestingness: exit 0 iff `check` says interesting "
-      "(exit 1).\n"
-      "echo >> ",
-      ShellQuote(runs), "\n", "timeout -k 2 ", script_limit, " ",
-      absl::StrJoin(quoted, " "), " --module=\"$1\" >/dev/null 2>&1\n",
-      "[ $? -eq 1 ] || exit 1\n", "cp \"$1\" ", ShellQuote(best), "\n");
-  const std::string script_path = (dir / "interesting.sh").string();
-  {
-    std::ofstream f(script_path);
-    f << script;
-    if (!f) return false;
-  }
-  ::chmod(script_path.c_str(), 0755);
+  const std::optional<CheckScript> script =
+      WriteCheckScript(options_, dir.string(), {}, "spirv-reduce");
+  if (!script) return false;
 
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
       ctx.deadline() - ReductionContext::Clock::now());
@@ -113,19 +130,14 @@ bool SpirvReduceStage::Run(ReductionContext& ctx) {
   auto result = oracles::RunCommand(
       {options_.program, absl::StrCat("--step-limit=", options_.step_limit),
        "--temp-file-prefix=" + (dir / "temp_").string(), in, "-o", out, "--",
-       script_path},
+       script->path},
       limits, dir.string());
-  {
-    std::ifstream f(runs);
-    std::string line;
-    while (std::getline(f, line)) ++script_runs_;
-  }
-  ctx.external_runs = script_runs_;
+  script_runs_ += CountLines(script->runs);
   std::string chosen;
   if (result.ok() && result->Succeeded() && fs::exists(out, ec)) {
     chosen = out;
-  } else if (fs::exists(best, ec)) {
-    chosen = best;  // cut short by the budget: keep what it had reached
+  } else if (fs::exists(script->best, ec)) {
+    chosen = script->best;  // cut short by the budget: keep what it had
   } else {
     return false;
   }

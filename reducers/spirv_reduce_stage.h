@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,5 +64,37 @@ class SpirvReduceStage : public Stage {
 
 // Quotes a word for /bin/sh.
 std::string ShellQuote(const std::string& word);
+
+// What the stages driving an outside reducer (spirv-reduce, spirv-fuzz
+// --shrink) share: a fresh scratch directory under `parent` (the system
+// temp directory when empty; path() empty when it cannot be made), removed
+// with the object, ...
+class ReduceScratch {
+ public:
+  explicit ReduceScratch(const std::string& parent);
+  ~ReduceScratch();
+  ReduceScratch(const ReduceScratch&) = delete;
+  ReduceScratch& operator=(const ReduceScratch&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// ... and the interestingness script DIR/interesting.sh: `CHECK... DIR/case
+// --target=... --signature=... --timeout=... --strict EXTRA...
+// [--ref_steps=N] --module=CANDIDATE` under `timeout` (per-target limit x
+// (targets + 1) + 5 s), exit 0 iff that exits 1; each run appends a line to
+// `runs`, each interesting candidate is copied to `best`. nullopt when the
+// script cannot be written. `who` names the reducer in its comment.
+struct CheckScript {
+  std::string path, best, runs;
+};
+std::optional<CheckScript> WriteCheckScript(
+    const SpirvReduceOptions& options, const std::string& dir,
+    const std::vector<std::string>& extra_flags, const std::string& who);
+
+// Lines of a text file (the script's run count); 0 when unreadable.
+uint64_t CountLines(const std::string& path);
 
 }  // namespace l0spv::reducers

@@ -39,9 +39,6 @@ class ReductionContext {
   bool Expired() const { return Clock::now() >= deadline_; }
   Clock::time_point deadline() const { return deadline_; }
   Interestingness& oracle() { return *oracle_; }
-  // Interestingness runs made by this process (spirv-reduce's own runs are
-  // counted by its stage).
-  uint64_t external_runs = 0;
 
  private:
   spirv::TestCase current_;
