@@ -373,6 +373,36 @@ TEST(CampaignTest, StatsRejectACounterAboveTheLimit) {
   EXPECT_THAT(s.status().message(), HasSubstr("field 'cases'"));
 }
 
+// --mutate=spirv-fuzz counters: added, subtracted and read back; a wrong
+// type, a counter above the limit or too many keys is an error naming the
+// field.
+TEST(CampaignTest, StatsCarryAndCheckTheSpirvFuzzCounters) {
+  CampaignStats a, b;
+  a.spirv_fuzz["usable"] = 3;
+  b.spirv_fuzz["usable"] = 4;
+  b.spirv_fuzz["ub-dropped"] = 1;
+  CampaignStats sum = a;
+  sum.Add(b);
+  EXPECT_EQ(sum.spirv_fuzz["usable"], 7u);
+  EXPECT_EQ(sum.Since(a).spirv_fuzz.at("usable"), 4u);
+  auto read = CampaignStats::FromJson(sum.ToJson(), "stats.json");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->spirv_fuzz, sum.spirv_fuzz);
+  EXPECT_FALSE(CampaignStats{}.ToJson().contains("spirv_fuzz"));
+  for (const nlohmann::json& bad :
+       {nlohmann::json("many"), nlohmann::json{{"usable", "3"}},
+        nlohmann::json{{"usable", ~uint64_t{0}}}}) {
+    nlohmann::json j = sum.ToJson();
+    j["spirv_fuzz"] = bad;
+    auto s = CampaignStats::FromJson(j, "stats.json");
+    ASSERT_FALSE(s.ok()) << bad.dump();
+    EXPECT_THAT(s.status().message(), HasSubstr("spirv_fuzz"));
+  }
+  nlohmann::json huge = sum.ToJson();
+  for (int i = 0; i < 100; ++i) huge["spirv_fuzz"]["k" + std::to_string(i)] = 1;
+  EXPECT_FALSE(CampaignStats::FromJson(huge, "stats.json").ok());
+}
+
 // Batches (issue 20): a consumer that rejects a whole module for one bad
 // kernel, or computes one kernel of a batch wrongly, must still give
 // findings naming exactly the cases at fault: every poisoned seed, and no

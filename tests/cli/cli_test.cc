@@ -525,6 +525,23 @@ TEST_F(CliTest, CampaignMutateSpirvFuzzWithoutTheToolExitsTwo) {
   EXPECT_THAT(r.err, HasSubstr("--mutate=sometimes"));
 }
 
+// The new spirv-fuzz inputs refused with exit 2: --kernel_fixup without a
+// --module candidate, and a spirv-fuzz target whose seed is no number.
+TEST_F(CliTest, SpirvFuzzInputsOutOfShapeExitTwo) {
+  const std::string c = (dir_ / "case").string();
+  ASSERT_EQ(L0spvFuzz({"generate", "--seed=2", "--out=" + c}).exit_code, 0);
+  CliRun r = L0spvFuzz({"check", c, "--target=ref", "--kernel_fixup"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--kernel_fixup applies to a --module file"));
+  for (const std::string target :
+       {"spirv-fuzz:seven", "spirv-fuzz:1+fixup+fixup2", "spirv-fuzz:+"}) {
+    r = L0spvFuzz({"check", c, "--target=" + target},
+                  {"L0SPV_SPIRV_FUZZ=/bin/true"});
+    EXPECT_EQ(r.exit_code, 2) << target << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("spirv-fuzz:SEED")) << target;
+  }
+}
+
 // The engine's plumbing with a stand-in spirv-fuzz (CI has no real one):
 // it crashes on seeds divisible by 3 and otherwise returns its input with a
 // one-record transformation sequence. Crashes are findings against

@@ -626,6 +626,8 @@ TEST(GoldenStages, MalformedFilesAreErrorsNamingTheLine) {
   };
   EXPECT_THAT(error(ok + "; golden: colour blue\n" + module),
               HasSubstr("f.spvasm:4: unknown key 'colour'"));
+  EXPECT_THAT(error(ok + "; golden: spirv-fuzz seven\n" + module),
+              HasSubstr("f.spvasm:4: want a seed"));
   EXPECT_THAT(error(ok + "; golden: arg buffer 0g\n" + module),
               HasSubstr("f.spvasm:4: bad hex bytes"));
   EXPECT_THAT(error(ok +
