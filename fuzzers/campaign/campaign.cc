@@ -219,10 +219,6 @@ void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
   w.spirv_fuzz_files = SpirvFuzzFiles(w.seed, *m);
   const std::string raw_target = absl::StrCat("spirv-fuzz:", w.seed);
   const std::string fixed_target = raw_target + "+fixup";
-  const auto reproduce = [&](const oracles::Verdict& v) {
-    return absl::StrCat(o.self_command, " check {case} --target='", v.target,
-                        "' --signature='", v.signature, "'");
-  };
   if (m->outcome == sf::Outcome::kToolCrashed ||
       m->outcome == sf::Outcome::kToolTimedOut) {
     oracles::Execution e;
@@ -233,7 +229,8 @@ void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
     const oracles::Verdict v =
         oracles::Judge(whole, w.reference, raw_target, true, e);
     if (v.IsFinding())
-      record(v, whole, {{"ref", w.reference}, {raw_target, e}}, reproduce(v));
+      record(v, whole, {{"ref", w.reference}, {raw_target, e}},
+             ReproduceCommand(o, v));
     return;
   }
   if (m->outcome != sf::Outcome::kMutated) return;
@@ -268,7 +265,7 @@ void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
     ++c["changed-results"];
     record(self, whole,
            {{"ref", w.reference}, {fixed_target, w.mutated_reference}},
-           reproduce(self));
+           ReproduceCommand(o, self));
     return;
   }
   ++c["usable"];
