@@ -8,12 +8,20 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "spirv/binary.h"
+#include "spirv/grammar.h"
 #include "spirv/ir_edit.h"
 #include "spirv/link.h"
+#include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::spirv {
 namespace {
+
+// "1.4" for a version word (0x00010400); "the newest" for no bound.
+std::string VersionName(uint32_t word) {
+  if (word == ~0u) return "the newest";
+  return absl::StrCat((word >> 16) & 0xff, ".", (word >> 8) & 0xff);
+}
 
 // Renames the entry point `from` (and its function's OpName) to `to`.
 absl::Status RenameEntryPoint(Module& module, const std::string& from,
@@ -88,6 +96,74 @@ bool HasByValParameter(const Module& module) {
   return false;
 }
 
+// Extensions that none of spirv-opt's extension allowlists holds (checked
+// in SPIRV-Tools 2023.1, Debian 12: aggressive-dce, local-access-chain-
+// convert, local-single-block-elim and local-single-store-elim keep one, and
+// skip a module declaring anything outside it; no other pass names these):
+// any of them, or several, turns off the same passes, so they share a key.
+// The ones the generator emits; any other extension keys by its name.
+bool InNoSpirvOptAllowlist(absl::string_view name) {
+  static constexpr absl::string_view kUnlisted[] = {
+      "SPV_EXT_shader_atomic_float16_add", "SPV_EXT_shader_atomic_float_add",
+      "SPV_EXT_shader_atomic_float_min_max", "SPV_INTEL_subgroups",
+      "SPV_KHR_linkonce_odr"};
+  return std::find(std::begin(kUnlisted), std::end(kUnlisted), name) !=
+         std::end(kUnlisted);
+}
+
+// The type `id` written structurally, so equal types of two modules read
+// alike: "i32", "f16", "v8i64", "a4:i32", "p7:i32", "s{i32,f32}"; "?" for
+// what it does not describe.
+std::string StructuralType(const TypeTable& types, uint32_t id, int depth = 0) {
+  const TypeInfo* t = types.Get(id);
+  if (t == nullptr || depth > 8) return "?";
+  switch (t->op) {
+    case spv::Op::OpTypeBool:
+      return "b";
+    case spv::Op::OpTypeInt:
+      return absl::StrCat("i", t->width);
+    case spv::Op::OpTypeFloat:
+      return absl::StrCat("f", t->width);
+    case spv::Op::OpTypeVector:
+      return absl::StrCat("v", t->count,
+                          StructuralType(types, t->element, depth + 1));
+    case spv::Op::OpTypeArray:
+      return absl::StrCat("a", t->count, ":",
+                          StructuralType(types, t->element, depth + 1));
+    case spv::Op::OpTypePointer:
+      return absl::StrCat("p", static_cast<uint32_t>(t->storage_class), ":",
+                          StructuralType(types, t->element, depth + 1));
+    case spv::Op::OpTypeStruct: {
+      std::vector<std::string> members;
+      for (uint32_t m : t->members)
+        members.push_back(StructuralType(types, m, depth + 1));
+      return absl::StrCat(t->packed ? "S{" : "s{", absl::StrJoin(members, ","),
+                          "}");
+    }
+    default:
+      return "?";
+  }
+}
+
+// The pointee of the module's first OpGenericCastToPtrExplicit to Function
+// storage, structurally; empty when it has none (or does not read).
+std::string PrivateCastPointee(const std::vector<uint32_t>& words) {
+  auto module = ReadModuleWords(words);
+  if (!module.ok()) return "";
+  const TypeTable types(*module);
+  std::string pointee;
+  std::as_const(*module).ForEachInstruction([&](const Instruction& inst) {
+    if (!pointee.empty() || !Is(inst, spv::Op::OpGenericCastToPtrExplicit) ||
+        inst.NumOperands() < 2 ||
+        inst.operand(1).AsLiteral() !=
+            static_cast<uint32_t>(spv::StorageClass::Function))
+      return;
+    const TypeInfo* pointer = types.Get(inst.type_id());
+    if (pointer != nullptr) pointee = StructuralType(types, pointer->element);
+  });
+  return pointee;
+}
+
 }  // namespace
 
 std::string BatchedEntryName(const std::string& entry, size_t index) {
@@ -99,9 +175,27 @@ absl::StatusOr<std::vector<TestCase>> BatchKernels(
   if (cases.empty()) return absl::InvalidArgumentError("no cases to batch");
   std::vector<Module> modules;
   modules.reserve(cases.size());
+  BatchFit fit;
   for (size_t i = 0; i < cases.size(); ++i) {
     const TestCase& tc = cases[i];
     const std::string which = absl::StrCat("case ", i, " of the batch");
+    const BatchFit own = BatchFitOf(tc);
+    if (!fit.Meets(own)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          which, " does not fit with the cases before it: it needs SPIR-V ",
+          VersionName(own.needs), " to ", VersionName(own.allows),
+          own.private_cast_pointee.empty()
+              ? ""
+              : absl::StrCat(" and casts to private ",
+                             own.private_cast_pointee),
+          "; they need ", VersionName(fit.needs), " to ",
+          VersionName(fit.allows),
+          fit.private_cast_pointee.empty()
+              ? ""
+              : absl::StrCat(" and cast to private ",
+                             fit.private_cast_pointee)));
+    }
+    fit = fit.With(own);
     if (!tc.linked_modules.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat(which, " has several modules"));
@@ -154,29 +248,55 @@ bool SharesOneModule(std::span<const TestCase> launches) {
   return true;
 }
 
+BatchFit BatchFitOf(const TestCase& test_case) {
+  const std::vector<uint32_t>& words = test_case.module_words;
+  constexpr size_t kHeaderWords = 5;
+  BatchFit fit;
+  if (words.size() > 1) fit.needs = words[1];
+  bool explicit_cast = false;
+  for (size_t at = kHeaderWords; at < words.size();) {
+    const uint32_t count = words[at] >> 16;
+    if (count == 0 || at + count > words.size()) break;
+    const uint32_t opcode = words[at] & 0xffff;
+    if (const OpcodeInfo* info = FindOpcode(opcode))
+      fit.allows = std::min(fit.allows, info->last_version);
+    if (opcode == static_cast<uint32_t>(spv::Op::OpGenericCastToPtrExplicit))
+      explicit_cast = true;
+    at += count;
+  }
+  // Rare: read the module only when it has such a cast.
+  if (explicit_cast) fit.private_cast_pointee = PrivateCastPointee(words);
+  return fit;
+}
+
 std::string BatchKey(const TestCase& test_case) {
   const std::vector<uint32_t>& words = test_case.module_words;
   constexpr size_t kHeaderWords = 5;
   bool groups = false;
+  bool unroll = false;
   std::set<std::string> extensions;
   for (size_t at = kHeaderWords; at < words.size();) {
     const uint32_t count = words[at] >> 16;
     const auto opcode = static_cast<spv::Op>(words[at] & 0xffff);
     if (count == 0 || at + count > words.size()) break;
-    // Both live in the module's preamble: stop at the first function.
-    if (opcode == spv::Op::OpFunction) break;
     if (opcode == spv::Op::OpDecorationGroup) groups = true;
+    if (opcode == spv::Op::OpLoopMerge && count > 3 &&
+        (words[at + 3] & static_cast<uint32_t>(spv::LoopControlMask::Unroll)))
+      unroll = true;
     if (opcode == spv::Op::OpExtension) {
-      // The name's words as they are: equal names, equal keys.
       std::string name;
-      for (size_t w = at + 1; w < at + count; ++w)
-        absl::StrAppend(&name, absl::Hex(words[w]), ".");
-      extensions.insert(std::move(name));
+      for (size_t w = at + 1; w < at + count; ++w) {
+        for (int b = 0; b < 4; ++b) {
+          const char c = static_cast<char>((words[w] >> (8 * b)) & 0xff);
+          if (c != '\0') name.push_back(c);
+        }
+      }
+      extensions.insert(InNoSpirvOptAllowlist(name) ? "unlisted" : name);
     }
     at += count;
   }
   return absl::StrCat(groups ? "groups;" : "no-groups;",
-                      absl::StrJoin(extensions, "/"));
+                      unroll ? "unroll;" : "", absl::StrJoin(extensions, "/"));
 }
 
 }  // namespace l0spv::spirv

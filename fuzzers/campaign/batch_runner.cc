@@ -141,12 +141,28 @@ std::vector<TargetResult> RunOnTarget(oracles::Target& target,
       by_key[at - keys.begin()].push_back(i);
     }
   }
+  // Within a key, first fit: a case joins the first open batch with room
+  // that it fits (spirv::BatchFit: SPIR-V versions, a consumer's
+  // one-per-module rules), else opens one.
   for (const std::vector<size_t>& same : by_key) {
-    for (size_t start = 0; start < same.size(); start += k) {
-      const size_t end = std::min(same.size(), start + k);
-      bisector.Run(
-          std::vector<size_t>(same.begin() + start, same.begin() + end));
+    struct Open {
+      std::vector<size_t> members;
+      spirv::BatchFit fit;
+    };
+    std::vector<Open> open;
+    for (size_t i : same) {
+      const spirv::BatchFit own = spirv::BatchFitOf(*cases[i].test_case);
+      auto fits = std::find_if(open.begin(), open.end(), [&](const Open& b) {
+        return b.members.size() < k && b.fit.Meets(own);
+      });
+      if (fits == open.end()) {
+        open.push_back({{i}, own});
+      } else {
+        fits->members.push_back(i);
+        fits->fit = fits->fit.With(own);
+      }
     }
+    for (const Open& b : open) bisector.Run(b.members);
   }
   return bisector.Take();
 }

@@ -11,8 +11,10 @@
 //    otherwise the cases that failed are batched again. A result that is
 //    not ok is therefore always the case's own, never a batch artifact, and
 //    a verdict recorded from it names exactly that case.
-//  - A batch holds at most `batch` cases, in campaign order; for a target
-//    that batches_by_key() (spirv-opt), only cases of one spirv::BatchKey.
+//  - A batch holds at most `batch` cases that fit together
+//    (spirv::BatchFit), packed first fit in campaign order; for a
+//    target that batches_by_key() (spirv-opt), only cases of one
+//    spirv::BatchKey.
 //  - `batch` <= 1, a target that does not batch, or cases BatchKernels
 //    refuses (several modules): each case runs alone, as without batching.
 //  - Each result carries its verdict (Judge against the case's reference)

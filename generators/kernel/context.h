@@ -8,6 +8,7 @@
 // kernel-only statements (outputs, atomics, barriers) check it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -155,6 +156,9 @@ struct HelperFunction {
   std::vector<ValueType> params;
   bool has_array_param = false;  // last parameter: pointer to u32[8]
   spv::StorageClass array_storage = spv::StorageClass::Function;
+  // Last parameter: the caller's opaque_false (GenContext), so the helper's
+  // conditions stay unfoldable once inlined.
+  bool has_opaque_param = false;
 };
 
 struct GenContext {
@@ -192,17 +196,29 @@ struct GenContext {
   uint32_t loop_weight = 1;
   uint32_t statements_left = 0;
   uint32_t printf_calls = 0;  // made so far (printf.h)
+  // A bool that is false at run time but that no optimizer can fold (the
+  // global linear id compared with 2^64 - 1), or 0. Set in the kernel while
+  // spirv-opt's constant-branch crash is avoided: every branch condition
+  // and switch selector then depends on it (expressions.h Unfoldable).
+  uint32_t opaque_false = 0;
 
   bool GuardOn(Guard g) const { return (options.disabled_guards & g) == 0; }
-  // True when the construct a known bug of these consumers needs may be
-  // emitted (none of them is to be avoided).
   // A known-bug gate: may the construct of these registry entries be
-  // emitted (none of their consumers is avoided)?
+  // emitted (none of their consumers is avoided, or every one of them is
+  // in GeneratorOptions::allowed_bugs)?
   bool BugsAllowed(oracles::KnownBugId id) const {
-    return (features.avoid_bugs & oracles::ConsumersOf(id)) == 0;
+    return (features.avoid_bugs & oracles::ConsumersOf(id)) == 0 ||
+           std::find(options.allowed_bugs.begin(), options.allowed_bugs.end(),
+                     id) != options.allowed_bugs.end();
   }
   bool BugsAllowed(std::initializer_list<oracles::KnownBugId> ids) const {
-    return (features.avoid_bugs & oracles::ConsumersOf(ids)) == 0;
+    if ((features.avoid_bugs & oracles::ConsumersOf(ids)) == 0) return true;
+    for (oracles::KnownBugId id : ids) {
+      if (std::find(options.allowed_bugs.begin(), options.allowed_bugs.end(),
+                    id) == options.allowed_bugs.end())
+        return false;
+    }
+    return true;
   }
   void Decorate(uint32_t target, spv::Decoration decoration,
                 std::vector<uint32_t> literals = {});

@@ -170,7 +170,8 @@ uint32_t IndexInto(GenContext& ctx, uint32_t value, ValueType type,
   return fn.Op(Op::OpUMod, u64, {index, ctx.types.U64(count)});
 }
 
-uint32_t Condition(GenContext& ctx) {
+namespace {
+uint32_t AnyCondition(GenContext& ctx) {
   if (ctx.rng.Percent(60)) {
     const Value* v = ctx.pool.PickIf(
         ctx.rng, [](const Value& c) { return c.type == BoolT(); });
@@ -184,6 +185,23 @@ uint32_t Condition(GenContext& ctx) {
   const uint32_t a = Operand(ctx, t);
   const uint32_t b = Operand(ctx, t);
   return ctx.fn->Op(op, type, {a, b});
+}
+}  // namespace
+
+uint32_t Condition(GenContext& ctx) {
+  const uint32_t condition = AnyCondition(ctx);
+  if (ctx.opaque_false == 0) return condition;
+  return ctx.fn->Op(Op::OpLogicalNotEqual, ctx.types.Id(BoolT()),
+                    {condition, ctx.opaque_false});
+}
+
+uint32_t UnfoldableU32(GenContext& ctx, uint32_t value) {
+  if (ctx.opaque_false == 0) return value;
+  const uint32_t u32 = ctx.types.Id(IntT(32));
+  const uint32_t zero =
+      ctx.fn->Op(Op::OpSelect, u32,
+                 {ctx.opaque_false, ctx.types.U32(1), ctx.types.U32(0)});
+  return ctx.fn->Op(Op::OpIAdd, u32, {value, zero});
 }
 
 // SPIR-V 1.4's NoSignedWrap / NoUnsignedWrap where no wrap can happen: an

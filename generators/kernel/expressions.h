@@ -35,6 +35,9 @@ uint32_t IndexInto(GenContext& ctx, uint32_t value, ValueType type,
 uint32_t AnyIntAs(GenContext& ctx, uint8_t width);
 // A bool scalar condition from the pool or a fresh comparison.
 uint32_t Condition(GenContext& ctx);
+// `value` (u32) made unfoldable: plus a run-time zero while
+// ctx.opaque_false is set, else `value` itself.
+uint32_t UnfoldableU32(GenContext& ctx, uint32_t value);
 
 bool GenIntArith(GenContext& ctx);
 bool GenIntDivision(GenContext& ctx);

@@ -69,6 +69,10 @@ struct GeneratorOptions {
   // oracles::ConsumersOfTarget), so campaigns find new bugs instead of the
   // same ones again. 0 = emit everything.
   uint32_t avoid_known_bugs = oracles::kAllConsumers;
+  // Registry entries whose constructs are emitted even though their
+  // consumers are in avoid_known_bugs (a test or a campaign aimed at one
+  // known bug, with every other gate of that consumer kept).
+  std::vector<oracles::KnownBugId> allowed_bugs;
   // Allow ND-ranges whose global size is not a multiple of the local size
   // (OpenCL 2.0 non-uniform work-groups; Level Zero cannot launch them).
   bool allow_non_uniform = false;

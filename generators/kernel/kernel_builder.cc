@@ -283,8 +283,9 @@ void KernelBuilder::AddStructArg() {
   for (uint32_t m = 0; m < member_ids.size(); ++m) {
     ctx_.module.debug_names.emplace_back(
         static_cast<uint32_t>(Op::OpMemberName), 0, 0,
-        std::vector<spirv::Operand>{Id(struct_type_), Lit(m),
-                                    spirv::StringOperand("m" + std::to_string(m))});
+        std::vector<spirv::Operand>{
+            Id(struct_type_), Lit(m),
+            spirv::StringOperand("m" + std::to_string(m))});
   }
   spirv::KernelArg arg;
   arg.kind = spirv::KernelArg::Kind::kScalar;
@@ -334,6 +335,11 @@ void KernelBuilder::Prologue() {
     k_.linear_id = lin;
   } else {
     k_.linear_id = LoadBuiltin(spv::BuiltIn::GlobalLinearId, u64);
+  }
+  if (!ctx_.BugsAllowed({KnownBugId::kSpirvOptConstantBranchCrash,
+                         KnownBugId::kSpirvOptDeadBranchCrash})) {
+    ctx_.opaque_false = fn.Op(Op::OpIEqual, ctx_.types.Id(BoolT()),
+                              {k_.linear_id, ctx_.types.U64(~uint64_t{0})});
   }
   k_.out_int_base =
       fn.Op(Op::OpIMul, u64_type, {k_.linear_id, ctx_.types.U64(k_.int_slots)});

@@ -293,9 +293,9 @@ bool GenSwitch(GenContext& ctx) {
   const bool unreachable_default =
       full && ctx.BugsAllowed(KnownBugId::kPoclSwitchUnreachableDefault);
   const uint32_t u32_type = ctx.types.Id(IntT(32));
-  const uint32_t selector =
-      fn.Op(spv::Op::OpUMod, u32_type,
-            {AnyIntAs(ctx, 32), ctx.types.U32(selector_range)});
+  const uint32_t selector = fn.Op(
+      spv::Op::OpUMod, u32_type,
+      {UnfoldableU32(ctx, AnyIntAs(ctx, 32)), ctx.types.U32(selector_range)});
   std::optional<Value> outer;
   if (const Value* v = ctx.pool.PickIf(rng, [](const Value& c) {
         return !c.type.IsBool() || !c.type.IsVector();
@@ -374,6 +374,7 @@ bool GenCall(GenContext& ctx) {
     }
     args.push_back(pointer);
   }
+  if (h.has_opaque_param) args.push_back(ctx.opaque_false);
   std::vector<spirv::Operand> ops{Id(h.id)};
   for (uint32_t a : args) ops.push_back(Id(a));
   AddValue(ctx,
@@ -385,6 +386,10 @@ bool GenCall(GenContext& ctx) {
 
 void BuildHelperFunctions(GenContext& ctx) {
   const uint32_t total_budget = ctx.statements_left;
+  // spirv-opt's constant-branch crash: see GenContext::opaque_false.
+  const bool opaque =
+      !ctx.BugsAllowed({KnownBugId::kSpirvOptConstantBranchCrash,
+                        KnownBugId::kSpirvOptDeadBranchCrash});
   for (uint32_t i = 0; i < ctx.features.helper_functions; ++i) {
     HelperFunction h;
     h.id = ctx.builder.TakeNextId();
@@ -415,6 +420,8 @@ void BuildHelperFunctions(GenContext& ctx) {
         ctx.builder.AddCapability(spv::Capability::GenericPointer);
       param_types.push_back(ctx.types.Pointer(h.array_storage, u32_type));
     }
+    h.has_opaque_param = opaque;
+    if (opaque) param_types.push_back(ctx.types.Id(BoolT()));
     const uint32_t return_type = ctx.types.Id(h.return_type);
     FunctionEmitter emitter(ctx.builder, h.id, return_type,
                             ctx.builder.FunctionType(return_type, param_types));
@@ -428,9 +435,10 @@ void BuildHelperFunctions(GenContext& ctx) {
     ctx.pool.PushScope();
     for (size_t p = 0; p < h.params.size(); ++p)
       ctx.pool.Add(Value{emitter.parameter_ids()[p], h.params[p]});
+    ctx.opaque_false = opaque ? emitter.parameter_ids().back() : 0;
     if (h.has_array_param) {
       PrivateArray a;
-      a.pointer = emitter.parameter_ids().back();
+      a.pointer = emitter.parameter_ids()[h.params.size()];
       a.element_pointer = true;
       a.storage = h.array_storage;
       a.element = IntT(32);
@@ -445,6 +453,7 @@ void BuildHelperFunctions(GenContext& ctx) {
     ctx.helpers.push_back(h);
   }
   ctx.callable_helpers = ctx.helpers.size();
+  ctx.opaque_false = 0;
   ctx.arrays.clear();
   ctx.pool = ValuePool();
   ctx.statements_left = total_budget;
