@@ -29,6 +29,29 @@ namespace l0spv::spirv {
 // The SPIR-V universal limit on the id bound (spec §2.17 "Universal Limits").
 inline constexpr uint32_t kMaxIdBound = 4194303 + 1;
 
+// Walks the instructions of a module's words without parsing them, for
+// scans cheap enough to run on every case: f(opcode, words) gets each
+// instruction's words (words[0] is the opcode/count word) and returns
+// whether to go on. Returns false when the words are malformed (a word
+// count of 0 or past the end), true otherwise, stopped early or not.
+template <typename F>
+bool ScanInstructions(std::span<const uint32_t> words, F&& f) {
+  constexpr size_t kHeaderWords = 5;
+  for (size_t at = kHeaderWords; at < words.size();) {
+    const uint32_t count = words[at] >> 16;
+    if (count == 0 || at + count > words.size()) return false;
+    if (!f(words[at] & 0xffff, words.subspan(at, count))) return true;
+    at += count;
+  }
+  return true;
+}
+
+// Whether the module declares a function without a body (an OpFunction
+// whose next instruction after its parameters is OpFunctionEnd): an import
+// or an unresolved call target. A scan of the words that stops at the first
+// one; words malformed before it: false.
+bool DeclaresFunctions(std::span<const uint32_t> words);
+
 absl::StatusOr<Module> ReadModule(std::span<const uint8_t> bytes);
 // Words already in host order (as SPIRV-Tools hands them around): the first
 // word must be the magic number as is, else the error names word 0.

@@ -536,4 +536,28 @@ absl::StatusOr<Module> ReadModule(std::span<const uint8_t> bytes) {
   return module;
 }
 
+bool DeclaresFunctions(std::span<const uint32_t> words) {
+  using spv::Op;
+  bool in_header = false;  // after OpFunction, before a label or its end
+  bool declares = false;
+  const bool well_formed =
+      ScanInstructions(words, [&](uint32_t opcode, std::span<const uint32_t>) {
+        switch (static_cast<Op>(opcode)) {
+          case Op::OpFunction:
+            in_header = true;
+            break;
+          case Op::OpFunctionParameter:
+            break;
+          case Op::OpFunctionEnd:
+            declares = in_header;
+            in_header = false;
+            break;
+          default:
+            in_header = false;
+        }
+        return !declares;
+      });
+  return well_formed && declares;
+}
+
 }  // namespace l0spv::spirv

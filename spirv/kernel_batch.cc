@@ -68,7 +68,7 @@ void MergeBuiltInVariables(Module& module) {
   };
   std::erase_if(module.annotations, about_merged);
   std::erase_if(module.debug_names, about_merged);
-  for (const auto& [dup, kept] : merged) ReplaceAllUses(module, dup, kept);
+  ReplaceAllUses(module, IdMap(merged.begin(), merged.end()));
   // An interface may now list the kept variable twice.
   for (Instruction& ep : module.entry_points) {
     std::set<uint32_t> seen;
@@ -250,51 +250,52 @@ bool SharesOneModule(std::span<const TestCase> launches) {
 
 BatchFit BatchFitOf(const TestCase& test_case) {
   const std::vector<uint32_t>& words = test_case.module_words;
-  constexpr size_t kHeaderWords = 5;
   BatchFit fit;
   if (words.size() > 1) fit.needs = words[1];
   bool explicit_cast = false;
-  for (size_t at = kHeaderWords; at < words.size();) {
-    const uint32_t count = words[at] >> 16;
-    if (count == 0 || at + count > words.size()) break;
-    const uint32_t opcode = words[at] & 0xffff;
+  ScanInstructions(words, [&](uint32_t opcode, std::span<const uint32_t>) {
     if (const OpcodeInfo* info = FindOpcode(opcode))
       fit.allows = std::min(fit.allows, info->last_version);
     if (opcode == static_cast<uint32_t>(spv::Op::OpGenericCastToPtrExplicit))
       explicit_cast = true;
-    at += count;
-  }
+    return true;
+  });
   // Rare: read the module only when it has such a cast.
   if (explicit_cast) fit.private_cast_pointee = PrivateCastPointee(words);
   return fit;
 }
 
 std::string BatchKey(const TestCase& test_case) {
-  const std::vector<uint32_t>& words = test_case.module_words;
-  constexpr size_t kHeaderWords = 5;
   bool groups = false;
   bool unroll = false;
   std::set<std::string> extensions;
-  for (size_t at = kHeaderWords; at < words.size();) {
-    const uint32_t count = words[at] >> 16;
-    const auto opcode = static_cast<spv::Op>(words[at] & 0xffff);
-    if (count == 0 || at + count > words.size()) break;
-    if (opcode == spv::Op::OpDecorationGroup) groups = true;
-    if (opcode == spv::Op::OpLoopMerge && count > 3 &&
-        (words[at + 3] & static_cast<uint32_t>(spv::LoopControlMask::Unroll)))
-      unroll = true;
-    if (opcode == spv::Op::OpExtension) {
-      std::string name;
-      for (size_t w = at + 1; w < at + count; ++w) {
-        for (int b = 0; b < 4; ++b) {
-          const char c = static_cast<char>((words[w] >> (8 * b)) & 0xff);
-          if (c != '\0') name.push_back(c);
+  ScanInstructions(test_case.module_words, [&](uint32_t opcode,
+                                               std::span<const uint32_t> in) {
+    switch (static_cast<spv::Op>(opcode)) {
+      case spv::Op::OpDecorationGroup:
+        groups = true;
+        break;
+      case spv::Op::OpLoopMerge:
+        if (in.size() > 3 &&
+            (in[3] & static_cast<uint32_t>(spv::LoopControlMask::Unroll)))
+          unroll = true;
+        break;
+      case spv::Op::OpExtension: {
+        std::string name;
+        for (uint32_t word : in.subspan(1)) {
+          for (int b = 0; b < 4; ++b) {
+            const char c = static_cast<char>((word >> (8 * b)) & 0xff);
+            if (c != '\0') name.push_back(c);
+          }
         }
+        extensions.insert(InNoSpirvOptAllowlist(name) ? "unlisted" : name);
+        break;
       }
-      extensions.insert(InNoSpirvOptAllowlist(name) ? "unlisted" : name);
+      default:
+        break;
     }
-    at += count;
-  }
+    return true;
+  });
   return absl::StrCat(groups ? "groups;" : "no-groups;",
                       unroll ? "unroll;" : "", absl::StrJoin(extensions, "/"));
 }

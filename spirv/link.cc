@@ -437,25 +437,23 @@ absl::StatusOr<Module> LinkModules(std::span<const LinkInput> inputs,
 }
 
 bool HasImports(std::span<const uint32_t> words) {
-  constexpr size_t kHeaderWords = 5;
   std::vector<uint32_t> imported, built_ins;
-  for (size_t at = kHeaderWords; at < words.size();) {
-    const uint32_t count = words[at] >> 16;
-    const uint32_t opcode = words[at] & 0xffff;
-    if (count == 0 || at + count > words.size()) return false;
-    if (opcode == static_cast<uint32_t>(Op::OpDecorate) && count >= 3) {
-      // OpDecorate %target LinkageAttributes "name..." Import: the linkage
-      // type is the last word.
-      if (count >= 5 && words[at + 2] == kLinkageAttributes &&
-          words[at + count - 1] == kImport)
-        imported.push_back(words[at + 1]);
-      if (words[at + 2] == static_cast<uint32_t>(spv::Decoration::BuiltIn))
-        built_ins.push_back(words[at + 1]);
-    }
-    // Annotations come before types and functions: stop there.
-    if (opcode == static_cast<uint32_t>(Op::OpFunction)) break;
-    at += count;
-  }
+  const bool well_formed = ScanInstructions(
+      words, [&](uint32_t opcode, std::span<const uint32_t> in) {
+        // Annotations come before types and functions: stop there.
+        if (opcode == static_cast<uint32_t>(Op::OpFunction)) return false;
+        if (opcode == static_cast<uint32_t>(Op::OpDecorate) && in.size() >= 3) {
+          // OpDecorate %target LinkageAttributes "name..." Import: the
+          // linkage type is the last word.
+          if (in.size() >= 5 && in[2] == kLinkageAttributes &&
+              in.back() == kImport)
+            imported.push_back(in[1]);
+          if (in[2] == static_cast<uint32_t>(spv::Decoration::BuiltIn))
+            built_ins.push_back(in[1]);
+        }
+        return true;
+      });
+  if (!well_formed) return false;
   // An imported built-in is the environment's (the linker binds it to
   // nothing), so it alone needs no link.
   return std::any_of(imported.begin(), imported.end(), [&](uint32_t id) {

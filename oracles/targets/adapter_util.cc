@@ -206,6 +206,8 @@ namespace {
 // nothing defines has lost an instruction it did not know how to map back.
 std::string AddedDeclarations(const std::vector<uint32_t>& input,
                               const std::vector<uint32_t>& produced) {
+  // The common case, without reading two modules (a batch's are large).
+  if (!spirv::DeclaresFunctions(produced)) return "";
   auto in = spirv::ReadModuleWords(input);
   auto out = spirv::ReadModuleWords(produced);
   if (!in.ok() || !out.ok()) return "";

@@ -378,5 +378,51 @@ TEST(ModuleTest, DeclaredFunctionNames) {
               ::testing::ElementsAre("atomic_add_f", "only_linked"));
 }
 
+// ScanInstructions / DeclaresFunctions: scans of the words, no parse.
+TEST(WordScanTest, DeclaresFunctionsSeesBodylessFunctionsOnly) {
+  const std::string head = R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Linkage
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main"
+OpDecorate %imported LinkageAttributes "imported" Import
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%fn = OpTypeFunction %void
+%fn_u = OpTypeFunction %void %uint
+)";
+  const std::string kernel = R"(%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  const std::string declaration = R"(%imported = OpFunction %void None %fn_u
+%p = OpFunctionParameter %uint
+OpFunctionEnd
+)";
+  auto without = Assemble(head + kernel);
+  auto with = Assemble(head + declaration + kernel);
+  ASSERT_TRUE(without.ok()) << without.status();
+  ASSERT_TRUE(with.ok()) << with.status();
+  EXPECT_FALSE(DeclaresFunctions(*without));
+  EXPECT_TRUE(DeclaresFunctions(*with));
+  // Malformed words (a word count past the end): false, no crash.
+  std::vector<uint32_t> cut(without->begin(), without->end() - 1);
+  cut.back() = (100u << 16) | cut.back();
+  EXPECT_FALSE(DeclaresFunctions(cut));
+  size_t seen = 0;
+  EXPECT_FALSE(ScanInstructions(cut, [&](uint32_t, std::span<const uint32_t>) {
+    ++seen;
+    return true;
+  }));
+  EXPECT_GT(seen, 5u);
+  // Stopping early is not an error.
+  seen = 0;
+  EXPECT_TRUE(ScanInstructions(*with, [&](uint32_t, std::span<const uint32_t>) {
+    return ++seen < 3;
+  }));
+  EXPECT_EQ(seen, 3u);
+}
+
 }  // namespace
 }  // namespace l0spv::spirv
