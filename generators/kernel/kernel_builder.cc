@@ -338,8 +338,11 @@ void KernelBuilder::Prologue() {
   }
   if (!ctx_.BugsAllowed({KnownBugId::kSpirvOptConstantBranchCrash,
                          KnownBugId::kSpirvOptDeadBranchCrash})) {
-    ctx_.opaque_false = fn.Op(Op::OpIEqual, ctx_.types.Id(BoolT()),
-                              {k_.linear_id, ctx_.types.U64(~uint64_t{0})});
+    // One id-allocating call per statement: argument order is unspecified.
+    const uint32_t bool_type = ctx_.types.Id(BoolT());
+    const uint32_t all_ones = ctx_.types.U64(~uint64_t{0});
+    ctx_.opaque_false =
+        fn.Op(Op::OpIEqual, bool_type, {k_.linear_id, all_ones});
   }
   k_.out_int_base =
       fn.Op(Op::OpIMul, u64_type, {k_.linear_id, ctx_.types.U64(k_.int_slots)});
