@@ -154,7 +154,7 @@ struct HelperFunction {
   uint32_t id = 0;
   ValueType return_type;
   std::vector<ValueType> params;
-  bool has_array_param = false;  // last parameter: pointer to u32[8]
+  bool has_array_param = false;  // after `params`: pointer to u32[8]
   spv::StorageClass array_storage = spv::StorageClass::Function;
   // Last parameter: the caller's opaque_false (GenContext), so the helper's
   // conditions stay unfoldable once inlined.
