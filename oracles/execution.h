@@ -33,6 +33,12 @@ struct Execution {
   std::string log;  // build log / stderr
   uint64_t instructions_executed = 0;
   std::chrono::nanoseconds wall_time{0};
+  // Set by a target that decided this result from the launch alone, before
+  // running anything of its batch (a refusal of what the launch itself asks,
+  // e.g. OpenCL printf of a float on a device with doubles): the same result
+  // as the case run alone, so a batch runner takes it as final instead of
+  // re-running the case (fuzzers/campaign/batch_runner.h).
+  bool launch_own = false;
 };
 
 }  // namespace l0spv::oracles

@@ -18,13 +18,15 @@ nlohmann::json ExecutionToJson(const Execution& e) {
     buffers.push_back(absl::Base64Escape(
         absl::string_view(reinterpret_cast<const char*>(b.data()), b.size())));
   }
-  return {{"status", ExecutionStatusName(e.status)},
-          {"message", e.message},
-          {"buffers", std::move(buffers)},
-          {"printf", e.printf_output},
-          {"log", e.log},
-          {"instructions", e.instructions_executed},
-          {"wall_time_ns", e.wall_time.count()}};
+  nlohmann::json j{{"status", ExecutionStatusName(e.status)},
+                   {"message", e.message},
+                   {"buffers", std::move(buffers)},
+                   {"printf", e.printf_output},
+                   {"log", e.log},
+                   {"instructions", e.instructions_executed},
+                   {"wall_time_ns", e.wall_time.count()}};
+  if (e.launch_own) j["launch_own"] = true;
+  return j;
 }
 
 absl::StatusOr<Execution> ExecutionFromJson(const nlohmann::json& j) {
@@ -43,6 +45,13 @@ absl::StatusOr<Execution> ExecutionFromJson(const nlohmann::json& j) {
   if (!known) {
     return absl::InvalidArgumentError("execution JSON: unknown status \"" +
                                       status + "\"");
+  }
+  if (j.contains("launch_own")) {
+    if (!j["launch_own"].is_boolean()) {
+      return absl::InvalidArgumentError(
+          "execution JSON: \"launch_own\" must be true or false");
+    }
+    e.launch_own = j["launch_own"].get<bool>();
   }
   e.message = j.value("message", "");
   e.printf_output = j.value("printf", "");

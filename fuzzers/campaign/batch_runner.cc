@@ -56,7 +56,9 @@ class Bisector {
         continue;
       }
       oracles::Verdict v = JudgeCase(i, results[j]);
-      if (v.kind == oracles::VerdictKind::kOk) {
+      // A result the target decided from the launch alone is what the case
+      // gets alone too: no re-run.
+      if (v.kind == oracles::VerdictKind::kOk || results[j].launch_own) {
         results_[i] = {std::move(results[j]), std::move(v), share};
       } else {
         failed.push_back(i);

@@ -6,8 +6,9 @@
 // Contract:
 //  - RunOnTarget returns, for each case, the Execution the target gave it:
 //    from a batch when the case's result there was ok (Judge against its
-//    reference says kOk), else from a smaller batch, down to the case run
-//    alone with Target::Run. A batch whose every case failed is halved;
+//    reference says kOk) or the target decided it from the launch alone
+//    (Execution::launch_own), else from a smaller batch, down to the case
+//    run alone with Target::Run. A batch whose every case failed is halved;
 //    otherwise the cases that failed are batched again. A result that is
 //    not ok is therefore always the case's own, never a batch artifact, and
 //    a verdict recorded from it names exactly that case.

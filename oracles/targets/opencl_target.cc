@@ -513,8 +513,10 @@ std::vector<Execution> RunOnDevice(const WorkerInput& in, cl_device_id device,
   if (std::all_of(refused.begin(), refused.end(),
                   [](const std::string& why) { return !why.empty(); })) {
     std::vector<Execution> results;
-    for (const std::string& why : refused)
+    for (const std::string& why : refused) {
       results.push_back(FailedExecution(ExecutionStatus::kUnsupported, why));
+      results.back().launch_own = true;
+    }
     return results;
   }
   const bool use_il =
@@ -533,6 +535,7 @@ std::vector<Execution> RunOnDevice(const WorkerInput& in, cl_device_id device,
     if (!refused[i].empty()) {
       results.push_back(
           FailedExecution(ExecutionStatus::kUnsupported, refused[i], log));
+      results.back().launch_own = true;
     } else {
       results.push_back(LaunchOne(in.launches[i], device, platform, cl, log,
                                   capture, &start));

@@ -33,11 +33,22 @@ class RecordingTarget : public oracles::Target {
       const oracles::TargetRunLimits&) override {
     sizes.push_back(launches.size());
     std::vector<oracles::Execution> out;
-    for (const spirv::TestCase& l : launches)
-      out.push_back(oracles::reference::RunReference(l, {}));
+    for (size_t i = 0; i < launches.size(); ++i) {
+      if (i < refuse_first) {
+        // What an OpenCL target answers for a launch it will not run.
+        out.push_back({});
+        out.back().status = oracles::ExecutionStatus::kUnsupported;
+        out.back().message = "outside the device's contract";
+        out.back().launch_own = own;
+        continue;
+      }
+      out.push_back(oracles::reference::RunReference(launches[i], {}));
+    }
     return out;
   }
   std::vector<size_t> sizes;
+  size_t refuse_first = 0;  // launches of each batch answered unsupported
+  bool own = true;          // ... with launch_own
 
  private:
   std::string name_ = "recording";
@@ -100,6 +111,42 @@ TEST(RunOnTarget, CasesThatDoNotFitOneModuleGoToDifferentBatches) {
   RunOnTarget(target, on_target, 2, {}, small);
   EXPECT_EQ(target.sizes, (std::vector<size_t>{2, 2, 1, 1}));
   EXPECT_EQ(small.reruns, 0u);
+}
+
+// A launch the target refused on its own account (launch_own) is final; a
+// batch result without it is re-run alone, since the batch may have caused
+// it.
+TEST(RunOnTarget, LaunchOwnResultsAreNotReRun) {
+  const std::vector<spirv::TestCase> cases = CasesWhere(
+      4, 0x10200, 0x10200, [](const spirv::BatchFit&) { return true; });
+  ASSERT_EQ(cases.size(), 4u);
+  std::vector<oracles::Execution> references;
+  for (const spirv::TestCase& c : cases)
+    references.push_back(oracles::reference::RunReference(c, {}));
+  std::vector<CaseOnTarget> on_target;
+  for (size_t i = 0; i < cases.size(); ++i)
+    on_target.push_back({&cases[i], &references[i]});
+
+  RecordingTarget target;
+  target.refuse_first = 2;
+  TargetCounters counters;
+  std::vector<TargetResult> results =
+      RunOnTarget(target, on_target, 16, {}, counters);
+  EXPECT_EQ(target.sizes, (std::vector<size_t>{4}));
+  EXPECT_EQ(counters.reruns, 0u);
+  EXPECT_EQ(results[0].verdict.kind, oracles::VerdictKind::kSkipped);
+  EXPECT_EQ(results[1].verdict.kind, oracles::VerdictKind::kSkipped);
+  EXPECT_EQ(results[2].verdict.kind, oracles::VerdictKind::kOk);
+
+  // Without launch_own the two are re-run: batched again (this target then
+  // refuses both again), then alone, where it runs them on ref: ok.
+  target.sizes.clear();
+  target.own = false;
+  TargetCounters again;
+  results = RunOnTarget(target, on_target, 16, {}, again);
+  EXPECT_EQ(target.sizes, (std::vector<size_t>{4, 2, 1, 1}));
+  EXPECT_EQ(again.reruns, 4u);
+  EXPECT_EQ(results[0].verdict.kind, oracles::VerdictKind::kOk);
 }
 
 }  // namespace

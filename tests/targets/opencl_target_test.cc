@@ -332,6 +332,8 @@ TEST(OpenClTarget, PrintfOfFloatsOnADeviceWithDoublesIsUnsupported) {
   ASSERT_TRUE(e.ok()) << e.status();
   EXPECT_EQ(e->status, ExecutionStatus::kUnsupported) << e->message;
   EXPECT_THAT(e->message, HasSubstr("passes a 32-bit float to printf"));
+  // Decided from the launch alone: a batch runner does not re-run it.
+  EXPECT_TRUE(e->launch_own);
 }
 
 TEST(SpirTranslate, TranslatesAValidModuleToBitcode) {

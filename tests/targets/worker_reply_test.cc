@@ -36,6 +36,31 @@ TEST(WorkerReply, AnExecutionReplyRoundTrips) {
   EXPECT_THAT(e->log, HasSubstr("[worker stderr]\nwarn"));
 }
 
+// launch_own (a result the target decided from the launch alone) crosses
+// the worker boundary; a reply that gives it another type is an error.
+TEST(WorkerReply, LaunchOwnRoundTripsAndMustBeABool) {
+  Execution refused;
+  refused.status = ExecutionStatus::kUnsupported;
+  refused.launch_own = true;
+  auto e = ExecutionFromWorkerReply(
+      Exited(absl::StrCat(kMarker, ExecutionReply(refused).dump())),
+      "Test worker", kMarker);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_TRUE(e->launch_own);
+  auto plain = ExecutionFromWorkerReply(
+      Exited(absl::StrCat(kMarker, ExecutionReply(Execution{}).dump())),
+      "Test worker", kMarker);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_FALSE(plain->launch_own);
+  nlohmann::json bad = ExecutionReply(refused);
+  bad["execution"]["launch_own"] = "yes";
+  auto wrong = ExecutionFromWorkerReply(
+      Exited(absl::StrCat(kMarker, bad.dump())), "Test worker", kMarker);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_THAT(std::string(wrong.status().message()),
+              HasSubstr("\"launch_own\" must be true or false"));
+}
+
 TEST(WorkerReply, StdoutBeforeTheMarkerIsPrintfWhenTheReplySaysSo) {
   nlohmann::json reply = ExecutionReply(Execution{});
   reply["stdout_is_printf"] = true;
