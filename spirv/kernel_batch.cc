@@ -281,13 +281,9 @@ std::string BatchKey(const TestCase& test_case) {
           unroll = true;
         break;
       case spv::Op::OpExtension: {
-        std::string name;
-        for (uint32_t word : in.subspan(1)) {
-          for (int b = 0; b < 4; ++b) {
-            const char c = static_cast<char>((word >> (8 * b)) & 0xff);
-            if (c != '\0') name.push_back(c);
-          }
-        }
+        const Operand literal{OperandKind::kLiteralString,
+                              {in.begin() + 1, in.end()}};
+        const std::string name = literal.AsString();
         extensions.insert(InNoSpirvOptAllowlist(name) ? "unlisted" : name);
         break;
       }

@@ -207,18 +207,14 @@ struct GenContext {
   // emitted (none of their consumers is avoided, or every one of them is
   // in GeneratorOptions::allowed_bugs)?
   bool BugsAllowed(oracles::KnownBugId id) const {
-    return (features.avoid_bugs & oracles::ConsumersOf(id)) == 0 ||
-           std::find(options.allowed_bugs.begin(), options.allowed_bugs.end(),
-                     id) != options.allowed_bugs.end();
+    return BugsAllowed(std::initializer_list<oracles::KnownBugId>{id});
   }
   bool BugsAllowed(std::initializer_list<oracles::KnownBugId> ids) const {
     if ((features.avoid_bugs & oracles::ConsumersOf(ids)) == 0) return true;
-    for (oracles::KnownBugId id : ids) {
-      if (std::find(options.allowed_bugs.begin(), options.allowed_bugs.end(),
-                    id) == options.allowed_bugs.end())
-        return false;
-    }
-    return true;
+    return std::all_of(ids.begin(), ids.end(), [&](oracles::KnownBugId id) {
+      return std::find(options.allowed_bugs.begin(), options.allowed_bugs.end(),
+                       id) != options.allowed_bugs.end();
+    });
   }
   void Decorate(uint32_t target, spv::Decoration decoration,
                 std::vector<uint32_t> literals = {});

@@ -71,6 +71,19 @@ std::vector<spirv::TestCase> CasesWhere(size_t count, uint32_t min_version,
   return cases;
 }
 
+// Cases with their reference executions, as RunOnTarget takes them.
+struct OnTarget {
+  explicit OnTarget(std::vector<spirv::TestCase> c) : cases(std::move(c)) {
+    for (const spirv::TestCase& tc : cases)
+      references.push_back(oracles::reference::RunReference(tc, {}));
+    for (size_t i = 0; i < cases.size(); ++i)
+      runnable.push_back({&cases[i], &references[i]});
+  }
+  std::vector<spirv::TestCase> cases;
+  std::vector<oracles::Execution> references;
+  std::vector<CaseOnTarget> runnable;
+};
+
 TEST(RunOnTarget, CasesThatDoNotFitOneModuleGoToDifferentBatches) {
   // 1.3 cases using OpAtomicCompareExchangeWeak (removed in 1.4) and 1.4
   // cases, interleaved: one batch of all of them would be invalid.
@@ -81,23 +94,18 @@ TEST(RunOnTarget, CasesThatDoNotFitOneModuleGoToDifferentBatches) {
       3, 0x10400, 0x10400, [](const spirv::BatchFit&) { return true; });
   ASSERT_EQ(weak.size(), 3u) << "no generated case uses the Weak exchange";
   ASSERT_EQ(newer.size(), 3u);
-  std::vector<spirv::TestCase> cases;
+  std::vector<spirv::TestCase> interleaved;
   for (size_t i = 0; i < 3; ++i) {
-    cases.push_back(weak[i]);
-    cases.push_back(newer[i]);
+    interleaved.push_back(weak[i]);
+    interleaved.push_back(newer[i]);
   }
-  std::vector<oracles::Execution> references;
-  for (const spirv::TestCase& c : cases)
-    references.push_back(oracles::reference::RunReference(c, {}));
-  std::vector<CaseOnTarget> on_target;
-  for (size_t i = 0; i < cases.size(); ++i)
-    on_target.push_back({&cases[i], &references[i]});
+  const OnTarget in(std::move(interleaved));
 
   RecordingTarget target;
   TargetCounters counters;
   const std::vector<TargetResult> results =
-      RunOnTarget(target, on_target, 16, {}, counters);
-  ASSERT_EQ(results.size(), cases.size());
+      RunOnTarget(target, in.runnable, 16, {}, counters);
+  ASSERT_EQ(results.size(), in.cases.size());
   for (const TargetResult& r : results)
     EXPECT_EQ(r.verdict.kind, oracles::VerdictKind::kOk)
         << r.verdict.explanation;
@@ -108,7 +116,7 @@ TEST(RunOnTarget, CasesThatDoNotFitOneModuleGoToDifferentBatches) {
   // At 2 a batch: first fit keeps campaign order within each kind.
   target.sizes.clear();
   TargetCounters small;
-  RunOnTarget(target, on_target, 2, {}, small);
+  RunOnTarget(target, in.runnable, 2, {}, small);
   EXPECT_EQ(target.sizes, (std::vector<size_t>{2, 2, 1, 1}));
   EXPECT_EQ(small.reruns, 0u);
 }
@@ -117,21 +125,15 @@ TEST(RunOnTarget, CasesThatDoNotFitOneModuleGoToDifferentBatches) {
 // batch result without it is re-run alone, since the batch may have caused
 // it.
 TEST(RunOnTarget, LaunchOwnResultsAreNotReRun) {
-  const std::vector<spirv::TestCase> cases = CasesWhere(
-      4, 0x10200, 0x10200, [](const spirv::BatchFit&) { return true; });
-  ASSERT_EQ(cases.size(), 4u);
-  std::vector<oracles::Execution> references;
-  for (const spirv::TestCase& c : cases)
-    references.push_back(oracles::reference::RunReference(c, {}));
-  std::vector<CaseOnTarget> on_target;
-  for (size_t i = 0; i < cases.size(); ++i)
-    on_target.push_back({&cases[i], &references[i]});
+  const OnTarget in(CasesWhere(4, 0x10200, 0x10200,
+                               [](const spirv::BatchFit&) { return true; }));
+  ASSERT_EQ(in.cases.size(), 4u);
 
   RecordingTarget target;
   target.refuse_first = 2;
   TargetCounters counters;
   std::vector<TargetResult> results =
-      RunOnTarget(target, on_target, 16, {}, counters);
+      RunOnTarget(target, in.runnable, 16, {}, counters);
   EXPECT_EQ(target.sizes, (std::vector<size_t>{4}));
   EXPECT_EQ(counters.reruns, 0u);
   EXPECT_EQ(results[0].verdict.kind, oracles::VerdictKind::kSkipped);
@@ -143,7 +145,7 @@ TEST(RunOnTarget, LaunchOwnResultsAreNotReRun) {
   target.sizes.clear();
   target.own = false;
   TargetCounters again;
-  results = RunOnTarget(target, on_target, 16, {}, again);
+  results = RunOnTarget(target, in.runnable, 16, {}, again);
   EXPECT_EQ(target.sizes, (std::vector<size_t>{4, 2, 1, 1}));
   EXPECT_EQ(again.reruns, 4u);
   EXPECT_EQ(results[0].verdict.kind, oracles::VerdictKind::kOk);

@@ -148,8 +148,32 @@ TEST(SpirvFuzzFixUpOutput, AnUnfixableOutputIsInvalid) {
   EXPECT_EQ(FixUpOutput(tc, words).outcome, Outcome::kInvalid);
 }
 
+// The module `text` after AvoidKnownBugs for `consumers`: how many
+// constructs it changed, the result's words and its disassembly (ids as
+// numbers).
+struct Avoided {
+  size_t changes = 0;
+  std::vector<uint32_t> words;
+  std::string text;
+};
+Avoided Avoid(const std::string& text, uint32_t consumers) {
+  Avoided a;
+  auto words = spirv::Assemble(text);
+  EXPECT_TRUE(words.ok()) << words.status();
+  if (!words.ok()) return a;
+  auto module = spirv::ReadModuleWords(*words);
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!module.ok()) return a;
+  a.changes = AvoidKnownBugs(*module, consumers);
+  a.words = spirv::EncodeModule(*module);
+  auto disassembled = spirv::Disassemble(a.words, false);
+  EXPECT_TRUE(disassembled.ok()) << disassembled.status();
+  if (disassembled.ok()) a.text = *disassembled;
+  return a;
+}
+
 TEST(SpirvFuzzAvoidKnownBugs, ScalarNullConstantsBecomeZerosForLlvmSpirv) {
-  auto words = spirv::Assemble(R"(
+  const std::string module = R"(
                OpCapability Addresses
                OpCapability Kernel
                OpCapability Int64
@@ -169,24 +193,19 @@ TEST(SpirvFuzzAvoidKnownBugs, ScalarNullConstantsBecomeZerosForLlvmSpirv) {
          %10 = OpLabel
                OpReturn
                OpFunctionEnd
-)");
-  ASSERT_TRUE(words.ok());
-  auto module = spirv::ReadModuleWords(*words);
-  ASSERT_TRUE(module.ok());
-  spirv::Module untouched = *module;
-  EXPECT_EQ(AvoidKnownBugs(untouched, oracles::kConsumerIgc), 0u);
-  EXPECT_EQ(AvoidKnownBugs(*module, oracles::kConsumerLlvmSpirv), 3u);
-  auto text = spirv::Disassemble(spirv::EncodeModule(*module), false);
-  ASSERT_TRUE(text.ok());
-  EXPECT_THAT(*text, HasSubstr("%8 = OpConstant %2 0"));
-  EXPECT_THAT(*text, HasSubstr("%9 = OpConstant %3 0"));
-  EXPECT_THAT(*text, HasSubstr("%11 = OpConstantFalse %6"));
-  EXPECT_THAT(*text, HasSubstr("%12 = OpConstantNull %7"));  // a vector stays
-  EXPECT_TRUE(spirv::Validate(spirv::EncodeModule(*module)).ok());
+)";
+  EXPECT_EQ(Avoid(module, oracles::kConsumerIgc).changes, 0u);
+  const Avoided a = Avoid(module, oracles::kConsumerLlvmSpirv);
+  EXPECT_EQ(a.changes, 3u);
+  EXPECT_THAT(a.text, HasSubstr("%8 = OpConstant %2 0"));
+  EXPECT_THAT(a.text, HasSubstr("%9 = OpConstant %3 0"));
+  EXPECT_THAT(a.text, HasSubstr("%11 = OpConstantFalse %6"));
+  EXPECT_THAT(a.text, HasSubstr("%12 = OpConstantNull %7"));  // a vector stays
+  EXPECT_TRUE(spirv::Validate(a.words).ok());
 }
 
 TEST(SpirvFuzzAvoidKnownBugs, InitializersAndMixedShufflesForLlvmSpirv) {
-  auto words = spirv::Assemble(R"(
+  const std::string module = R"(
                OpCapability Addresses
                OpCapability Kernel
                OpCapability Int64
@@ -208,26 +227,21 @@ TEST(SpirvFuzzAvoidKnownBugs, InitializersAndMixedShufflesForLlvmSpirv) {
          %14 = OpVectorShuffle %3 %9 %9 1 2
                OpReturn
                OpFunctionEnd
-)");
-  ASSERT_TRUE(words.ok());
-  auto module = spirv::ReadModuleWords(*words);
-  ASSERT_TRUE(module.ok());
-  EXPECT_EQ(AvoidKnownBugs(*module, oracles::kConsumerLlvmSpirv), 2u);
-  auto text = spirv::Disassemble(spirv::EncodeModule(*module), false);
-  ASSERT_TRUE(text.ok());
-  EXPECT_THAT(*text, HasSubstr("%12 = OpVariable %7 Function\n"));
-  EXPECT_THAT(*text, HasSubstr("OpStore %12 %8"));
+)";
+  const Avoided a = Avoid(module, oracles::kConsumerLlvmSpirv);
+  EXPECT_EQ(a.changes, 2u);
+  EXPECT_THAT(a.text, HasSubstr("%12 = OpVariable %7 Function\n"));
+  EXPECT_THAT(a.text, HasSubstr("OpStore %12 %8"));
   // The mixed shuffle: component 0 of %9, component 5 - 2 = 3 of %11.
-  EXPECT_THAT(*text, HasSubstr("OpCompositeExtract %2 %9 0"));
-  EXPECT_THAT(*text, HasSubstr("OpCompositeExtract %2 %11 3"));
-  EXPECT_THAT(*text, HasSubstr("%13 = OpCompositeInsert %3"));
-  EXPECT_THAT(*text, HasSubstr("%14 = OpVectorShuffle %3 %9 %9 1 2"));
-  const std::vector<uint32_t> fixed = spirv::EncodeModule(*module);
-  EXPECT_TRUE(spirv::Validate(fixed).ok()) << spirv::Validate(fixed);
+  EXPECT_THAT(a.text, HasSubstr("OpCompositeExtract %2 %9 0"));
+  EXPECT_THAT(a.text, HasSubstr("OpCompositeExtract %2 %11 3"));
+  EXPECT_THAT(a.text, HasSubstr("%13 = OpCompositeInsert %3"));
+  EXPECT_THAT(a.text, HasSubstr("%14 = OpVectorShuffle %3 %9 %9 1 2"));
+  EXPECT_TRUE(spirv::Validate(a.words).ok()) << spirv::Validate(a.words);
 }
 
 TEST(SpirvFuzzAvoidKnownBugs, UnusedBuiltInAccessChainsGoForLlvmSpirv) {
-  auto words = spirv::Assemble(R"(
+  const std::string module = R"(
                OpCapability Addresses
                OpCapability Kernel
                OpCapability Int64
@@ -251,18 +265,13 @@ TEST(SpirvFuzzAvoidKnownBugs, UnusedBuiltInAccessChainsGoForLlvmSpirv) {
          %14 = OpLoad %2 %13
                OpReturn
                OpFunctionEnd
-)");
-  ASSERT_TRUE(words.ok());
-  auto module = spirv::ReadModuleWords(*words);
-  ASSERT_TRUE(module.ok());
-  spirv::Module for_igc = *module;
-  EXPECT_EQ(AvoidKnownBugs(for_igc, oracles::kConsumerIgc), 0u);
-  EXPECT_EQ(AvoidKnownBugs(*module, oracles::kConsumerLlvmSpirv), 1u);
-  auto text = spirv::Disassemble(spirv::EncodeModule(*module), false);
-  ASSERT_TRUE(text.ok());
-  EXPECT_THAT(*text, ::testing::Not(HasSubstr("%12 = OpAccessChain")));
-  EXPECT_THAT(*text, ::testing::Not(HasSubstr("\"chain\"")));
-  EXPECT_THAT(*text, HasSubstr("%13 = OpInBoundsAccessChain"));  // used
+)";
+  EXPECT_EQ(Avoid(module, oracles::kConsumerIgc).changes, 0u);
+  const Avoided a = Avoid(module, oracles::kConsumerLlvmSpirv);
+  EXPECT_EQ(a.changes, 1u);
+  EXPECT_THAT(a.text, ::testing::Not(HasSubstr("%12 = OpAccessChain")));
+  EXPECT_THAT(a.text, ::testing::Not(HasSubstr("\"chain\"")));
+  EXPECT_THAT(a.text, HasSubstr("%13 = OpInBoundsAccessChain"));  // used
 }
 
 // With the real spirv-fuzz: most seeds give a usable (valid) mutant.
