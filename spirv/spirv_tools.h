@@ -34,6 +34,10 @@ absl::StatusOr<std::string> Disassemble(std::span<const uint32_t> words,
 absl::StatusOr<std::vector<uint32_t>> Assemble(
     std::string_view text, spv_target_env env = SPV_ENV_UNIVERSAL_1_2);
 // spirv-val. `env` defaults to TargetEnvForVersion of the module's header.
+// A module that passed recently (the same words, the same environment) is
+// answered from memory: the last 32 passes are kept, so a caller may check a
+// module it is about to hand a consumer without paying twice. Failures are
+// not kept; their message names ids by their OpName (friendly names).
 absl::Status Validate(std::span<const uint32_t> words);
 absl::Status Validate(std::span<const uint32_t> words, spv_target_env env);
 

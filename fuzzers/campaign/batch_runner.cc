@@ -35,6 +35,8 @@ class Bisector {
       for (size_t i : group) RunAlone(i);
       return;
     }
+    // Building the batch is the target's cost too: its share counts it.
+    const auto t0 = Clock::now();
     std::vector<spirv::TestCase> members;
     members.reserve(group.size());
     for (size_t i : group) members.push_back(*cases_[i].test_case);
@@ -43,7 +45,6 @@ class Bisector {
       for (size_t i : group) RunAlone(i);
       return;
     }
-    const auto t0 = Clock::now();
     std::vector<oracles::Execution> results =
         target_.RunBatch(*launches, limits_);
     const uint64_t share = NanosSince(t0) / group.size();

@@ -99,6 +99,12 @@ class Target {
   // launch's Execution, so the caller bisects the batch to find the case at
   // fault. The default runs each launch on its own with Run. Launches that
   // do not share one module are run one by one.
+  // Precondition of a batch (several launches): every case in it passed
+  // validation (the campaign runs the reference, which validates, before
+  // any target), so a target may skip a consumer's own copy of that check
+  // (spirv-opt --skip-validation). A batch broken anyway costs time, never a
+  // wrong finding: the caller re-runs each case whose result is not ok
+  // alone, and alone its module is validated again.
   virtual std::vector<Execution> RunBatch(
       std::span<const spirv::TestCase> launches,
       const TargetRunLimits& limits) {

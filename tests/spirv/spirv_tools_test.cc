@@ -80,6 +80,54 @@ TEST(SpirvToolsTest, ValidateUsesTheVersionsEnvironment) {
   EXPECT_THAT(bad.message(), HasSubstr("spv1.6"));
 }
 
+// Validation runs without friendly names (a whole extra pass) and repeats of
+// a passing module are answered from memory; neither may change an answer.
+constexpr char kNamedBadAdd[] = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+               OpMemoryModel Physical64 OpenCL
+               OpName %sum "sum_of_floats"
+          %1 = OpTypeFloat 32
+          %2 = OpTypeFunction %1 %1
+          %3 = OpFunction %1 None %2
+          %4 = OpFunctionParameter %1
+          %5 = OpLabel
+        %sum = OpIAdd %1 %4 %4
+               OpReturnValue %sum
+               OpFunctionEnd
+)";
+
+TEST(SpirvToolsTest, ARejectionStillNamesIdsByTheirOpName) {
+  auto words = Assemble(kNamedBadAdd);
+  ASSERT_TRUE(words.ok()) << words.status();
+  const absl::Status s = Validate(*words);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("sum_of_floats"));
+}
+
+TEST(SpirvToolsTest, ARememberedPassIsAnExactMatchOfWordsAndEnvironment) {
+  auto words = test::AssembleHandWritten("opencl_std");
+  ASSERT_TRUE(words.ok()) << words.status();
+  ASSERT_TRUE(Validate(*words, SPV_ENV_UNIVERSAL_1_2).ok());
+  EXPECT_TRUE(Validate(*words, SPV_ENV_UNIVERSAL_1_2).ok());
+
+  // One word changed after a pass: validated afresh, and rejected.
+  std::vector<uint32_t> changed = *words;
+  changed[5] = 0xFFFF0000u;  // the first instruction's opcode and length
+  EXPECT_FALSE(Validate(changed, SPV_ENV_UNIVERSAL_1_2).ok());
+
+  // The same words in an environment where they fail: Vulkan does not take
+  // Kernel modules.
+  EXPECT_FALSE(Validate(*words, SPV_ENV_VULKAN_1_0).ok());
+
+  // A module that failed is not remembered as a pass.
+  auto bad = Assemble(kNamedBadAdd);
+  ASSERT_TRUE(bad.ok());
+  EXPECT_FALSE(Validate(*bad).ok());
+  EXPECT_FALSE(Validate(*bad).ok());
+}
+
 TEST(SpirvToolsTest, AssembleAndDisassemble) {
   auto words =
       Assemble("OpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n");

@@ -11,12 +11,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/compare/compare.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/adapter_util.h"
 #include "oracles/targets/spirv_versions.h"
+#include "spirv/kernel_batch.h"
 #include "spirv/spirv_tools.h"
 
 namespace l0spv::oracles {
@@ -24,6 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 using namespace std::chrono_literals;
 
@@ -303,6 +306,58 @@ TEST_F(TargetTest, AnOptimizerThatRejectsAValidModuleIsBuildFailed) {
   EXPECT_EQ(e.status, ExecutionStatus::kBuildFailed);
   EXPECT_EQ(e.message,
             "spirv-opt -O rejected a valid module (exit 1): error: no thanks");
+}
+
+// spirv-opt validates its input with the same SPIRV-Tools validator the
+// harness uses; the harness checks first and lets spirv-opt skip its copy
+// (--skip-validation) only for a module that passed, so an invalid module
+// still meets spirv-opt's own validation and its rejection is spirv-opt's.
+TEST_F(TargetTest, SpirvOptSkipsItsValidationOnlyOfModulesThatPassed) {
+  const std::string args = (dir_ / "args").string();
+  TargetOptions o = options_;
+  o.program = Script("spirv-opt", "echo \"$@\" >> " + args +
+                                      "\nfor a; do last=$a; done\n"
+                                      "cp module.spv \"$last\"");
+  auto t = MakeTarget("spirv-opt", o);
+  ASSERT_TRUE(t.ok()) << t.status();
+  const Execution ok = (*t)->Run(Case(kTimesThree, 4), Limits(20s));
+  EXPECT_EQ(ok.status, ExecutionStatus::kOk) << ok.message;
+  // A batch is made of validated cases (Target::RunBatch's precondition).
+  const std::vector<spirv::TestCase> two = {Case(kTimesThree, 4),
+                                            Case(kTimesThree, 8)};
+  auto launches = spirv::BatchKernels(two);
+  ASSERT_TRUE(launches.ok()) << launches.status();
+  for (const Execution& e : (*t)->RunBatch(*launches, Limits(20s)))
+    EXPECT_EQ(e.status, ExecutionStatus::kOk) << e.message;
+  std::ifstream in(args);
+  std::string line;
+  for (int run = 0; run < 2; ++run) {
+    ASSERT_TRUE(std::getline(in, line)) << "run " << run;
+    EXPECT_THAT(line, StartsWith("--target-env=spv1.2 --skip-validation -O "));
+  }
+}
+
+TEST_F(TargetTest, SpirvOptValidatesAModuleTheHarnessFindsInvalid) {
+  const std::string args = (dir_ / "args").string();
+  TargetOptions o = options_;
+  o.program = Script("spirv-opt", "echo \"$@\" >> " + args +
+                                      "\necho 'error: invalid' >&2\nexit 1");
+  auto t = MakeTarget("spirv-opt", o);
+  ASSERT_TRUE(t.ok()) << t.status();
+  // OpIMul with a 64-bit result type of 32-bit operands: spirv-val rejects.
+  spirv::TestCase invalid = Case(kTimesThree, 4);
+  auto broken = spirv::Assemble(absl::StrReplaceAll(
+      std::string(kTimesThree), {{"%r = OpIMul %uint", "%r = OpIMul %ulong"}}));
+  ASSERT_TRUE(broken.ok()) << broken.status();
+  invalid.module_words = *broken;
+  ASSERT_FALSE(spirv::Validate(invalid.module_words).ok());
+  const Execution e = (*t)->Run(invalid, Limits(20s));
+  EXPECT_EQ(e.status, ExecutionStatus::kBuildFailed);
+  EXPECT_THAT(e.message, HasSubstr("fails validation (spirv-opt"));
+  std::ifstream in(args);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_THAT(line, Not(HasSubstr("--skip-validation")));
 }
 
 TEST_F(TargetTest, AConsumerThatVanishesAfterMakeTargetIsUnsupported) {
