@@ -40,8 +40,7 @@ void BM_HarnessPerCase(benchmark::State& state) {
     const auto& [unused, reference] = cases[i % cases.size()];
     options.seed = i % cases.size();
     auto tc = generators::kernel::GenerateTestCase(options);
-    const nlohmann::json before{
-        {"next", i}, {"running_seed", options.seed}, {"stats", stats.ToJson()}};
+    const nlohmann::json before{{"next", i}, {"stats", stats.ToJson()}};
     const std::string b = before.dump(2);
     (void)spirv::WriteFileBytes(dir + "/job-0.json",
                                 std::vector<uint8_t>(b.begin(), b.end()));

@@ -24,6 +24,7 @@
 #include "absl/strings/str_join.h"
 #include "fuzzers/campaign/batch_runner.h"
 #include "fuzzers/campaign/findings.h"
+#include "fuzzers/campaign/running_cases.h"
 #include "generators/spirv_fuzz/engine.h"
 #include "generators/transform/engine.h"
 #include "generators/transform/split_module.h"
@@ -52,16 +53,16 @@ std::string JobStatePath(const std::string& out, uint32_t job) {
   return absl::StrCat(out, "/state/job-", job, ".json");
 }
 
+// Written at the end of every group (and read at a resume). Which case a
+// job is on lives in RunningCases, not here: a file write per case cost
+// more than a batched spirv-opt run spends on some stages.
 struct JobState {
   uint64_t next = 0;  // next per-job case number
-  int64_t running_seed = -1;
   CampaignStats stats;
 };
 
 nlohmann::json JobStateToJson(const JobState& s) {
-  return {{"next", s.next},
-          {"running_seed", s.running_seed},
-          {"stats", s.stats.ToJson()}};
+  return {{"next", s.next}, {"stats", s.stats.ToJson()}};
 }
 
 // A missing file is a fresh job; a malformed one an error naming the field.
@@ -77,8 +78,6 @@ absl::StatusOr<JobState> LoadJobState(const std::string& path) {
   spirv::JsonField root = reader.root();
   if (!root.ExpectObject()) return reader.status();
   s.next = root["next"].Uint(0, kMaxCounter);
-  s.running_seed =
-      root["running_seed"].Int(-1, -1, std::numeric_limits<int64_t>::max());
   if (root["stats"].present()) s.stats = CampaignStats::Read(root["stats"]);
   if (!reader.ok()) return reader.status();
   return s;
@@ -378,7 +377,8 @@ uint32_t GroupSizeFor(const CampaignOptions& o, const oracles::Target& target) {
 }
 
 // One job: runs its cases until done, out of time or told to stop.
-int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
+int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline,
+           RunningCases& running) {
   ::prctl(PR_SET_PDEATHSIG, SIGTERM);
   struct sigaction sa {};
   sa.sa_handler = OnTerm;
@@ -404,7 +404,6 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
   auto loaded = LoadJobState(state_path);
   if (!loaded.ok()) JobWriteFailed(job, loaded.status());
   JobState state = *loaded;
-  state.running_seed = -1;
   // A group of up to o.batch cases at a time: first each case's own work
   // (generate, split, reference, transform), then every target on the whole
   // group (batched by RunOnTarget), so a consumer pays its fixed cost once
@@ -438,10 +437,7 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
       // In-process work runs now: a job dying here names this case. `next`
       // stays at the group's first case, so a resume after a failed write
       // redoes the whole group (a death skips the first case per restart).
-      state.running_seed = static_cast<int64_t>(w.seed);
-      if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
-          !s.ok())
-        JobWriteFailed(job, s);
+      running.Set(job, static_cast<int64_t>(w.seed));
       PrepareCase(
           o, w, state.stats, timed,
           [&](const oracles::Verdict& v, const spirv::TestCase& test_case,
@@ -455,10 +451,7 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
     if (group.empty()) break;
     // The targets' turn: a job dying now is recorded against the group's
     // first case.
-    state.running_seed = static_cast<int64_t>(group.front().seed);
-    if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
-        !s.ok())
-      JobWriteFailed(job, s);
+    running.Set(job, static_cast<int64_t>(group.front().seed));
     for (auto& target : targets) {
       const std::string& name = target->name();
       for (const bool mutated : {false, true}) {
@@ -508,7 +501,7 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline) {
     state.stats.case_nanos += group_ns;
     state.stats.harness_nanos += group_ns - std::min(group_ns, inside_targets);
     state.next = first + group.size();
-    state.running_seed = -1;
+    running.Set(job, RunningCases::kNone);
     if (auto s = spirv::WriteJsonFile(state_path, JobStateToJson(state));
         !s.ok())
       JobWriteFailed(job, s);
@@ -686,6 +679,9 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
   }
   if (auto s = CheckOrWriteCampaignFile(o); !s.ok()) return s;
   RemoveIncomplete(o.out);
+  // Which case each job is on, for when one dies.
+  auto running_cases = RunningCases::Make(o.jobs);
+  if (!running_cases.ok()) return running_cases.status();
 
   // SIGINT / SIGTERM: stop within a second, write stats.json, clean up.
   g_parent_stop = false;
@@ -706,7 +702,7 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
       // Only the campaign process holds OUT's lock: a job or one of its
       // workers outliving a SIGKILLed campaign must not block the resume.
       ::close(lock.fd);
-      const int rc = RunJob(o, job, deadline);
+      const int rc = RunJob(o, job, deadline, *running_cases);
       std::_Exit(rc);
     }
     pids[job] = pid;
@@ -768,9 +764,11 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
         // In-process code crashed: record it against ref, skip the case.
         const std::string state_path = JobStatePath(o.out, job);
         JobState s = LoadJobStateOrEmpty(state_path);
-        if (s.running_seed >= 0) {
+        const int64_t running_seed = running_cases->Get(job);
+        running_cases->Set(job, RunningCases::kNone);
+        if (running_seed != RunningCases::kNone) {
           generators::kernel::GeneratorOptions g = o.generator;
-          g.seed = static_cast<uint64_t>(s.running_seed);
+          g.seed = static_cast<uint64_t>(running_seed);
           absl::Status written;
           if (auto tc = generators::kernel::GenerateTestCase(g); tc.ok()) {
             oracles::Verdict v;
@@ -800,7 +798,6 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
           }
           if (written.ok()) {
             ++s.next;
-            s.running_seed = -1;
             ++s.stats.cases;
             written = spirv::WriteJsonFile(state_path, JobStateToJson(s));
           }

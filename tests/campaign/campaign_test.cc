@@ -18,6 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "fuzzers/campaign/findings.h"
+#include "fuzzers/campaign/running_cases.h"
 #include "generators/kernel/generator.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -184,16 +185,42 @@ TEST(CampaignTest, MemoryLimitStopsALeakingWorker) {
 
 TEST(CampaignTest, JobCrashIsRecordedAndTheCampaignGoesOn) {
   const std::string out = FreshDir("jobcrash");
-  const CampaignResult r =
-      RunCampaignOk(Options(out, {"fault:kill-job-at-2"}, 4));
-  // Case 2 killed the job; it is recorded, skipped, and the rest run.
+  const CampaignOptions o = Options(out, {"fault:kill-job-at-2"}, 4);
+  const CampaignResult r = RunCampaignOk(o);
+  // A job's second run kills it: case 1, then (the restarted job counts
+  // afresh from case 2) case 3. Each is recorded against exactly its own
+  // seed (RunningCases), skipped, and the rest run.
   EXPECT_EQ(r.stats.cases, 4u);
-  bool found = false;
+  std::set<uint64_t> seeds;
   for (const std::string& d : FindingDirs(out)) {
     const nlohmann::json v = ReadJson(d + "/verdict.json");
-    if (v["kind"] == "crash" && v["target"] == "ref") found = true;
+    if (v["kind"] != "crash" || v["target"] != "ref") continue;
+    for (const auto& e : fs::directory_iterator(d + "/seeds"))
+      seeds.insert(std::stoull(e.path().filename().string()));
   }
-  EXPECT_TRUE(found);
+  EXPECT_EQ(seeds, (std::set<uint64_t>{CaseSeed(o, 1), CaseSeed(o, 3)}));
+}
+
+TEST(RunningCasesTest, WhatADyingJobStoredIsWhatTheCampaignReads) {
+  auto running = RunningCases::Make(3);
+  ASSERT_TRUE(running.ok()) << running.status();
+  for (uint32_t j = 0; j < 3; ++j)
+    EXPECT_EQ(running->Get(j), RunningCases::kNone);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    running->Set(1, 1234);
+    running->Set(2, 77);
+    ::raise(SIGKILL);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(running->Get(0), RunningCases::kNone);
+  EXPECT_EQ(running->Get(1), 1234);
+  EXPECT_EQ(running->Get(2), 77);
+  // Moved, the mapping stays one: the new owner reads the same slots.
+  RunningCases moved = *std::move(running);
+  EXPECT_EQ(moved.Get(1), 1234);
 }
 
 TEST(CampaignTest, ResumesAfterSigkillWithoutLosingOrDuplicating) {
@@ -317,7 +344,7 @@ TEST(CampaignTest, MalformedJobStateIsAnErrorNamingFileAndField) {
   RunCampaignOk(Options(out, {"fault:ok"}, 2));
   {
     std::ofstream f(out + "/state/job-0.json");
-    f << R"({"next": "x", "running_seed": -1})";
+    f << R"({"next": "x"})";
   }
   std::ostringstream progress;
   auto r = RunCampaign(Options(out, {"fault:ok"}, 4), progress);

@@ -99,7 +99,7 @@ DOC_KINDS = {
         "free": set(),
         "enum": set(),
         "enum_paths": [],
-        "signed": {"running_seed"},
+        "signed": set(),
         "float": set(),
         "cap": 80,
     },
