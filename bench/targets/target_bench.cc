@@ -65,9 +65,11 @@ void BM_TargetRun(benchmark::State& state, const std::string& name,
   }
 }
 
-BENCHMARK_CAPTURE(BM_TargetRun, ref / in_process, "ref", true)
+// The capture label is the benchmark name, slash and all.
+// clang-format off
+BENCHMARK_CAPTURE(BM_TargetRun, ref/in_process, "ref", true)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_TargetRun, ref / worker, "ref", false)
+BENCHMARK_CAPTURE(BM_TargetRun, ref/worker, "ref", false)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_TargetRun, spirv_opt, "spirv-opt", false)
     ->Unit(benchmark::kMillisecond);
@@ -80,6 +82,7 @@ BENCHMARK_CAPTURE(BM_TargetRun, oclgrind, "oclgrind", false)
 BENCHMARK_CAPTURE(BM_TargetRun, opencl_pocl, "opencl:Portable", false)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(5);
+// clang-format on
 
 }  // namespace
 }  // namespace l0spv::bench
