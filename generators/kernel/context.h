@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "generators/kernel/features.h"
 #include "generators/kernel/function_emitter.h"
 #include "generators/kernel/random.h"
@@ -201,6 +202,18 @@ struct GenContext {
   // spirv-opt's constant-branch crash is avoided: every branch condition
   // and switch selector then depends on it (expressions.h Unfoldable).
   uint32_t opaque_false = 0;
+  // Bools that IGC folds to another bool: x == true, x != false, x && true,
+  // x || false (any logical op of x with a constant, conservatively) and
+  // x && x map to x's root; a comparison of a value with itself (x <= x)
+  // maps to kFoldedConstant. An OpLogicalOr of two bools with one root is
+  // the self-OR that aborts IGC (known-consumer-bugs/igc_logical_or_self,
+  // igc_logical_or_alias).
+  static constexpr uint32_t kFoldedConstant = 0;  // never a result id
+  absl::flat_hash_map<uint32_t, uint32_t> bool_roots;
+  uint32_t BoolRoot(uint32_t id) const {
+    const auto it = bool_roots.find(id);
+    return it == bool_roots.end() ? id : it->second;
+  }
 
   bool GuardOn(Guard g) const { return (options.disabled_guards & g) == 0; }
   // A known-bug gate: may the construct of these registry entries be

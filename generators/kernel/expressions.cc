@@ -391,13 +391,27 @@ bool GenCompare(GenContext& ctx) {
         AddValue(ctx, fn.Op(op, type, {v->id}), t);
       } else {
         const uint32_t rhs = Operand(ctx, t);
-        // IGC (ocloc, generator word 0): OpLogicalOr of a value with itself
-        // aborts (corpora/known-consumer-bugs/igc_logical_or_self.spvasm).
-        const Op safe = op == Op::OpLogicalOr && rhs == v->id &&
-                                !ctx.BugsAllowed(KnownBugId::kIgcLogicalOrSelf)
-                            ? Op::OpLogicalAnd
-                            : op;
-        AddValue(ctx, fn.Op(safe, type, {v->id, rhs}), t);
+        // IGC (ocloc): OpLogicalOr of a value with itself aborts
+        // (known-consumer-bugs/igc_logical_or_self), and so does one with a
+        // bool IGC folds to it, x == true || x (igc_logical_or_alias).
+        const uint32_t root = ctx.BoolRoot(v->id);
+        const bool same_root = ctx.BoolRoot(rhs) == root;
+        const bool gated =
+            rhs == v->id ? !ctx.BugsAllowed(KnownBugId::kIgcLogicalOrSelf)
+                         : !ctx.BugsAllowed(KnownBugId::kIgcLogicalOrAlias);
+        const Op safe =
+            op == Op::OpLogicalOr && same_root && gated ? Op::OpLogicalAnd : op;
+        const uint32_t result = fn.Op(safe, type, {v->id, rhs});
+        // With a constant operand (not in the pool, or one IGC folds) the
+        // result is x itself, its negation or a constant: rooted at x here.
+        const bool rhs_constant =
+            ctx.BoolRoot(rhs) == GenContext::kFoldedConstant ||
+            std::none_of(ctx.pool.values().begin(), ctx.pool.values().end(),
+                         [&](const Value& c) { return c.id == rhs; });
+        if (rhs_constant || (same_root && (safe == Op::OpLogicalAnd ||
+                                           safe == Op::OpLogicalOr)))
+          ctx.bool_roots[result] = root;
+        AddValue(ctx, result, t);
       }
       return true;
     }
@@ -412,7 +426,11 @@ bool GenCompare(GenContext& ctx) {
   const uint32_t type = ctx.types.Id(t.BoolOf());
   const uint32_t a = Operand(ctx, t);
   const uint32_t b = Operand(ctx, t);
-  AddValue(ctx, fn.Op(op, type, {a, b}), t.BoolOf());
+  const uint32_t result = fn.Op(op, type, {a, b});
+  // x <= x, x != x, ...: a constant to IGC (the alias of igc_logical_or_alias
+  // in the campaign's case was x == (y <= y)).
+  if (a == b) ctx.bool_roots[result] = GenContext::kFoldedConstant;
+  AddValue(ctx, result, t.BoolOf());
   return true;
 }
 

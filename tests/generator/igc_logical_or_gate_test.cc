@@ -1,0 +1,95 @@
+// The generator's gate of igc_logical_or_self and igc_logical_or_alias:
+// while IGC's bugs are avoided, no OpLogicalOr joins two bools with one
+// root, where a logical op of x with a constant (x == true, x != false,
+// x && true, x || false; an integer comparison of a value with itself,
+// x <= x, is a constant too) and x && x are rooted at x, as IGC folds them
+// (GenContext::BoolRoot). Without the gate such ORs are generated, so the
+// count below can fail.
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "gtest/gtest.h"
+#include "oracles/known_bugs/consumers.h"
+#include "spirv/opcode_traits.h"
+#include "spirv/unified1/spirv.hpp11"
+#include "tests/generator/count_generated.h"
+
+namespace l0spv::generators::kernel {
+namespace {
+
+using spv::Op;
+
+bool IsLogical(uint32_t opcode) {
+  const Op op = static_cast<Op>(opcode);
+  return op == Op::OpLogicalOr || op == Op::OpLogicalAnd ||
+         op == Op::OpLogicalEqual || op == Op::OpLogicalNotEqual;
+}
+
+bool IsIntCompare(uint32_t opcode) {
+  const Op op = static_cast<Op>(opcode);
+  return op == Op::OpIEqual || op == Op::OpINotEqual ||
+         op == Op::OpUGreaterThan || op == Op::OpSGreaterThan ||
+         op == Op::OpUGreaterThanEqual || op == Op::OpSGreaterThanEqual ||
+         op == Op::OpULessThan || op == Op::OpSLessThan ||
+         op == Op::OpULessThanEqual || op == Op::OpSLessThanEqual;
+}
+
+// OpLogicalOr instructions of `seeds` cases whose operands share a root.
+int SameRootOrs(uint64_t seeds, uint32_t avoid) {
+  int count = 0;
+  for (uint64_t seed = 0; seed < seeds; ++seed) {
+    GeneratorOptions options;
+    options.seed = seed;
+    options.avoid_known_bugs = avoid;
+    auto tc = GenerateTestCase(options);
+    EXPECT_TRUE(tc.ok()) << tc.status();
+    if (!tc.ok()) return -1;
+    auto module = spirv::ReadModuleWords(tc->module_words);
+    EXPECT_TRUE(module.ok()) << module.status();
+    if (!module.ok()) return -1;
+    absl::flat_hash_set<uint32_t> constants;
+    for (const spirv::Instruction& i : module->types_values)
+      if (spirv::OpcodeClass(i.opcode()) == "Constant-Creation")
+        constants.insert(i.result_id());
+    absl::flat_hash_map<uint32_t, uint32_t> roots;
+    const auto root = [&](uint32_t id) {
+      const auto it = roots.find(id);
+      return it == roots.end() ? id : it->second;
+    };
+    for (const spirv::Function& fn : module->functions) {
+      for (const spirv::BasicBlock& bb : fn.blocks) {
+        for (const spirv::Instruction& i : bb.instructions) {
+          // x <= x and the like: a constant to IGC.
+          if (IsIntCompare(i.opcode()) &&
+              i.operand(0).AsId() == i.operand(1).AsId()) {
+            constants.insert(i.result_id());
+            continue;
+          }
+          if (!IsLogical(i.opcode()) || i.NumOperands() != 2) continue;
+          const uint32_t a = i.operand(0).AsId(), b = i.operand(1).AsId();
+          const bool same = root(a) == root(b);
+          const Op op = static_cast<Op>(i.opcode());
+          if (op == Op::OpLogicalOr && same) ++count;
+          if (constants.contains(b)) {
+            roots[i.result_id()] = root(a);
+          } else if (constants.contains(a)) {
+            roots[i.result_id()] = root(b);
+          } else if (same &&
+                     (op == Op::OpLogicalAnd || op == Op::OpLogicalOr)) {
+            roots[i.result_id()] = root(a);
+          }
+        }
+      }
+    }
+  }
+  return count;
+}
+
+TEST(IgcLogicalOrGate, NoOrOfTwoBoolsWithOneRootWhileIgcIsAvoided) {
+  EXPECT_GT(SameRootOrs(300, 0), 0) << "the seeds must hold such ORs ungated";
+  EXPECT_EQ(SameRootOrs(300, oracles::ConsumersOfTarget("ocloc:tgllp")), 0);
+}
+
+}  // namespace
+}  // namespace l0spv::generators::kernel
