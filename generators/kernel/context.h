@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "generators/kernel/features.h"
 #include "generators/kernel/function_emitter.h"
 #include "generators/kernel/random.h"
@@ -209,6 +210,11 @@ struct GenContext {
   // the self-OR that aborts IGC (known-consumer-bugs/igc_logical_or_self,
   // igc_logical_or_alias).
   static constexpr uint32_t kFoldedConstant = 0;  // never a result id
+  // Values loaded straight from a built-in PoCL keeps in its work-group
+  // context (local id, group count, local size, ...): PoCL 3.1 cannot link
+  // a kernel that bitcasts one (known-consumer-bugs/
+  // pocl_context_builtin_bitcast).
+  absl::flat_hash_set<uint32_t> work_group_context;
   absl::flat_hash_map<uint32_t, uint32_t> bool_roots;
   uint32_t BoolRoot(uint32_t id) const {
     const auto it = bool_roots.find(id);

@@ -502,6 +502,9 @@ bool GenConvert(GenContext& ctx) {
     if (choice == 2) {  // bitcast between integer layouts of equal size
       const uint32_t bits = from.Bits();
       if (from.lanes == 3) return false;
+      if (ctx.work_group_context.contains(v->id) &&
+          !ctx.BugsAllowed(KnownBugId::kPoclContextBuiltinBitcast))
+        return false;
       ValueType options[4];
       size_t n = 0;
       for (uint8_t w : kIntWidths) {

@@ -356,7 +356,9 @@ void KernelBuilder::Prologue() {
   AddValue(ctx_, fn.Op(Op::OpUConvert, u32_type, {k_.linear_id}), IntT(32));
   const uint32_t lid = LoadBuiltin(spv::BuiltIn::LocalInvocationId, v3);
   const uint32_t group = LoadBuiltin(spv::BuiltIn::WorkgroupId, v3);
-  AddValue(ctx_, Component(lid, 0), u64);
+  const uint32_t lid_x = Component(lid, 0);
+  AddValue(ctx_, lid_x, u64);
+  ctx_.work_group_context.insert(lid_x);
   // PoCL 3.1's kernel compiler breaks on a bitcast of a group id to a
   // vector (known-consumer-bugs/pocl_group_id_bitcast): the component stays
   // out of the value pool when PoCL is a target.
@@ -365,18 +367,19 @@ void KernelBuilder::Prologue() {
   if (ctx_.BugsAllowed(KnownBugId::kPoclGroupIdBitcast))
     AddValue(ctx_, group_component, u64);
   if (ctx_.rng.Percent(50)) {
-    AddValue(ctx_,
-             Component(LoadBuiltin(spv::BuiltIn::NumWorkgroups, v3),
-                       ctx_.rng.Below(3)),
-             u64);
+    const uint32_t groups = LoadBuiltin(spv::BuiltIn::NumWorkgroups, v3);
+    const uint32_t count = Component(groups, ctx_.rng.Below(3));
+    AddValue(ctx_, count, u64);
+    ctx_.work_group_context.insert(count);
   }
   if (ctx_.rng.Percent(30)) {
     AddValue(ctx_, LoadBuiltin(spv::BuiltIn::WorkDim, IntT(32)), IntT(32));
   }
   if (ctx_.rng.Percent(30)) {
-    AddValue(ctx_,
-             Component(LoadBuiltin(spv::BuiltIn::EnqueuedWorkgroupSize, v3), 0),
-             u64);
+    const uint32_t size =
+        Component(LoadBuiltin(spv::BuiltIn::EnqueuedWorkgroupSize, v3), 0);
+    AddValue(ctx_, size, u64);
+    ctx_.work_group_context.insert(size);
   }
   for (const auto& [arg, type] : scalar_params_) {
     AddValue(ctx_, fn.parameter_ids()[arg], type);
