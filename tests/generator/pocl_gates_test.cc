@@ -1,11 +1,15 @@
-// The generator's gate of pocl_context_builtin_bitcast: while PoCL's bugs
-// are avoided, no integer OpBitcast takes a component loaded straight from
-// a built-in PoCL keeps in its work-group context (GenContext::
-// work_group_context). Ungated such bitcasts are generated, so the count
-// below can fail.
+// The generator's gates of PoCL's bugs, each counted over generated cases:
+// ungated the construct is generated (so each count can fail), gated never.
+//  - pocl_context_builtin_bitcast: no integer OpBitcast takes a component
+//    loaded straight from a built-in PoCL keeps in its work-group context
+//    (GenContext::work_group_context).
+//  - pocl_vstorea_half3_fourth_lane: no vstorea_halfn of a 3-lane vector.
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/consumers.h"
+#include "spirv/type_table.h"
+#include "spirv/unified1/OpenCL.std.h"
 #include "spirv/unified1/spirv.hpp11"
 #include "tests/generator/count_generated.h"
 
@@ -71,6 +75,50 @@ TEST(PoclContextBitcastGate, NoBitcastOfAContextBuiltInWhilePoclIsAvoided) {
   EXPECT_GT(ContextBitcasts(400, 0), 0) << "the seeds must hold such casts";
   EXPECT_EQ(ContextBitcasts(400, oracles::ConsumersOfTarget("opencl:Portable")),
             0);
+}
+
+// vstorea_halfn (and _r) calls with 3-lane data in `seeds` cases.
+int Vstorea3(uint64_t seeds, uint32_t avoid) {
+  int count = 0;
+  for (uint64_t seed = 0; seed < seeds; ++seed) {
+    GeneratorOptions options;
+    options.seed = seed;
+    options.avoid_known_bugs = avoid;
+    auto tc = GenerateTestCase(options);
+    EXPECT_TRUE(tc.ok()) << tc.status();
+    if (!tc.ok()) return -1;
+    auto module = spirv::ReadModuleWords(tc->module_words);
+    EXPECT_TRUE(module.ok()) << module.status();
+    if (!module.ok()) return -1;
+    const spirv::TypeTable types(*module);
+    absl::flat_hash_map<uint32_t, uint32_t> type_of;  // value id -> type id
+    for (const spirv::Instruction& i : module->types_values)
+      if (i.result_id() != 0) type_of[i.result_id()] = i.type_id();
+    for (const spirv::Function& fn : module->functions) {
+      for (const spirv::BasicBlock& bb : fn.blocks) {
+        for (const spirv::Instruction& i : bb.instructions) {
+          if (i.result_id() != 0) type_of[i.result_id()] = i.type_id();
+          if (static_cast<Op>(i.opcode()) != Op::OpExtInst ||
+              i.NumOperands() < 3)
+            continue;
+          const uint32_t number = i.operand(1).AsLiteral();
+          if (number != OpenCLLIB::Vstorea_halfn &&
+              number != OpenCLLIB::Vstorea_halfn_r)
+            continue;
+          const spirv::TypeInfo* data = types.Get(type_of[i.operand(2).AsId()]);
+          if (data != nullptr && data->op == spv::Op::OpTypeVector &&
+              data->count == 3)
+            ++count;
+        }
+      }
+    }
+  }
+  return count;
+}
+
+TEST(PoclVstoreaHalf3Gate, NoVstoreaHalf3WhilePoclIsAvoided) {
+  EXPECT_GT(Vstorea3(400, 0), 0) << "the seeds must hold such stores";
+  EXPECT_EQ(Vstorea3(400, oracles::ConsumersOfTarget("opencl:Portable")), 0);
 }
 
 }  // namespace
