@@ -52,6 +52,12 @@ const PrivateArray& NewPrivateArray(GenContext& ctx, ValueType element,
   if (element.IsInt() && element.width == 8 && element.lanes == 3 &&
       !ctx.BugsAllowed(KnownBugId::kIgcPvcChar3ArrayStore))
     element = element.WithLanes(4);
+  // ... and so it does with an element of any 8-bit vector stored through a
+  // dynamic index too (igc_pvc_int8_vector_array_element_store): 16-bit
+  // lanes build.
+  if (element.IsInt() && element.width == 8 && element.lanes > 1 &&
+      !ctx.BugsAllowed(KnownBugId::kIgcPvcInt8VectorArrayElementStore))
+    element = element.WithWidth(ctx.features.int16 ? 16 : 32);
   const uint32_t element_type = ctx.types.Id(element);
   const uint32_t array_type = ctx.types.Array(element_type, length);
   uint32_t initializer = 0;

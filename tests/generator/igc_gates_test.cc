@@ -1,4 +1,5 @@
-// The generator's gate of igc_logical_or_self and igc_logical_or_alias:
+// The generator's gates of IGC's bugs. First igc_logical_or_self and
+// igc_logical_or_alias:
 // while IGC's bugs are avoided, no OpLogicalOr joins two bools with one
 // root, where a logical op of x with a constant (x == true, x != false,
 // x && true, x || false; an integer comparison of a value with itself,
@@ -12,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/consumers.h"
 #include "spirv/opcode_traits.h"
+#include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
 #include "tests/generator/count_generated.h"
 
@@ -89,6 +91,29 @@ int SameRootOrs(uint64_t seeds, uint32_t avoid) {
 TEST(IgcLogicalOrGate, NoOrOfTwoBoolsWithOneRootWhileIgcIsAvoided) {
   EXPECT_GT(SameRootOrs(300, 0), 0) << "the seeds must hold such ORs ungated";
   EXPECT_EQ(SameRootOrs(300, oracles::ConsumersOfTarget("ocloc:tgllp")), 0);
+}
+
+// Function variables holding arrays of 8-bit vectors
+// (igc_pvc_char3_array_store, igc_pvc_int8_vector_array_element_store: ocloc
+// -device pvc rejects some uses of them; the gate gives such arrays 16-bit
+// lanes).
+int Int8VectorArrays(uint64_t seeds, uint32_t avoid) {
+  return CountGenerated(
+      seeds, avoid,
+      [](const spirv::TypeTable& types, const spirv::Instruction& i) {
+        if (static_cast<Op>(i.opcode()) != Op::OpVariable) return false;
+        const spirv::TypeInfo* ptr = types.Get(i.type_id());
+        const spirv::TypeInfo* array = ptr ? types.Get(ptr->element) : nullptr;
+        if (array == nullptr || array->op != Op::OpTypeArray) return false;
+        const spirv::TypeInfo* element = types.Get(array->element);
+        return element != nullptr && element->op == Op::OpTypeVector &&
+               types.ScalarWidth(array->element) == 8;
+      });
+}
+
+TEST(IgcPvcInt8VectorArrayGate, NoArraysOf8BitVectorsWhileIgcIsAvoided) {
+  EXPECT_GT(Int8VectorArrays(300, 0), 0) << "the seeds must hold such arrays";
+  EXPECT_EQ(Int8VectorArrays(300, oracles::ConsumersOfTarget("ocloc:pvc")), 0);
 }
 
 }  // namespace
