@@ -4,6 +4,7 @@
 //    loaded straight from a built-in PoCL keeps in its work-group context
 //    (GenContext::work_group_context).
 //  - pocl_vstorea_half3_fourth_lane: no vstorea_halfn of a 3-lane vector.
+//  - pocl_vstore_half_wide_crash: no half store of 8 or 16 lanes.
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
@@ -77,8 +78,11 @@ TEST(PoclContextBitcastGate, NoBitcastOfAContextBuiltInWhilePoclIsAvoided) {
             0);
 }
 
-// vstorea_halfn (and _r) calls with 3-lane data in `seeds` cases.
-int Vstorea3(uint64_t seeds, uint32_t avoid) {
+// Half stores (vstore_halfn, vstorea_halfn and their _r forms) in `seeds`
+// cases whose data has lanes `match` accepts, aligned ones only if
+// `aligned_only`.
+int HalfStores(uint64_t seeds, uint32_t avoid, bool aligned_only,
+               bool (*match)(uint32_t lanes)) {
   int count = 0;
   for (uint64_t seed = 0; seed < seeds; ++seed) {
     GeneratorOptions options;
@@ -102,12 +106,14 @@ int Vstorea3(uint64_t seeds, uint32_t avoid) {
               i.NumOperands() < 3)
             continue;
           const uint32_t number = i.operand(1).AsLiteral();
-          if (number != OpenCLLIB::Vstorea_halfn &&
-              number != OpenCLLIB::Vstorea_halfn_r)
-            continue;
+          const bool aligned = number == OpenCLLIB::Vstorea_halfn ||
+                               number == OpenCLLIB::Vstorea_halfn_r;
+          const bool unaligned = number == OpenCLLIB::Vstore_halfn ||
+                                 number == OpenCLLIB::Vstore_halfn_r;
+          if (!aligned && !(unaligned && !aligned_only)) continue;
           const spirv::TypeInfo* data = types.Get(type_of[i.operand(2).AsId()]);
           if (data != nullptr && data->op == spv::Op::OpTypeVector &&
-              data->count == 3)
+              match(data->count))
             ++count;
         }
       }
@@ -117,8 +123,22 @@ int Vstorea3(uint64_t seeds, uint32_t avoid) {
 }
 
 TEST(PoclVstoreaHalf3Gate, NoVstoreaHalf3WhilePoclIsAvoided) {
-  EXPECT_GT(Vstorea3(400, 0), 0) << "the seeds must hold such stores";
-  EXPECT_EQ(Vstorea3(400, oracles::ConsumersOfTarget("opencl:Portable")), 0);
+  const auto three = [](uint32_t lanes) { return lanes == 3; };
+  EXPECT_GT(HalfStores(400, 0, true, three), 0)
+      << "the seeds must hold such stores";
+  EXPECT_EQ(HalfStores(400, oracles::ConsumersOfTarget("opencl:Portable"), true,
+                       three),
+            0);
+}
+
+// pocl_vstore_half_wide_crash: half stores of 8 or 16 lanes.
+TEST(PoclVstoreHalfWideGate, NoWideHalfStoresWhilePoclIsAvoided) {
+  const auto wide = [](uint32_t lanes) { return lanes >= 8; };
+  EXPECT_GT(HalfStores(400, 0, false, wide), 0)
+      << "the seeds must hold such stores";
+  EXPECT_EQ(HalfStores(400, oracles::ConsumersOfTarget("opencl:Portable"),
+                       false, wide),
+            0);
 }
 
 }  // namespace
