@@ -39,4 +39,24 @@ inline int CountGenerated(
   return count;
 }
 
+// The sum of `count` over the modules of `seeds` generated cases (default
+// options, known bugs of `avoid` avoided); -1 when a case does not generate
+// or parse. For counts that need more than one instruction at a time.
+inline int SumOverGenerated(
+    uint64_t seeds, uint32_t avoid,
+    const std::function<int(const spirv::Module&)>& count) {
+  int total = 0;
+  for (uint64_t seed = 0; seed < seeds; ++seed) {
+    GeneratorOptions options;
+    options.seed = seed;
+    options.avoid_known_bugs = avoid;
+    auto tc = GenerateTestCase(options);
+    if (!tc.ok()) return -1;
+    auto module = spirv::ReadModuleWords(tc->module_words);
+    if (!module.ok()) return -1;
+    total += count(*module);
+  }
+  return total;
+}
+
 }  // namespace l0spv::generators::kernel

@@ -39,17 +39,9 @@ bool IsIntCompare(uint32_t opcode) {
 
 // OpLogicalOr instructions of `seeds` cases whose operands share a root.
 int SameRootOrs(uint64_t seeds, uint32_t avoid) {
-  int count = 0;
-  for (uint64_t seed = 0; seed < seeds; ++seed) {
-    GeneratorOptions options;
-    options.seed = seed;
-    options.avoid_known_bugs = avoid;
-    auto tc = GenerateTestCase(options);
-    EXPECT_TRUE(tc.ok()) << tc.status();
-    if (!tc.ok()) return -1;
-    auto module = spirv::ReadModuleWords(tc->module_words);
-    EXPECT_TRUE(module.ok()) << module.status();
-    if (!module.ok()) return -1;
+  return SumOverGenerated(seeds, avoid, [&](const spirv::Module& generated) {
+    int count = 0;
+    const spirv::Module* module = &generated;
     absl::flat_hash_set<uint32_t> constants;
     for (const spirv::Instruction& i : module->types_values)
       if (spirv::OpcodeClass(i.opcode()) == "Constant-Creation")
@@ -84,8 +76,8 @@ int SameRootOrs(uint64_t seeds, uint32_t avoid) {
         }
       }
     }
-  }
-  return count;
+    return count;
+  });
 }
 
 TEST(IgcLogicalOrGate, NoOrOfTwoBoolsWithOneRootWhileIgcIsAvoided) {

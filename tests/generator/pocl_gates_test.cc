@@ -22,17 +22,9 @@ using spv::Op;
 
 // Integer OpBitcasts of a context built-in's component in `seeds` cases.
 int ContextBitcasts(uint64_t seeds, uint32_t avoid) {
-  int count = 0;
-  for (uint64_t seed = 0; seed < seeds; ++seed) {
-    GeneratorOptions options;
-    options.seed = seed;
-    options.avoid_known_bugs = avoid;
-    auto tc = GenerateTestCase(options);
-    EXPECT_TRUE(tc.ok()) << tc.status();
-    if (!tc.ok()) return -1;
-    auto module = spirv::ReadModuleWords(tc->module_words);
-    EXPECT_TRUE(module.ok()) << module.status();
-    if (!module.ok()) return -1;
+  return SumOverGenerated(seeds, avoid, [&](const spirv::Module& generated) {
+    int count = 0;
+    const spirv::Module* module = &generated;
     absl::flat_hash_set<uint32_t> variables;  // the context built-ins
     for (const spirv::Instruction& i : module->annotations) {
       if (static_cast<Op>(i.opcode()) != Op::OpDecorate ||
@@ -68,8 +60,8 @@ int ContextBitcasts(uint64_t seeds, uint32_t avoid) {
         }
       }
     }
-  }
-  return count;
+    return count;
+  });
 }
 
 TEST(PoclContextBitcastGate, NoBitcastOfAContextBuiltInWhilePoclIsAvoided) {
@@ -83,17 +75,9 @@ TEST(PoclContextBitcastGate, NoBitcastOfAContextBuiltInWhilePoclIsAvoided) {
 // `aligned_only`.
 int HalfStores(uint64_t seeds, uint32_t avoid, bool aligned_only,
                bool (*match)(uint32_t lanes)) {
-  int count = 0;
-  for (uint64_t seed = 0; seed < seeds; ++seed) {
-    GeneratorOptions options;
-    options.seed = seed;
-    options.avoid_known_bugs = avoid;
-    auto tc = GenerateTestCase(options);
-    EXPECT_TRUE(tc.ok()) << tc.status();
-    if (!tc.ok()) return -1;
-    auto module = spirv::ReadModuleWords(tc->module_words);
-    EXPECT_TRUE(module.ok()) << module.status();
-    if (!module.ok()) return -1;
+  return SumOverGenerated(seeds, avoid, [&](const spirv::Module& generated) {
+    int count = 0;
+    const spirv::Module* module = &generated;
     const spirv::TypeTable types(*module);
     absl::flat_hash_map<uint32_t, uint32_t> type_of;  // value id -> type id
     for (const spirv::Instruction& i : module->types_values)
@@ -118,8 +102,8 @@ int HalfStores(uint64_t seeds, uint32_t avoid, bool aligned_only,
         }
       }
     }
-  }
-  return count;
+    return count;
+  });
 }
 
 TEST(PoclVstoreaHalf3Gate, NoVstoreaHalf3WhilePoclIsAvoided) {
