@@ -12,15 +12,14 @@
 
 namespace l0spv::generators::kernel {
 
-// Instructions of `seeds` generated cases from seed `first` on `profile`
-// (known bugs of `avoid` avoided) that `match` accepts; -1 when a case does
+// The sum of `count` over the modules of `seeds` generated cases from seed
+// `first` on `profile` (known bugs of `avoid` avoided); -1 when a case does
 // not generate or parse.
-inline int CountGenerated(
+inline int SumOverGenerated(
     uint64_t seeds, uint32_t avoid,
-    const std::function<bool(const spirv::TypeTable&,
-                             const spirv::Instruction&)>& match,
-    uint64_t first = 0, const std::string& profile = "full") {
-  int count = 0;
+    const std::function<int(const spirv::Module&)>& count, uint64_t first = 0,
+    const std::string& profile = "full") {
+  int total = 0;
   for (uint64_t seed = first; seed < first + seeds; ++seed) {
     GeneratorOptions options;
     options.seed = seed;
@@ -30,33 +29,29 @@ inline int CountGenerated(
     if (!tc.ok()) return -1;
     auto module = spirv::ReadModuleWords(tc->module_words);
     if (!module.ok()) return -1;
-    const spirv::TypeTable types(*module);
-    for (const spirv::Function& fn : module->functions)
-      for (const spirv::BasicBlock& bb : fn.blocks)
-        for (const spirv::Instruction& i : bb.instructions)
-          if (match(types, i)) ++count;
-  }
-  return count;
-}
-
-// The sum of `count` over the modules of `seeds` generated cases (default
-// options, known bugs of `avoid` avoided); -1 when a case does not generate
-// or parse. For counts that need more than one instruction at a time.
-inline int SumOverGenerated(
-    uint64_t seeds, uint32_t avoid,
-    const std::function<int(const spirv::Module&)>& count) {
-  int total = 0;
-  for (uint64_t seed = 0; seed < seeds; ++seed) {
-    GeneratorOptions options;
-    options.seed = seed;
-    options.avoid_known_bugs = avoid;
-    auto tc = GenerateTestCase(options);
-    if (!tc.ok()) return -1;
-    auto module = spirv::ReadModuleWords(tc->module_words);
-    if (!module.ok()) return -1;
     total += count(*module);
   }
   return total;
+}
+
+// Instructions of those cases' function bodies that `match` accepts.
+inline int CountGenerated(
+    uint64_t seeds, uint32_t avoid,
+    const std::function<bool(const spirv::TypeTable&,
+                             const spirv::Instruction&)>& match,
+    uint64_t first = 0, const std::string& profile = "full") {
+  return SumOverGenerated(
+      seeds, avoid,
+      [&](const spirv::Module& module) {
+        const spirv::TypeTable types(module);
+        int count = 0;
+        for (const spirv::Function& fn : module.functions)
+          for (const spirv::BasicBlock& bb : fn.blocks)
+            for (const spirv::Instruction& i : bb.instructions)
+              if (match(types, i)) ++count;
+        return count;
+      },
+      first, profile);
 }
 
 }  // namespace l0spv::generators::kernel
