@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 #include <cstring>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
@@ -186,6 +188,41 @@ void RedirectInChild(Pipes& p) {
   dup2(p.err[1], STDERR_FILENO);
 }
 
+// The environment with each NAME=VALUE of `extra` set (replacing NAME's
+// current value), as putenv would make it; the pointers stay valid while
+// `extra` and environ do.
+std::vector<char*> EnvironmentWith(const std::vector<std::string>& extra) {
+  std::vector<char*> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const absl::string_view entry(*e);
+    const absl::string_view name = entry.substr(0, entry.find('=') + 1);
+    const bool replaced =
+        std::any_of(extra.begin(), extra.end(), [&](const std::string& kv) {
+          return absl::StartsWith(kv, name);
+        });
+    if (!replaced) env.push_back(*e);
+  }
+  for (const std::string& kv : extra) env.push_back(const_cast<char*>(kv.c_str()));
+  env.push_back(nullptr);
+  return env;
+}
+
+// In a vfork child before exec: handlers we installed go back to the
+// default (the child has its own table, but exec would only reset them
+// after a signal could have run ours on our memory), then the caller's
+// mask returns. System calls only.
+void ResetSignalsInChild(const sigset_t& mask) {
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) {
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) != 0) continue;
+    if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)
+      sigaction(sig, &dfl, nullptr);
+  }
+  pthread_sigmask(SIG_SETMASK, &mask, nullptr);
+}
+
 }  // namespace
 
 std::string ChildResult::Describe() const {
@@ -207,26 +244,45 @@ absl::StatusOr<ChildResult> RunCommand(
   if (argv.empty()) return absl::InvalidArgumentError("RunCommand: empty argv");
   Pipes p;
   if (auto s = MakePipes(p); !s.ok()) return s;
+  // Everything the child needs is made here: between vfork and exec it
+  // shares our memory and must not allocate.
+  // execvp's search, done here: a name without a slash is looked up in
+  // PATH only ("" when absent, so exec fails with ENOENT as execvp would).
+  const std::string program = FindProgram(argv[0]).value_or(
+      argv[0].find('/') == std::string::npos ? "" : argv[0]);
   std::vector<char*> args;
   for (const std::string& a : argv)
     args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("fork() failed: ", std::strerror(errno)));
-  }
+  std::vector<char*> env = EnvironmentWith(extra_env);
+  const std::string exec_failed = absl::StrCat("cannot execute ", argv[0], ": ");
+  // vfork, not fork: fork copies the page tables of this (large) process and
+  // then takes a copy-on-write fault for each page either side touches
+  // before the exec, ~0.8 ms a child of a campaign job; the tools are
+  // started once a case when unbatched and on every reduction step.
+  // Signals are blocked across it so no handler of ours runs in the child.
+  sigset_t all, saved;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &saved);
+  const pid_t pid = vfork();
   if (pid == 0) {
     RedirectInChild(p);
     ApplyLimitsInChild(limits);
     if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(126);
-    for (const std::string& kv : extra_env)
-      putenv(const_cast<char*>(kv.c_str()));
-    execvp(args[0], args.data());
-    const std::string msg = absl::StrCat("cannot execute ", argv[0], ": ",
-                                         std::strerror(errno), "\n");
-    (void)!write(STDERR_FILENO, msg.data(), msg.size());
+    ResetSignalsInChild(saved);
+    execve(program.c_str(), args.data(), env.data());
+    const int error = errno;
+    (void)!write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
+    const char* why = strerrordesc_np(error);
+    (void)!write(STDERR_FILENO, why, strlen(why));
+    (void)!write(STDERR_FILENO, "\n", 1);
     _exit(127);
+  }
+  const int vfork_error = errno;
+  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
+  if (pid < 0) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("vfork() failed: ", std::strerror(vfork_error)));
   }
   return Supervise(pid, p, stdin_data, limits);
 }

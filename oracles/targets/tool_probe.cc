@@ -1,7 +1,10 @@
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <system_error>
 
 #include "absl/strings/ascii.h"
@@ -15,6 +18,34 @@
 namespace l0spv::oracles {
 namespace {
 
+// RunCommand(argv) for a probe, answered once per process: one campaign
+// asks for a tool several times (its target list, MakeTarget, the known-bug
+// registry's consumers), and `ocloc compile --help` costs ~40 ms a call
+// (three devices, three calls). Keyed by the command and argv[0]'s size and
+// modification time, so a rewritten stand-in (a test's fake tool) is
+// probed again.
+absl::StatusOr<ChildResult> RunProbe(const std::vector<std::string>& argv,
+                                     const ChildLimits& limits) {
+  struct stat st {};
+  std::string key;
+  if (!argv.empty() && stat(argv[0].c_str(), &st) == 0) {
+    key = absl::StrCat(st.st_size, ":", st.st_mtim.tv_sec, ".",
+                       st.st_mtim.tv_nsec, ":", absl::StrJoin(argv, "\n"));
+  }
+  static std::mutex mu;
+  static auto* answers = new std::map<std::string, absl::StatusOr<ChildResult>>;
+  if (!key.empty()) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = answers->find(key); it != answers->end()) return it->second;
+  }
+  absl::StatusOr<ChildResult> r = RunCommand(argv, limits);
+  if (!key.empty()) {
+    std::lock_guard<std::mutex> lock(mu);
+    answers->emplace(key, r);
+  }
+  return r;
+}
+
 // First non-empty line of a command's output, for a version string. A tool
 // whose --version does not answer within 3 s (or crashes) is broken: every
 // start of l0spv-fuzz would otherwise wait for it.
@@ -22,7 +53,7 @@ std::string FirstLine(const std::vector<std::string>& argv,
                       std::string* broken) {
   ChildLimits limits;
   limits.wall_time = std::chrono::seconds(3);
-  auto r = RunCommand(argv, limits);
+  auto r = RunProbe(argv, limits);
   if (!r.ok()) {
     *broken = std::string(r.status().message());
     return "";
@@ -93,7 +124,7 @@ ToolProbe ProbeTool(const std::string& name) {
 std::vector<std::string> OclocDeviceNames(const std::string& ocloc_path) {
   ChildLimits limits;
   limits.wall_time = std::chrono::seconds(10);
-  auto r = RunCommand({ocloc_path, "compile", "--help"}, limits);
+  auto r = RunProbe({ocloc_path, "compile", "--help"}, limits);
   if (!r.ok()) return {};
   // "<device_type> can be: bdw, skl, ..., xe-hpg, version  or hexadecimal
   // value with 0x prefix", once for the current and once for the deprecated
@@ -121,7 +152,7 @@ bool OclocKnowsDevice(const std::string& ocloc_path,
     if (name == device) return true;
   ChildLimits limits;
   limits.wall_time = std::chrono::seconds(10);
-  auto r = RunCommand({ocloc_path, "ids", device}, limits);
+  auto r = RunProbe({ocloc_path, "ids", device}, limits);
   return r.ok() && r->Succeeded() &&
          absl::StrContains(r->stdout_text, "Matched ids");
 }

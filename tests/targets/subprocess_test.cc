@@ -1,11 +1,15 @@
 #include "oracles/process/subprocess.h"
 
+#include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace l0spv::oracles {
@@ -74,6 +78,75 @@ TEST(RunCommand, MissingProgramIsExit127WithMessage) {
   EXPECT_EQ(r->exit_code, 127);
   EXPECT_NE(r->stderr_text.find("cannot execute /nonexistent/l0spv-tool"),
             std::string::npos);
+}
+
+TEST(RunCommand, AMissingNameIsSearchedInPathOnly) {
+  // execvp semantics: a bare name absent from PATH is not run from the
+  // working directory, even when a file of that name sits there.
+  char dir[] = "/tmp/l0spv-path-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string tool = absl::StrCat(dir, "/l0spv-local-tool");
+  FILE* f = fopen(tool.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  fputs("#!/bin/sh\necho ran\n", f);
+  fclose(f);
+  chmod(tool.c_str(), 0755);
+  auto r = RunCommand({"l0spv-local-tool"}, Quick(), dir);
+  auto by_path = RunCommand({tool}, Quick());
+  unlink(tool.c_str());
+  rmdir(dir);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 127);
+  EXPECT_EQ(r->stdout_text, "");
+  EXPECT_NE(r->stderr_text.find("cannot execute l0spv-local-tool: No such "
+                                "file or directory"),
+            std::string::npos)
+      << r->stderr_text;
+  ASSERT_TRUE(by_path.ok());
+  EXPECT_EQ(by_path->stdout_text, "ran\n");
+}
+
+TEST(RunCommand, RunsInTheWorkingDirectory) {
+  auto r = RunCommand({"pwd"}, Quick(), "/usr");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->stdout_text, "/usr\n");
+  auto missing = RunCommand({"pwd"}, Quick(), "/nonexistent/l0spv-dir");
+  ASSERT_TRUE(missing.ok());
+  EXPECT_EQ(missing->exit_code, 126);
+}
+
+TEST(RunCommand, ExtraEnvironmentAddsAndReplacesVariables) {
+  setenv("L0SPV_TEST_REPLACED", "old", 1);
+  auto r = RunCommand(
+      {"sh", "-c", "echo $L0SPV_TEST_REPLACED $L0SPV_TEST_ADDED $HOME"},
+      Quick(), "", "", {"L0SPV_TEST_REPLACED=new", "L0SPV_TEST_ADDED=added"});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->stdout_text,
+            absl::StrCat("new added ", std::getenv("HOME"), "\n"));
+  // The caller's environment is untouched.
+  EXPECT_STREQ(std::getenv("L0SPV_TEST_REPLACED"), "old");
+  EXPECT_EQ(std::getenv("L0SPV_TEST_ADDED"), nullptr);
+  unsetenv("L0SPV_TEST_REPLACED");
+}
+
+void CountSignal(int) {}
+
+TEST(RunCommand, OurSignalHandlersAndMaskDoNotReachTheChild) {
+  // The child starts between vfork and exec on our memory: a handler of
+  // ours must not run there, and a signal must end the child as it would
+  // any program.
+  struct sigaction handler {}, saved {};
+  handler.sa_handler = CountSignal;
+  sigaction(SIGTERM, &handler, &saved);
+  auto r = RunCommand({"sh", "-c", "kill -TERM $$; sleep 5"}, Quick());
+  sigaction(SIGTERM, &saved, nullptr);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->ending, ChildResult::Ending::kSignaled);
+  EXPECT_EQ(r->signal, SIGTERM);
+  // Our mask is back after the call.
+  sigset_t now;
+  pthread_sigmask(SIG_SETMASK, nullptr, &now);
+  EXPECT_FALSE(sigismember(&now, SIGTERM));
 }
 
 TEST(RunCommand, EmptyArgvIsAnError) {
