@@ -38,26 +38,35 @@ class Diagnostics {
 // a hash match. Thread-safe; a small ring, since repeats come close together.
 class PassedModules {
  public:
-  bool Contains(std::span<const uint32_t> words, spv_target_env env) {
-    const size_t hash = Hash(words);
+  // The key of `words` in `env`: hashed once per Validate, looked up and
+  // (after a pass) added under the same key.
+  struct Key {
+    std::span<const uint32_t> words;
+    spv_target_env env;
+    size_t hash;
+  };
+  static Key KeyOf(std::span<const uint32_t> words, spv_target_env env) {
+    return {words, env,
+            absl::HashOf(absl::MakeConstSpan(words.data(), words.size()))};
+  }
+  bool Contains(const Key& key) {
     std::lock_guard<std::mutex> lock(mu_);
     for (const Entry& e : ring_) {
-      if (e.hash == hash && e.env == env &&
-          std::equal(e.words.begin(), e.words.end(), words.begin(),
-                     words.end()))
+      if (e.hash == key.hash && e.env == key.env &&
+          std::equal(e.words.begin(), e.words.end(), key.words.begin(),
+                     key.words.end()))
         return true;
     }
     return false;
   }
-  void Add(std::span<const uint32_t> words, spv_target_env env) {
-    if (words.size() > kMaxWords) return;
-    const size_t hash = Hash(words);
+  void Add(const Key& key) {
+    if (key.words.size() > kMaxWords) return;
     std::lock_guard<std::mutex> lock(mu_);
     Entry& e = ring_[next_];
     next_ = (next_ + 1) % ring_.size();
-    e.hash = hash;
-    e.env = env;
-    e.words.assign(words.begin(), words.end());
+    e.hash = key.hash;
+    e.env = key.env;
+    e.words.assign(key.words.begin(), key.words.end());
   }
 
  private:
@@ -68,9 +77,6 @@ class PassedModules {
     spv_target_env env = SPV_ENV_UNIVERSAL_1_0;
     std::vector<uint32_t> words;
   };
-  static size_t Hash(std::span<const uint32_t> words) {
-    return absl::HashOf(absl::MakeConstSpan(words.data(), words.size()));
-  }
   std::mutex mu_;
   std::array<Entry, 32> ring_;
   size_t next_ = 0;
@@ -176,7 +182,8 @@ absl::Status Validate(std::span<const uint32_t> words) {
 }
 
 absl::Status Validate(std::span<const uint32_t> words, spv_target_env env) {
-  if (Passed().Contains(words, env)) return absl::OkStatus();
+  const PassedModules::Key key = PassedModules::KeyOf(words, env);
+  if (Passed().Contains(key)) return absl::OkStatus();
   spvtools::SpirvTools tools(env);
   Diagnostics diag;
   tools.SetMessageConsumer(diag.Consumer());
@@ -187,7 +194,7 @@ absl::Status Validate(std::span<const uint32_t> words, spv_target_env env) {
   spvtools::ValidatorOptions quick;
   quick.SetFriendlyNames(false);
   if (tools.Validate(words.data(), words.size(), quick)) {
-    Passed().Add(words, env);
+    Passed().Add(key);
     return absl::OkStatus();
   }
   diag = Diagnostics();  // the consumer holds &diag: still this object

@@ -9,12 +9,21 @@
 // avoided); the same K seeds for every target. A consumer that is missing,
 // or a batch that does not come back ok, reports an error. BM_BatchRunCold:
 // the OpenCL targets without warm workers, at K = 1 and 16.
+// BM_SpirvOptProcess: the spirv-opt process alone, nothing of ours, on the
+// same 16 cases one module at a time (1) and as one batch (16): what bounds
+// batching spirv-opt.
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
 #include "generators/kernel/generator.h"
 #include "oracles/known_bugs/consumers.h"
+#include "oracles/process/subprocess.h"
 #include "oracles/targets/spirv_versions.h"
 #include "oracles/targets/target.h"
 #include "spirv/kernel_batch.h"
@@ -91,6 +100,72 @@ void BM_BatchRun(benchmark::State& state, const std::string& name) {
 void BM_BatchRunCold(benchmark::State& state, const std::string& name) {
   BM_BatchRunWith(state, name, /*warm=*/false);
 }
+
+// `spirv-opt --target-env=spvV --skip-validation -O in -o out`, started as
+// the spirv-opt target starts it (oracles/process RunCommand) on modules it
+// validated: on each of 16 single-kernel modules (arg 1) or on the module
+// batching them (arg 16). No reference run of the output and no validation:
+// how much of spirv-opt's own time a batch removes. Its start-up (~1.6 ms)
+// is shared; -O on each kernel (~1.2-1.8 ms) is not.
+void BM_SpirvOptProcess(benchmark::State& state) {
+  constexpr int kCases = 16;
+  const int k = static_cast<int>(state.range(0));
+  auto program = oracles::FindProgram("spirv-opt");
+  if (!program) {
+    state.SkipWithError("spirv-opt is not installed");
+    return;
+  }
+  const std::vector<spirv::TestCase> cases = Cases("spirv-opt", kCases);
+  std::vector<std::vector<uint32_t>> modules;
+  if (k == 1) {
+    for (const spirv::TestCase& c : cases) modules.push_back(c.module_words);
+  } else {
+    auto batch = spirv::BatchKernels(cases);
+    if (!batch.ok()) {
+      state.SkipWithError(std::string(batch.status().message()).c_str());
+      return;
+    }
+    modules.push_back(batch->front().module_words);
+  }
+  char dir_template[] = "/tmp/l0spv-opt-bench-XXXXXX";
+  const std::string dir = mkdtemp(dir_template);
+  std::vector<std::vector<std::string>> commands;
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const std::string in = absl::StrCat(dir, "/in-", i, ".spv");
+    std::ofstream out(in, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(modules[i].data()),
+              static_cast<std::streamsize>(modules[i].size() * 4));
+    if (!out.flush()) {
+      state.SkipWithError(absl::StrCat("cannot write ", in).c_str());
+      std::filesystem::remove_all(dir);
+      return;
+    }
+    const uint32_t v = modules[i][1];
+    commands.push_back({*program,
+                        absl::StrCat("--target-env=spv", (v >> 16) & 0xff, ".",
+                                     (v >> 8) & 0xff),
+                        "--skip-validation", "-O", in, "-o",
+                        absl::StrCat(dir, "/out.spv")});
+  }
+  oracles::ChildLimits limits;
+  for (auto _ : state) {
+    for (const std::vector<std::string>& argv : commands) {
+      auto r = oracles::RunCommand(argv, limits);
+      if (!r.ok() || !r->Succeeded()) {
+        state.SkipWithError(r.ok() ? r->stderr_text.c_str()
+                                   : std::string(r.status().message()).c_str());
+        break;
+      }
+    }
+  }
+  std::filesystem::remove_all(dir);
+  state.SetItemsProcessed(state.iterations() * kCases);
+}
+BENCHMARK(BM_SpirvOptProcess)
+    ->Arg(1)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 #define L0SPV_BATCH_BENCH(label, name)        \
   BENCHMARK_CAPTURE(BM_BatchRun, label, name) \

@@ -15,8 +15,13 @@ namespace l0spv::fuzzers::campaign {
 static_assert(std::atomic<int64_t>::is_always_lock_free,
               "a slot is shared between processes: it must not need a lock");
 
+// The bytes mapped for `jobs` slots: mmap takes no zero length.
+size_t RunningCases::MappedBytes(uint32_t jobs) {
+  return sizeof(std::atomic<int64_t>) * (jobs == 0 ? 1 : jobs);
+}
+
 absl::StatusOr<RunningCases> RunningCases::Make(uint32_t jobs) {
-  const size_t bytes = sizeof(std::atomic<int64_t>) * (jobs == 0 ? 1 : jobs);
+  const size_t bytes = MappedBytes(jobs);
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
@@ -45,7 +50,7 @@ RunningCases& RunningCases::operator=(RunningCases&& other) noexcept {
 
 RunningCases::~RunningCases() {
   if (slots_ != nullptr)
-    ::munmap(slots_, sizeof(std::atomic<int64_t>) * (jobs_ == 0 ? 1 : jobs_));
+    ::munmap(slots_, MappedBytes(jobs_));
 }
 
 }  // namespace l0spv::fuzzers::campaign

@@ -46,6 +46,7 @@ class RunningCases {
  private:
   RunningCases(std::atomic<int64_t>* slots, uint32_t jobs)
       : slots_(slots), jobs_(jobs) {}
+  static size_t MappedBytes(uint32_t jobs);
   std::atomic<int64_t>* slots_ = nullptr;
   uint32_t jobs_ = 0;
 };
