@@ -215,6 +215,11 @@ struct GenContext {
   // a kernel that bitcasts one (known-consumer-bugs/
   // pocl_context_builtin_bitcast).
   absl::flat_hash_set<uint32_t> work_group_context;
+  // Conversions decorated FPRoundingMode or SaturatedConversion (Decorate
+  // records them): the llvm-spirv 14 round trip drops the definition of one
+  // that a loop header's OpPhi reads before it is defined
+  // (known-consumer-bugs/llvm_spirv_phi_rounding_conversion).
+  absl::flat_hash_set<uint32_t> decorated_conversions;
   absl::flat_hash_map<uint32_t, uint32_t> bool_roots;
   uint32_t BoolRoot(uint32_t id) const {
     const auto it = bool_roots.find(id);

@@ -17,6 +17,9 @@ void GenContext::Decorate(uint32_t target, spv::Decoration decoration,
       Id(target), spirv::EnumOperand(spirv::OperandKind::kDecoration,
                                      static_cast<uint32_t>(decoration))};
   for (uint32_t l : literals) ops.push_back(Lit(l));
+  if (decoration == spv::Decoration::FPRoundingMode ||
+      decoration == spv::Decoration::SaturatedConversion)
+    decorated_conversions.insert(target);
   module.annotations.emplace_back(static_cast<uint32_t>(spv::Op::OpDecorate), 0,
                                   0, std::move(ops));
 }

@@ -244,7 +244,17 @@ bool GenLoop(GenContext& ctx) {
       fn.StartBlock(rest);
       GenStatements(ctx, RegionSize(ctx));
     }
-    const Value* carry = PickCarry(ctx, acc_type);
+    // Without an early continue, the header's phi reads the carried value
+    // before its definition: no decorated conversion then while llvm-spirv
+    // is avoided (llvm_spirv_phi_rounding_conversion). With one, a latch
+    // phi after the body reads it instead.
+    const bool decorated_ok =
+        !latch_acc.empty() ||
+        ctx.BugsAllowed(KnownBugId::kLlvmSpirvPhiRoundingConversion);
+    const Value* carry = ctx.pool.PickIf(ctx.rng, [&](const Value& v) {
+      return v.type == acc_type &&
+             (decorated_ok || !ctx.decorated_conversions.contains(v.id));
+    });
     latch_acc.emplace_back(carry ? carry->id : acc, fn.current_label());
     fn.Branch(latch);
     ctx.loop_weight = saved_weight;
