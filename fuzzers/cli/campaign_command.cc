@@ -296,6 +296,10 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     for (const std::string& t : o.targets)
       o.generator.avoid_known_bugs |= oracles::ConsumersOfTarget(t);
   }
+  auto allowed = AllowedBugsFromFlag();
+  if (!allowed.ok())
+    return UsageError("campaign", std::string(allowed.status().message()));
+  o.generator.allowed_bugs = *std::move(allowed);
   o.generator.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
   auto images = ImageModeFromFlag();
   if (!images.ok())
@@ -369,7 +373,8 @@ Command CampaignCommand() {
       "the campaign: generate, run every target, compare, keep findings",
       "[campaign] [--target=LIST] [--time=60s|--iterations=N] [--seed=N]\n"
       "           [--jobs=N] [--out=DIR] [--profile=NAME] [--shard=K/N]\n"
-      "           [--timeout=SECONDS] [--allow_known_bugs] [--non_uniform]\n"
+      "           [--timeout=SECONDS] [--allow_known_bugs | --allow_bug=NAME,...]\n"
+      "           [--non_uniform]\n"
       "           [--images=off|swarm|on] [--printf=swarm|on|off]\n"
       "           [--spirv_version=swarm|1.N|1.N-1.M] [--batch=auto|off|N]\n"
       "           [--no_reduce] [--reduce_time=5m] [--spirv_reduce=PATH]\n\n"
@@ -404,6 +409,7 @@ Command CampaignCommand() {
        "timeout",
        "max_statements",
        "allow_known_bugs",
+       "allow_bug",
        "non_uniform",
        "images",
        "printf",

@@ -4,6 +4,7 @@
 #include "absl/status/statusor.h"
 #include "fuzzers/cli/command.h"
 #include "generators/kernel/generator.h"
+#include "oracles/known_bugs/known_bug_ids.h"
 #include "oracles/validity/device_profile.h"
 
 namespace l0spv::fuzzers::cli {
@@ -24,6 +25,9 @@ Command ReportCommand();
 absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag();
 // The generator's printf mode from --printf (generate and campaign).
 absl::StatusOr<generators::kernel::PrintfMode> PrintfModeFromFlag();
+// --allow_bug: the registry entries named (InvalidArgument for a name the
+// registry does not hold).
+absl::StatusOr<std::vector<oracles::KnownBugId>> AllowedBugsFromFlag();
 // --split: 0 = off, 1 = on (2-4 modules drawn per case), else the count.
 absl::StatusOr<uint32_t> SplitModulesFromFlag();
 // The consumers of the known LinkOnceODR bugs (spirv-link): split cases get

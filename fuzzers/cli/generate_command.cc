@@ -45,6 +45,11 @@ ABSL_FLAG(uint32_t, max_statements, 60,
           "below it)");
 ABSL_FLAG(bool, allow_known_bugs, false,
           "also emit constructs with known, filed consumer bugs");
+ABSL_FLAG(std::string, allow_bug, "",
+          "comma-separated known-bug registry names (`l0spv-fuzz known-bugs` "
+          "lists them) whose constructs are emitted anyway, every other gate "
+          "kept: a campaign aimed at one known bug, e.g. to see whether a new "
+          "consumer version fixed it");
 ABSL_FLAG(bool, non_uniform, false,
           "allow ND-ranges with partial work-groups (OpenCL 2.0; Level Zero "
           "cannot launch them)");
@@ -197,6 +202,25 @@ uint32_t SpirvLinkLinkonceBugs() {
        oracles::KnownBugId::kSpirvLinkLinkonceOdrDecoration});
 }
 
+absl::StatusOr<std::vector<oracles::KnownBugId>> AllowedBugsFromFlag() {
+  std::vector<oracles::KnownBugId> ids;
+  const std::string list = absl::GetFlag(FLAGS_allow_bug);
+  if (list.empty()) return ids;
+  const auto& registry = oracles::EmbeddedKnownBugs();
+  if (!registry.ok()) return registry.status();
+  for (absl::string_view name : absl::StrSplit(list, ',', absl::SkipEmpty())) {
+    const oracles::KnownBug* bug = registry->Find(std::string(name));
+    if (bug == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--allow_bug: '", name,
+          "' is not a known-bug registry name; `l0spv-fuzz known-bugs` lists "
+          "them"));
+    }
+    ids.push_back(static_cast<oracles::KnownBugId>(bug - registry->bugs.data()));
+  }
+  return ids;
+}
+
 absl::StatusOr<uint32_t> SplitModulesFromFlag() {
   const std::string split = absl::GetFlag(FLAGS_split);
   if (split == "off") return 0;
@@ -254,6 +278,10 @@ int RunGenerate(const std::vector<std::string>& positional) {
       absl::GetFlag(FLAGS_allow_known_bugs)
           ? 0u
           : static_cast<uint32_t>(oracles::kAllConsumers);
+  auto allowed = AllowedBugsFromFlag();
+  if (!allowed.ok())
+    return UsageError("generate", std::string(allowed.status().message()));
+  options.allowed_bugs = *std::move(allowed);
   options.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
   auto images = ImageModeFromFlag();
   if (!images.ok())
@@ -393,7 +421,7 @@ Command GenerateCommand() {
           "random, valid, UB-free Level Zero kernels (test cases) from seeds",
           "generate [--seed=N] [--count=K] [--out=DIR] [--profile=NAME]\n"
           "         [--stats [--coverage]] [--check] [--max_statements=N]\n"
-          "         [--allow_known_bugs] [--non_uniform] "
+          "         [--allow_known_bugs | --allow_bug=NAME,...] [--non_uniform] "
           "[--images=off|swarm|on] [--printf=swarm|on|off]\n"
           "         [--spirv_version=swarm|1.N|1.N-1.M]\n\n"
           "Generates test cases (module, ND-range, argument buffers, float "
@@ -419,8 +447,8 @@ Command GenerateCommand() {
           "Export/Import linkage); a case without a movable function stays "
           "whole (counted).",
           {"seed", "count", "out", "profile", "stats", "coverage", "check",
-           "json", "max_statements", "allow_known_bugs", "non_uniform",
-           "images", "printf", "spirv_version", "split"},
+           "json", "max_statements", "allow_known_bugs", "allow_bug",
+           "non_uniform", "images", "printf", "spirv_version", "split"},
           RunGenerate};
 }
 

@@ -10,6 +10,7 @@
 #include "nlohmann/json.hpp"
 #include "oracles/process/subprocess.h"
 #include "spirv/binary.h"
+#include "spirv/unified1/spirv.hpp11"
 #include "spirv/spirv_tools.h"
 #include "tests/support/linkage_modules.h"
 
@@ -365,6 +366,45 @@ TEST_F(CliTest, GenerateWritesARunnableCase) {
   ASSERT_EQ(L0spvFuzz({"generate", "--seed=3", "--out=" + again}).exit_code, 0);
   EXPECT_EQ(*spirv::ReadFileBytes(out + "/module.spv"),
             *spirv::ReadFileBytes(again + "/module.spv"));
+}
+
+// Loops with the Unroll hint in the cases `generate` wrote to `out`: the
+// construct of spirv_opt_unroll_drops_decorations, gated by default.
+int UnrollLoops(const std::string& out) {
+  int loops = 0;
+  for (const auto& entry : fs::directory_iterator(out)) {
+    auto module = spirv::ReadModuleFile((entry.path() / "module.spv").string());
+    if (!module.ok()) return -1;
+    for (const spirv::Function& fn : module->functions)
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions)
+          if (i.opcode() == static_cast<uint32_t>(spv::Op::OpLoopMerge) &&
+              (i.operand(2).AsLiteral() & 1) != 0)
+            ++loops;
+  }
+  return loops;
+}
+
+TEST_F(CliTest, GenerateAllowBugEmitsOnlyTheNamedKnownBug) {
+  const std::string gated = (dir_ / "gated").string();
+  const std::string allowed = (dir_ / "allowed").string();
+  ASSERT_EQ(L0spvFuzz({"generate", "--count=60", "--out=" + gated}).exit_code,
+            0);
+  CliRun r = L0spvFuzz({"generate", "--count=60", "--out=" + allowed,
+                        "--allow_bug=spirv_opt_unroll_drops_decorations"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(UnrollLoops(gated), 0);
+  EXPECT_GT(UnrollLoops(allowed), 0);
+  // A name the registry does not hold is a usage error naming it.
+  for (const char* command : {"generate", "campaign"}) {
+    r = L0spvFuzz({command, "--allow_bug=spirv_opt_unroll_drops_decorations,"
+                            "no_such_bug",
+                   "--out=" + (dir_ / "c").string()});
+    EXPECT_EQ(r.exit_code, 2) << command;
+    EXPECT_FALSE(fs::exists(dir_ / "c")) << command;
+    EXPECT_THAT(r.err, HasSubstr("'no_such_bug' is not a known-bug registry "
+                                 "name; `l0spv-fuzz known-bugs` lists them"));
+  }
 }
 
 TEST_F(CliTest, GenerateCheckAndStats) {
