@@ -130,6 +130,29 @@ std::string LinkedModuleFile(size_t i) {
   return absl::StrCat("module-", i + 1, ".spv");
 }
 
+namespace {
+
+// The files of a case beside case.json, by name: module.spv, module-N.spv,
+// argN.bin for each buffer and image.
+std::vector<std::pair<std::string, std::vector<uint8_t>>> CaseFiles(
+    const TestCase& tc) {
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> files;
+  files.emplace_back("module.spv",
+                     WordsToBytes(tc.module_words, Endianness::kLittle));
+  for (size_t i = 0; i < tc.linked_modules.size(); ++i) {
+    files.emplace_back(LinkedModuleFile(i),
+                       WordsToBytes(tc.linked_modules[i], Endianness::kLittle));
+  }
+  for (size_t i = 0; i < tc.args.size(); ++i) {
+    if (tc.args[i].kind == KernelArg::Kind::kBuffer ||
+        tc.args[i].kind == KernelArg::Kind::kImage)
+      files.emplace_back(ArgFile(i), tc.args[i].bytes);
+  }
+  return files;
+}
+
+}  // namespace
+
 absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -137,30 +160,49 @@ absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
     return absl::PermissionDeniedError(
         absl::StrCat(dir, ": cannot create directory (", ec.message(), ")"));
   }
-  if (auto s =
-          WriteFileBytes(dir + "/module.spv",
-                         WordsToBytes(tc.module_words, Endianness::kLittle));
-      !s.ok())
-    return s;
-  for (size_t i = 0; i < tc.linked_modules.size(); ++i) {
-    if (auto s = WriteFileBytes(
-            dir + "/" + LinkedModuleFile(i),
-            WordsToBytes(tc.linked_modules[i], Endianness::kLittle));
-        !s.ok())
-      return s;
-  }
-  for (size_t i = 0; i < tc.args.size(); ++i) {
-    if (tc.args[i].kind != KernelArg::Kind::kBuffer &&
-        tc.args[i].kind != KernelArg::Kind::kImage)
-      continue;
-    if (auto s = WriteFileBytes(dir + "/" + ArgFile(i), tc.args[i].bytes);
-        !s.ok())
-      return s;
+  for (const auto& [name, bytes] : CaseFiles(tc)) {
+    if (auto s = WriteFileBytes(dir + "/" + name, bytes); !s.ok()) return s;
   }
   const std::string text = TestCaseToJson(tc).dump(2) + "\n";
   return WriteFileBytes(
       dir + "/case.json",
       {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
+}
+
+std::string TestCaseToBytes(const TestCase& tc) {
+  json files = json::object();
+  for (auto& [name, bytes] : CaseFiles(tc))
+    files[name] = json::binary(std::move(bytes));
+  std::string out;
+  json::to_cbor(json{{"case", TestCaseToJson(tc)}, {"files", std::move(files)}},
+                out);
+  return out;
+}
+
+absl::StatusOr<TestCase> TestCaseFromBytes(const std::string& bytes,
+                                           const std::string& who) {
+  const json whole = json::from_cbor(bytes, /*strict=*/true,
+                                     /*allow_exceptions=*/false);
+  if (whole.is_discarded() || !whole.is_object() ||
+      !whole.contains("case") || !whole.contains("files") ||
+      !whole["files"].is_object()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(who, ": not a test case from TestCaseToBytes"));
+  }
+  const json& files = whole["files"];
+  return ReadTestCaseFrom(
+      whole["case"], who,
+      [&](const std::string& name,
+          uint64_t max_bytes) -> absl::StatusOr<std::vector<uint8_t>> {
+        const auto it = files.find(name);
+        if (it == files.end() || !it->is_binary())
+          return absl::NotFoundError(absl::StrCat(who, ": no file ", name));
+        const std::vector<uint8_t>& b = it->get_binary();
+        if (b.size() > max_bytes)
+          return absl::OutOfRangeError(
+              absl::StrCat(who, ": ", name, " is over ", max_bytes, " bytes"));
+        return b;
+      });
 }
 
 namespace {

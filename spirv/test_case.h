@@ -97,6 +97,13 @@ absl::StatusOr<TestCase> ReadTestCaseFrom(const nlohmann::json& case_json,
                                           const CaseFileReader& read);
 absl::Status WriteTestCase(const TestCase& test_case, const std::string& dir);
 
+// A case as one byte string (CBOR: case.json's contents and the files
+// beside it) and back, for a worker process; TestCaseFromBytes checks what
+// ReadTestCase checks, `who` naming the source in messages.
+std::string TestCaseToBytes(const TestCase& test_case);
+absl::StatusOr<TestCase> TestCaseFromBytes(const std::string& bytes,
+                                           const std::string& who);
+
 class JsonReader;
 class JsonField;
 // The optional "tolerances" array (case.json and corpus sidecars), read into

@@ -43,6 +43,9 @@ enum Guard : uint32_t {
   kGuardBarrier = 1u << 4,     // barrier between exchange write and read
   // Image barrier between a read-write image's write and read phases.
   kGuardImageBarrier = 1u << 5,
+  // No -0.0 into fmin, fmax, fclamp, maxmag or minmag (the sign of a zero
+  // result is unspecified there; ext_inst.cc UnsignedZero).
+  kGuardSignedZero = 1u << 6,
 };
 
 // Image kernels (images.h): never (the default, so existing seeds keep their

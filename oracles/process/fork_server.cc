@@ -15,85 +15,18 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "oracles/process/frames.h"
 
 namespace l0spv::oracles {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Frames on the socket: a 64-bit length, then that many bytes.
-bool SendAll(int fd, const char* data, size_t n) {
-  while (n > 0) {
-    const ssize_t w = send(fd, data, n, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-bool SendFrame(int fd, const std::string& bytes) {
-  const uint64_t n = bytes.size();
-  return SendAll(fd, reinterpret_cast<const char*>(&n), sizeof n) &&
-         SendAll(fd, bytes.data(), bytes.size());
-}
-
-// Reads n bytes; a deadline of Clock::time_point::max() waits for ever.
-bool RecvAll(int fd, char* data, size_t n, Clock::time_point deadline) {
-  while (n > 0) {
-    if (deadline != Clock::time_point::max()) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - Clock::now());
-      if (left.count() <= 0) return false;
-      pollfd p{fd, POLLIN, 0};
-      const int ready = poll(&p, 1, static_cast<int>(left.count()));
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready <= 0) return false;
-    }
-    const ssize_t r = recv(fd, data, n, 0);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    data += r;
-    n -= static_cast<size_t>(r);
-  }
-  return true;
-}
-
-constexpr uint64_t kMaxFrame = uint64_t{1} << 32;
-
-bool RecvFrame(int fd, std::string* bytes, Clock::time_point deadline) {
-  uint64_t n = 0;
-  if (!RecvAll(fd, reinterpret_cast<char*>(&n), sizeof n, deadline) ||
-      n > kMaxFrame)
-    return false;
-  bytes->resize(n);
-  return RecvAll(fd, bytes->data(), n, deadline);
-}
-
-// Fixed-width fields of the request and reply frames.
-template <typename T>
-void Put(std::string& out, T value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
-template <typename T>
-bool Take(const std::string& in, size_t& at, T* value) {
-  if (at + sizeof(T) > in.size()) return false;
-  std::memcpy(value, in.data() + at, sizeof(T));
-  at += sizeof(T);
-  return true;
-}
-void PutString(std::string& out, const std::string& s) {
-  Put<uint64_t>(out, s.size());
-  out += s;
-}
-bool TakeString(const std::string& in, size_t& at, std::string* s) {
-  uint64_t n = 0;
-  if (!Take(in, at, &n) || at + n > in.size()) return false;
-  s->assign(in, at, n);
-  at += n;
-  return true;
-}
+using frames::Clock;
+using frames::Put;
+using frames::PutString;
+using frames::RecvFrame;
+using frames::SendFrame;
+using frames::Take;
+using frames::TakeString;
 
 int ThreadCount() {
   DIR* dir = opendir("/proc/self/task");

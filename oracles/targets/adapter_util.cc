@@ -1,5 +1,7 @@
 #include "oracles/targets/adapter_util.h"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -15,6 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "oracles/execution_json.h"
+#include "oracles/targets/warm_reference.h"
 #include "spirv/binary.h"
 #include "spirv/spirv_tools.h"
 
@@ -135,6 +138,18 @@ Execution ExecutionFromWorker(const absl::StatusOr<ChildResult>& child,
 Execution RunReferenceInWorker(const spirv::TestCase& test_case,
                                const reference::ReferenceOptions& options,
                                const ChildLimits& limits) {
+  // The warm worker first; what it cannot answer (a crash, an unreadable
+  // reply) runs again in a worker of its own, which names the crash. A
+  // launch that ran out of time there would only run out of it again.
+  auto warm = RunReferenceBatchWarm({&test_case, 1}, options, limits);
+  if (warm.ok()) return std::move(warm->front());
+  if (absl::IsDeadlineExceeded(warm.status())) {
+    ChildResult timed_out;
+    timed_out.ending = ChildResult::Ending::kTimedOut;
+    timed_out.signal = SIGKILL;
+    timed_out.wall_time = limits.wall_time;
+    return AbnormalEnding(timed_out, "reference interpreter");
+  }
   ChildLimits worker_limits = limits;
   // Buffers travel back as base64 JSON: allow their size several times over.
   size_t bytes = 0;
@@ -155,7 +170,13 @@ std::vector<Execution> RunReferenceBatchInWorker(
     const reference::ReferenceOptions& options, const RunClock& clock,
     const TargetRunLimits& limits) {
   std::vector<Execution> results;
-  if (launches.size() > 1) {
+  // The warm worker runs the batch; when it cannot answer, a launch crashed
+  // or hung it, and a cold worker for the whole batch would only do it
+  // again: each launch then runs on its own.
+  if (launches.size() > 1 && WarmReferenceEnabled()) {
+    auto warm = RunReferenceBatchWarm(launches, options, clock.Limits(limits));
+    if (warm.ok()) return *std::move(warm);
+  } else if (launches.size() > 1) {
     ChildLimits worker_limits = clock.Limits(limits);
     size_t bytes = 0;
     for (const spirv::TestCase& l : launches)

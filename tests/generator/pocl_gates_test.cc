@@ -5,6 +5,7 @@
 //    (GenContext::work_group_context).
 //  - pocl_vstorea_half3_fourth_lane: no vstorea_halfn of a 3-lane vector.
 //  - pocl_vstore_half_wide_crash: no half store of 8 or 16 lanes.
+//  - pocl_pow_nan: every pow/powr exponent is made finite.
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
@@ -122,6 +123,39 @@ TEST(PoclVstoreHalfWideGate, NoWideHalfStoresWhilePoclIsAvoided) {
       << "the seeds must hold such stores";
   EXPECT_EQ(HalfStores(400, oracles::ConsumersOfTarget("opencl:Portable"),
                        false, wide),
+            0);
+}
+
+// pocl_pow_nan: pow/powr whose y operand is not made finite (an OpSelect
+// on OpIsFinite of it), in `seeds` cases.
+int UnfilteredPowExponents(uint64_t seeds, uint32_t avoid) {
+  return SumOverGenerated(seeds, avoid, [](const spirv::Module& module) {
+    int count = 0;
+    absl::flat_hash_set<uint32_t> finite_checks, made_finite;
+    for (const spirv::Function& fn : module.functions) {
+      for (const spirv::BasicBlock& bb : fn.blocks) {
+        for (const spirv::Instruction& i : bb.instructions) {
+          const Op op = static_cast<Op>(i.opcode());
+          if (op == Op::OpIsFinite) finite_checks.insert(i.result_id());
+          if (op == Op::OpSelect && finite_checks.contains(i.operand(0).AsId()))
+            made_finite.insert(i.result_id());
+          if (op != Op::OpExtInst || i.NumOperands() < 4) continue;
+          const uint32_t number = i.operand(1).AsLiteral();
+          if ((number == OpenCLLIB::Pow || number == OpenCLLIB::Powr) &&
+              !made_finite.contains(i.operand(3).AsId()))
+            ++count;
+        }
+      }
+    }
+    return count;
+  });
+}
+
+TEST(PoclPowNanGate, PowExponentsAreFiniteWhilePoclIsAvoided) {
+  EXPECT_GT(UnfilteredPowExponents(400, 0), 0)
+      << "the seeds must hold such calls";
+  EXPECT_EQ(UnfilteredPowExponents(
+                400, oracles::ConsumersOfTarget("opencl:Portable")),
             0);
 }
 
