@@ -183,9 +183,8 @@ absl::StatusOr<TestCase> TestCaseFromBytes(const std::string& bytes,
                                            const std::string& who) {
   const json whole = json::from_cbor(bytes, /*strict=*/true,
                                      /*allow_exceptions=*/false);
-  if (whole.is_discarded() || !whole.is_object() ||
-      !whole.contains("case") || !whole.contains("files") ||
-      !whole["files"].is_object()) {
+  if (whole.is_discarded() || !whole.is_object() || !whole.contains("case") ||
+      !whole.contains("files") || !whole["files"].is_object()) {
     return absl::InvalidArgumentError(
         absl::StrCat(who, ": not a test case from TestCaseToBytes"));
   }

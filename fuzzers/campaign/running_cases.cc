@@ -49,8 +49,7 @@ RunningCases& RunningCases::operator=(RunningCases&& other) noexcept {
 }
 
 RunningCases::~RunningCases() {
-  if (slots_ != nullptr)
-    ::munmap(slots_, MappedBytes(jobs_));
+  if (slots_ != nullptr) ::munmap(slots_, MappedBytes(jobs_));
 }
 
 }  // namespace l0spv::fuzzers::campaign

@@ -373,7 +373,8 @@ Command CampaignCommand() {
       "the campaign: generate, run every target, compare, keep findings",
       "[campaign] [--target=LIST] [--time=60s|--iterations=N] [--seed=N]\n"
       "           [--jobs=N] [--out=DIR] [--profile=NAME] [--shard=K/N]\n"
-      "           [--timeout=SECONDS] [--allow_known_bugs | --allow_bug=NAME,...]\n"
+      "           [--timeout=SECONDS] [--allow_known_bugs | "
+      "--allow_bug=NAME,...]\n"
       "           [--non_uniform]\n"
       "           [--images=off|swarm|on] [--printf=swarm|on|off]\n"
       "           [--spirv_version=swarm|1.N|1.N-1.M] [--batch=auto|off|N]\n"

@@ -216,7 +216,8 @@ absl::StatusOr<std::vector<oracles::KnownBugId>> AllowedBugsFromFlag() {
           "' is not a known-bug registry name; `l0spv-fuzz known-bugs` lists "
           "them"));
     }
-    ids.push_back(static_cast<oracles::KnownBugId>(bug - registry->bugs.data()));
+    ids.push_back(
+        static_cast<oracles::KnownBugId>(bug - registry->bugs.data()));
   }
   return ids;
 }
@@ -417,39 +418,40 @@ int RunGenerate(const std::vector<std::string>& positional) {
 }  // namespace
 
 Command GenerateCommand() {
-  return {"generate",
-          "random, valid, UB-free Level Zero kernels (test cases) from seeds",
-          "generate [--seed=N] [--count=K] [--out=DIR] [--profile=NAME]\n"
-          "         [--stats [--coverage]] [--check] [--max_statements=N]\n"
-          "         [--allow_known_bugs | --allow_bug=NAME,...] [--non_uniform] "
-          "[--images=off|swarm|on] [--printf=swarm|on|off]\n"
-          "         [--spirv_version=swarm|1.N|1.N-1.M]\n\n"
-          "Generates test cases (module, ND-range, argument buffers, float "
-          "tolerances) from consecutive seeds; the same seed, flags and "
-          "profile always give the same bytes. --out writes case "
-          "directories (`l0spv-fuzz run DIR --target=...` runs one). "
-          "--check lints each case and runs it on the reference interpreter; "
-          "a rejection or undefined behaviour is a generator bug (exit 1). "
-          "--stats prints how often each opcode and OpenCL.std instruction "
-          "appears; with --coverage, also every usable one and the share "
-          "generated. "
-          "--images=on gives every case image and sampler arguments "
-          "(sampled, sampler-less, written and read-write images, queries, "
-          "literal samplers); swarm gives a quarter of them; off (default) "
-          "none. Profiles without images never get them. --printf=swarm "
-          "(default) gives 30% of the cases printf calls whose text is "
-          "exact (compared as a multiset of lines), on every case, off none. "
-          "Each case draws its "
-          "SPIR-V version from 1.0 to the profile's newest (--spirv_version "
-          "fixes one or a range) and uses what that version adds. "
-          "--split=on|N writes cases of several modules (module.spv with "
-          "the kernel, module-1.spv, ...: functions moved out with "
-          "Export/Import linkage); a case without a movable function stays "
-          "whole (counted).",
-          {"seed", "count", "out", "profile", "stats", "coverage", "check",
-           "json", "max_statements", "allow_known_bugs", "allow_bug",
-           "non_uniform", "images", "printf", "spirv_version", "split"},
-          RunGenerate};
+  return {
+      "generate",
+      "random, valid, UB-free Level Zero kernels (test cases) from seeds",
+      "generate [--seed=N] [--count=K] [--out=DIR] [--profile=NAME]\n"
+      "         [--stats [--coverage]] [--check] [--max_statements=N]\n"
+      "         [--allow_known_bugs | --allow_bug=NAME,...] [--non_uniform] "
+      "[--images=off|swarm|on] [--printf=swarm|on|off]\n"
+      "         [--spirv_version=swarm|1.N|1.N-1.M]\n\n"
+      "Generates test cases (module, ND-range, argument buffers, float "
+      "tolerances) from consecutive seeds; the same seed, flags and "
+      "profile always give the same bytes. --out writes case "
+      "directories (`l0spv-fuzz run DIR --target=...` runs one). "
+      "--check lints each case and runs it on the reference interpreter; "
+      "a rejection or undefined behaviour is a generator bug (exit 1). "
+      "--stats prints how often each opcode and OpenCL.std instruction "
+      "appears; with --coverage, also every usable one and the share "
+      "generated. "
+      "--images=on gives every case image and sampler arguments "
+      "(sampled, sampler-less, written and read-write images, queries, "
+      "literal samplers); swarm gives a quarter of them; off (default) "
+      "none. Profiles without images never get them. --printf=swarm "
+      "(default) gives 30% of the cases printf calls whose text is "
+      "exact (compared as a multiset of lines), on every case, off none. "
+      "Each case draws its "
+      "SPIR-V version from 1.0 to the profile's newest (--spirv_version "
+      "fixes one or a range) and uses what that version adds. "
+      "--split=on|N writes cases of several modules (module.spv with "
+      "the kernel, module-1.spv, ...: functions moved out with "
+      "Export/Import linkage); a case without a movable function stays "
+      "whole (counted).",
+      {"seed", "count", "out", "profile", "stats", "coverage", "check", "json",
+       "max_statements", "allow_known_bugs", "allow_bug", "non_uniform",
+       "images", "printf", "spirv_version", "split"},
+      RunGenerate};
 }
 
 }  // namespace l0spv::fuzzers::cli

@@ -91,32 +91,20 @@ int ThreadCount() {
 
 absl::StatusOr<std::unique_ptr<ForkServer>> ForkServer::Start(
     WarmUp warm_up, Handler handler, uint64_t memory_bytes) {
-  int fds[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-    return absl::ResourceExhaustedError(
-        absl::StrCat("socketpair() failed: ", std::strerror(errno)));
-  fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return absl::ResourceExhaustedError(
-        absl::StrCat("fork() failed: ", std::strerror(errno)));
-  }
-  if (pid == 0) {
-    close(fds[0]);
+  auto peer = frames::ForkPeer([&](int fd) {
     if (memory_bytes != 0 && kMemoryLimitsEnforced) {
       rlimit rl{memory_bytes, memory_bytes};
       setrlimit(RLIMIT_AS, &rl);
     }
-    Serve(fds[1], warm_up, handler);
-  }
-  close(fds[1]);
-  std::unique_ptr<ForkServer> server(new ForkServer(pid, fds[0]));
+    Serve(fd, warm_up, handler);
+  });
+  if (!peer.ok()) return peer.status();
+  const int socket = peer->second;
+  std::unique_ptr<ForkServer> server(new ForkServer(peer->first, socket));
   // The server says it is warm (an empty frame) or why it is not; a
   // warm-up that hangs is given up after a minute.
   std::string hello;
-  if (!RecvFrame(fds[0], &hello, Clock::now() + std::chrono::seconds(60)))
+  if (!RecvFrame(socket, &hello, Clock::now() + std::chrono::seconds(60)))
     return absl::UnavailableError(
         "the fork server ended or hung during its warm-up");
   if (!hello.empty()) return absl::FailedPreconditionError(hello);

@@ -2,8 +2,12 @@
 
 #include <poll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
 
 namespace l0spv::oracles::frames {
 namespace {
@@ -68,6 +72,29 @@ bool TakeString(const std::string& in, size_t& at, std::string* s) {
   s->assign(in, at, n);
   at += n;
   return true;
+}
+
+absl::StatusOr<std::pair<pid_t, int>> ForkPeer(
+    const std::function<void(int fd)>& child) {
+  int fds[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    return absl::ResourceExhaustedError(
+        absl::StrCat("socketpair() failed: ", std::strerror(errno)));
+  fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return absl::ResourceExhaustedError(
+        absl::StrCat("fork() failed: ", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    child(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  return std::make_pair(pid, fds[0]);
 }
 
 }  // namespace l0spv::oracles::frames

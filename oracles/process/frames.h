@@ -10,10 +10,16 @@
 // length-prefixed strings; Take* return false past the end.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
+#include <utility>
+
+#include "absl/status/statusor.h"
 
 namespace l0spv::oracles::frames {
 
@@ -37,5 +43,11 @@ bool Take(const std::string& in, size_t& at, T* value) {
 }
 void PutString(std::string& out, const std::string& s);
 bool TakeString(const std::string& in, size_t& at, std::string* s);
+
+// A worker to exchange frames with: a socket pair (close-on-exec), then a
+// fork whose child runs `child` on its end (it must not return: it ends
+// with _exit). Returns the child's pid and the caller's end.
+absl::StatusOr<std::pair<pid_t, int>> ForkPeer(
+    const std::function<void(int fd)>& child);
 
 }  // namespace l0spv::oracles::frames

@@ -196,13 +196,13 @@ std::vector<char*> EnvironmentWith(const std::vector<std::string>& extra) {
   for (char** e = environ; *e != nullptr; ++e) {
     const absl::string_view entry(*e);
     const absl::string_view name = entry.substr(0, entry.find('=') + 1);
-    const bool replaced =
-        std::any_of(extra.begin(), extra.end(), [&](const std::string& kv) {
-          return absl::StartsWith(kv, name);
-        });
+    const bool replaced = std::any_of(
+        extra.begin(), extra.end(),
+        [&](const std::string& kv) { return absl::StartsWith(kv, name); });
     if (!replaced) env.push_back(*e);
   }
-  for (const std::string& kv : extra) env.push_back(const_cast<char*>(kv.c_str()));
+  for (const std::string& kv : extra)
+    env.push_back(const_cast<char*>(kv.c_str()));
   env.push_back(nullptr);
   return env;
 }
@@ -255,7 +255,8 @@ absl::StatusOr<ChildResult> RunCommand(
     args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   std::vector<char*> env = EnvironmentWith(extra_env);
-  const std::string exec_failed = absl::StrCat("cannot execute ", argv[0], ": ");
+  const std::string exec_failed =
+      absl::StrCat("cannot execute ", argv[0], ": ");
   // vfork, not fork: fork copies the page tables of this (large) process and
   // then takes a copy-on-write fault for each page either side touches
   // before the exec, ~0.8 ms a child of a campaign job; the tools are

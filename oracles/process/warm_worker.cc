@@ -48,21 +48,8 @@ std::string DescribeStatus(int status) {
 
 absl::StatusOr<std::unique_ptr<WarmWorker>> WarmWorker::Start(
     Handler handler, uint64_t memory_bytes) {
-  int fds[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-    return absl::ResourceExhaustedError(
-        absl::StrCat("socketpair() failed: ", std::strerror(errno)));
-  fflush(nullptr);
   const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return absl::ResourceExhaustedError(
-        absl::StrCat("fork() failed: ", std::strerror(errno)));
-  }
-  if (pid == 0) {
-    close(fds[0]);
+  auto peer = frames::ForkPeer([&](int fd) {
     // Gone with its caller, even one killed with SIGKILL (a campaign job
     // killed at its deadline).
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -74,11 +61,11 @@ absl::StatusOr<std::unique_ptr<WarmWorker>> WarmWorker::Start(
     }
     rlimit no_core{0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
-    Serve(fds[1], handler);
-  }
-  close(fds[1]);
+    Serve(fd, handler);
+  });
+  if (!peer.ok()) return peer.status();
   return std::unique_ptr<WarmWorker>(
-      new WarmWorker(pid, fds[0], memory_bytes));
+      new WarmWorker(peer->first, peer->second, memory_bytes));
 }
 
 absl::StatusOr<std::string> WarmWorker::Run(

@@ -98,13 +98,12 @@ absl::StatusOr<std::vector<Execution>> RunReferenceBatchWarm(
     if (!started.ok()) return started.status();
     warm.worker = *std::move(started);
   }
-  auto reply =
-      warm.worker->Run(Request(launches, options), limits.wall_time);
+  auto reply = warm.worker->Run(Request(launches, options), limits.wall_time);
   if (!reply.ok()) return reply.status();
   if (reply->empty() || (*reply)[0] != '1') {
-    return absl::UnavailableError(absl::StrCat(
-        "the warm reference refused the request: ",
-        reply->empty() ? "empty reply" : reply->substr(1)));
+    return absl::UnavailableError(
+        absl::StrCat("the warm reference refused the request: ",
+                     reply->empty() ? "empty reply" : reply->substr(1)));
   }
   const nlohmann::json list =
       nlohmann::json::from_cbor(reply->begin() + 1, reply->end(),
@@ -115,9 +114,8 @@ absl::StatusOr<std::vector<Execution>> RunReferenceBatchWarm(
   for (const nlohmann::json& one : list) {
     auto e = ExecutionFromJson(one);
     if (!e.ok())
-      return absl::UnavailableError(
-          absl::StrCat("the warm reference's reply is unreadable: ",
-                       e.status().message()));
+      return absl::UnavailableError(absl::StrCat(
+          "the warm reference's reply is unreadable: ", e.status().message()));
     results.push_back(*std::move(e));
   }
   ++warm.served;

@@ -10,8 +10,8 @@
 #include "nlohmann/json.hpp"
 #include "oracles/process/subprocess.h"
 #include "spirv/binary.h"
-#include "spirv/unified1/spirv.hpp11"
 #include "spirv/spirv_tools.h"
+#include "spirv/unified1/spirv.hpp11"
 #include "tests/support/linkage_modules.h"
 
 namespace l0spv {
@@ -397,8 +397,9 @@ TEST_F(CliTest, GenerateAllowBugEmitsOnlyTheNamedKnownBug) {
   EXPECT_GT(UnrollLoops(allowed), 0);
   // A name the registry does not hold is a usage error naming it.
   for (const char* command : {"generate", "campaign"}) {
-    r = L0spvFuzz({command, "--allow_bug=spirv_opt_unroll_drops_decorations,"
-                            "no_such_bug",
+    r = L0spvFuzz({command,
+                   "--allow_bug=spirv_opt_unroll_drops_decorations,"
+                   "no_such_bug",
                    "--out=" + (dir_ / "c").string()});
     EXPECT_EQ(r.exit_code, 2) << command;
     EXPECT_FALSE(fs::exists(dir_ / "c")) << command;

@@ -121,8 +121,8 @@ int SignedZeroOperands(uint64_t seeds, uint32_t disabled_guards) {
           using namespace OpenCLLIB;
           const bool fclamp = number == FClamp;
           if (number == Fmin || number == Fmax) min_max.insert(i.result_id());
-          if (!fclamp && number != Fmin && number != Fmax &&
-              number != Maxmag && number != Minmag && number != FMin_common &&
+          if (!fclamp && number != Fmin && number != Fmax && number != Maxmag &&
+              number != Minmag && number != FMin_common &&
               number != FMax_common)
             continue;
           for (size_t k = 2; k < i.NumOperands(); ++k) {

@@ -21,6 +21,7 @@
 #include "spirv/binary.h"
 #include "spirv/kernel_batch.h"
 #include "spirv/spirv_tools.h"
+#include "tests/support/generated_cases.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -29,20 +30,7 @@ using ::testing::HasSubstr;
 
 std::vector<spirv::TestCase> Generated(uint64_t first_seed, size_t count,
                                        const std::string& target = "") {
-  generators::kernel::GeneratorOptions g;
-  if (!target.empty()) {
-    g.avoid_known_bugs = ConsumersOfTarget(target);
-    g.max_spirv_version = NewestSpirvVersionOfTarget(target);
-    if (target.rfind("ocloc:", 0) == 0) g.profile = target.substr(6);
-  }
-  std::vector<spirv::TestCase> cases;
-  for (uint64_t seed = first_seed; cases.size() < count; ++seed) {
-    g.seed = seed;
-    auto tc = generators::kernel::GenerateTestCase(g);
-    EXPECT_TRUE(tc.ok()) << tc.status();
-    if (tc.ok()) cases.push_back(*std::move(tc));
-  }
-  return cases;
+  return test_support::GeneratedCases(first_seed, count, target);
 }
 
 TEST(KernelBatch, EveryLaunchComputesWhatItsCaseComputesAlone) {

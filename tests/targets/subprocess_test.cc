@@ -135,7 +135,8 @@ TEST(RunCommand, OurSignalHandlersAndMaskDoNotReachTheChild) {
   // The child starts between vfork and exec on our memory: a handler of
   // ours must not run there, and a signal must end the child as it would
   // any program.
-  struct sigaction handler {}, saved {};
+  struct sigaction handler {
+  }, saved{};
   handler.sa_handler = CountSignal;
   sigaction(SIGTERM, &handler, &saved);
   auto r = RunCommand({"sh", "-c", "kill -TERM $$; sleep 5"}, Quick());

@@ -21,6 +21,7 @@
 #include "oracles/targets/adapter_util.h"
 #include "spirv/kernel_batch.h"
 #include "spirv/spirv_tools.h"
+#include "tests/support/generated_cases.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -28,16 +29,9 @@ namespace {
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
-std::vector<spirv::TestCase> Generated(uint64_t first_seed, size_t count) {
-  generators::kernel::GeneratorOptions g;
-  std::vector<spirv::TestCase> cases;
-  for (uint64_t seed = first_seed; cases.size() < count; ++seed) {
-    g.seed = seed;
-    auto tc = generators::kernel::GenerateTestCase(g);
-    EXPECT_TRUE(tc.ok()) << tc.status();
-    if (tc.ok()) cases.push_back(*std::move(tc));
-  }
-  return cases;
+std::vector<spirv::TestCase> Generated(uint64_t first_seed, size_t count,
+                                       const std::string& target = "") {
+  return test_support::GeneratedCases(first_seed, count, target);
 }
 
 // An Execution without its wall time, for comparing runs.
