@@ -403,14 +403,19 @@ bool GenCompare(GenContext& ctx) {
             op == Op::OpLogicalOr && same_root && gated ? Op::OpLogicalAnd : op;
         const uint32_t result = fn.Op(safe, type, {v->id, rhs});
         // With a constant operand (not in the pool, or one IGC folds) the
-        // result is x itself, its negation or a constant: rooted at x here.
+        // result is the other operand itself, its negation or a constant:
+        // rooted at that operand. The constant may be either operand: the
+        // session-21 campaign's abort was (y != y) != x || x.
         const bool rhs_constant =
             ctx.BoolRoot(rhs) == GenContext::kFoldedConstant ||
             std::none_of(ctx.pool.values().begin(), ctx.pool.values().end(),
                          [&](const Value& c) { return c.id == rhs; });
         if (rhs_constant || (same_root && (safe == Op::OpLogicalAnd ||
-                                           safe == Op::OpLogicalOr)))
+                                           safe == Op::OpLogicalOr))) {
           ctx.bool_roots[result] = root;
+        } else if (root == GenContext::kFoldedConstant) {
+          ctx.bool_roots[result] = ctx.BoolRoot(rhs);
+        }
         AddValue(ctx, result, t);
       }
       return true;
@@ -460,6 +465,10 @@ bool GenSelect(GenContext& ctx) {
   const uint32_t r =
       ctx.fn->Op(Op::OpSelect, ctx.types.Id(t),
                  {condition, swap ? other : v->id, swap ? v->id : other});
+  // c ? x : x is x to IGC, and so is c ? x : alias-of-x
+  // (igc_logical_or_alias).
+  if (t.IsBool() && ctx.BoolRoot(other) == ctx.BoolRoot(v->id))
+    ctx.bool_roots[r] = ctx.BoolRoot(v->id);
   AddValue(ctx, r, t, v->product);
   return true;
 }
@@ -894,7 +903,12 @@ bool GenFloatCompare(GenContext& ctx) {
   const uint32_t type = ctx.types.Id(bt);
   const uint32_t a = Operand(ctx, t);
   const uint32_t b = Operand(ctx, t);
-  AddValue(ctx, fn.Op(op, type, {a, b}), bt);
+  const uint32_t result = fn.Op(op, type, {a, b});
+  // x < x, x != x (ordered), ...: a constant to IGC; the unordered and
+  // equal forms are isnan(x) or its negation, taken as constants too
+  // (conservatively, as GenCompare does for integers).
+  if (a == b) ctx.bool_roots[result] = GenContext::kFoldedConstant;
+  AddValue(ctx, result, bt);
   return true;
 }
 

@@ -406,6 +406,8 @@ void KernelBuilder::Prologue() {
                                                    : Op::OpSpecConstantFalse),
         ctx_.types.Id(BoolT()), flag, std::vector<spirv::Operand>{});
     ctx_.Decorate(flag, spv::Decoration::SpecId, {next_spec_id_++});
+    // Never specialized: a constant to IGC (igc_logical_or_alias).
+    ctx_.bool_roots[flag] = GenContext::kFoldedConstant;
     AddValue(ctx_, flag, BoolT());
   }
   // Local-memory exchange set-up.
