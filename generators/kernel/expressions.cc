@@ -740,6 +740,17 @@ bool GenComposite(GenContext& ctx) {
     }
       return true;
     case 3: {
+      // ocloc -device pvc rejects a run-time lane index into a vector of
+      // 8-bit lanes (known-consumer-bugs/igc_pvc_int8_vector_array_element_
+      // store's family, session 21): a fixed lane while IGC is avoided.
+      if (e.IsInt() && e.width == 8 &&
+          !ctx.BugsAllowed(KnownBugId::kIgcPvcInt8VectorArrayElementStore)) {
+        AddValue(ctx,
+                 fn.OpWith(Op::OpCompositeExtract, ctx.types.Id(e),
+                           {Id(vec->id), Lit(rng.Below(t.lanes))}),
+                 e, vec->product);
+        return true;
+      }
       const uint32_t index =
           IndexInto(ctx, AnyIntAs(ctx, 32), IntT(32), t.lanes);
       AddValue(

@@ -401,6 +401,11 @@ bool GenExtFloatLoose(GenContext& ctx) {
                                 : kNativeUnary[rng.Below(unary_count)];
       std::vector<uint32_t> ops{Operand(ctx, t)};
       if (binary) ops.push_back(Operand(ctx, t));
+      // PoCL 3.1: native_powr/half_powr with a NaN-constant y crash as pow
+      // does (known-consumer-bugs/pocl_pow_nan; session-21 campaign).
+      if ((n == Native_powr || n == Half_powr) &&
+          !ctx.BugsAllowed(KnownBugId::kPoclPowNan))
+        ops[1] = Finite(ctx, ops[1], t);
       const uint32_t r = ExtInst(ctx, type, n, ops);
       // half_* are only defined on restricted domains (x >= 0 for powr,
       // |x| <= 2^16 for the trigonometric ones, ...) and native_* have

@@ -373,7 +373,10 @@ void KernelBuilder::Prologue() {
     ctx_.work_group_context.insert(count);
   }
   if (ctx_.rng.Percent(30)) {
-    AddValue(ctx_, LoadBuiltin(spv::BuiltIn::WorkDim, IntT(32)), IntT(32));
+    const uint32_t work_dim = LoadBuiltin(spv::BuiltIn::WorkDim, IntT(32));
+    AddValue(ctx_, work_dim, IntT(32));
+    // Also in PoCL's context: a bitcast of it is as broken (session 21).
+    ctx_.work_group_context.insert(work_dim);
   }
   if (ctx_.rng.Percent(30)) {
     const uint32_t size =

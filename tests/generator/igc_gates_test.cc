@@ -119,5 +119,26 @@ TEST(IgcPvcInt8VectorArrayGate, NoArraysOf8BitVectorsWhileIgcIsAvoided) {
   EXPECT_EQ(Int8VectorArrays(300, oracles::ConsumersOfTarget("ocloc:pvc")), 0);
 }
 
+// OpVectorExtractDynamic on a vector of 8-bit lanes in `seeds` cases of
+// `profile`: ocloc -device pvc rejects them (session 21, the family of
+// igc_pvc_int8_vector_array_element_store).
+int DynamicInt8LaneReads(uint64_t seeds, uint32_t avoid) {
+  return CountGenerated(
+      seeds, avoid,
+      [](const spirv::TypeTable& types, const spirv::Instruction& i) {
+        if (static_cast<Op>(i.opcode()) != Op::OpVectorExtractDynamic)
+          return false;
+        const spirv::TypeInfo* lane = types.Get(i.type_id());
+        return lane != nullptr && lane->op == Op::OpTypeInt &&
+               lane->width == 8;
+      });
+}
+
+TEST(IgcPvcInt8VectorLaneGate, NoRunTimeLaneOf8BitVectorsWhileIgcIsAvoided) {
+  EXPECT_GT(DynamicInt8LaneReads(300, 0), 0) << "the seeds must hold such reads";
+  EXPECT_EQ(
+      DynamicInt8LaneReads(300, oracles::ConsumersOfTarget("ocloc:pvc")), 0);
+}
+
 }  // namespace
 }  // namespace l0spv::generators::kernel

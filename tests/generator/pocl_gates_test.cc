@@ -5,7 +5,8 @@
 //    (GenContext::work_group_context).
 //  - pocl_vstorea_half3_fourth_lane: no vstorea_halfn of a 3-lane vector.
 //  - pocl_vstore_half_wide_crash: no half store of 8 or 16 lanes.
-//  - pocl_pow_nan: every pow/powr exponent is made finite.
+//  - pocl_pow_nan: every pow/powr/native_powr/half_powr exponent is made
+//    finite.
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
@@ -40,6 +41,7 @@ int ContextBitcasts(uint64_t seeds, uint32_t avoid) {
         case BuiltIn::EnqueuedWorkgroupSize:
         case BuiltIn::WorkgroupSize:
         case BuiltIn::GlobalOffset:
+        case BuiltIn::WorkDim:
           variables.insert(i.operand(0).AsId());
           break;
         default:
@@ -56,7 +58,9 @@ int ContextBitcasts(uint64_t seeds, uint32_t avoid) {
           if (op == Op::OpCompositeExtract &&
               loads.contains(i.operand(0).AsId()))
             components.insert(i.result_id());
-          if (op == Op::OpBitcast && components.contains(i.operand(0).AsId()))
+          if (op == Op::OpBitcast &&
+              (components.contains(i.operand(0).AsId()) ||
+               loads.contains(i.operand(0).AsId())))  // WorkDim is scalar
             ++count;
         }
       }
@@ -141,7 +145,9 @@ int UnfilteredPowExponents(uint64_t seeds, uint32_t avoid) {
             made_finite.insert(i.result_id());
           if (op != Op::OpExtInst || i.NumOperands() < 4) continue;
           const uint32_t number = i.operand(1).AsLiteral();
-          if ((number == OpenCLLIB::Pow || number == OpenCLLIB::Powr) &&
+          if ((number == OpenCLLIB::Pow || number == OpenCLLIB::Powr ||
+               number == OpenCLLIB::Native_powr ||
+               number == OpenCLLIB::Half_powr) &&
               !made_finite.contains(i.operand(3).AsId()))
             ++count;
         }
