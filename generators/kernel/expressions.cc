@@ -322,6 +322,26 @@ bool GenIntDivision(GenContext& ctx) {
       bad = fn.Op(Op::OpLogicalOr, btype, {bad, overflow});
     }
     b = fn.Op(Op::OpSelect, type, {bad, ctx.types.Splat(t, 1), b});
+    // PoCL 3.1 divides every lane by 1 when one lane of such a guarded
+    // divisor is 0 (known-consumer-bugs/pocl_vector_div_select_zero_lane):
+    // lane by lane while PoCL is avoided.
+    if (t.IsVector() &&
+        !ctx.BugsAllowed(KnownBugId::kPoclVectorDivSelectZeroLane)) {
+      // Lanes go back in with OpCompositeInsert: llvm-spirv 14 reads no
+      // OpCompositeConstruct of run-time values (composite_construct_runtime).
+      const uint32_t e_type = ctx.types.Id(t.Element());
+      uint32_t acc = a;
+      for (uint32_t i = 0; i < t.lanes; ++i) {
+        const uint32_t ai =
+            fn.OpWith(Op::OpCompositeExtract, e_type, {Id(a), Lit(i)});
+        const uint32_t bi =
+            fn.OpWith(Op::OpCompositeExtract, e_type, {Id(b), Lit(i)});
+        const uint32_t qi = fn.Op(op, e_type, {ai, bi});
+        acc = fn.OpWith(Op::OpCompositeInsert, type, {Id(qi), Id(acc), Lit(i)});
+      }
+      AddValue(ctx, acc, t);
+      return true;
+    }
   }
   AddValue(ctx, fn.Op(op, type, {a, b}), t);
   return true;

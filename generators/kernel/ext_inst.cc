@@ -117,8 +117,18 @@ bool GenExtInt(GenContext& ctx) {
     case 2:
     case 3: {
       const uint32_t n = rng.Pick<uint32_t>(kBinary);
-      AddValue(ctx, ExtInst(ctx, type, n, {Operand(ctx, t), Operand(ctx, t)}),
-               t);
+      uint32_t x = Operand(ctx, t);
+      uint32_t y = Operand(ctx, t);
+      // PoCL 3.1's s_abs_diff is wrong when x - y overflows
+      // (known-consumer-bugs/pocl_s_abs_diff_overflow): halved operands
+      // never overflow.
+      if (n == SAbs_diff &&
+          !ctx.BugsAllowed(KnownBugId::kPoclSAbsDiffOverflow)) {
+        const uint32_t one = ctx.types.Splat(t, 1);
+        x = fn.Op(Op::OpShiftRightArithmetic, type, {x, one});
+        y = fn.Op(Op::OpShiftRightArithmetic, type, {y, one});
+      }
+      AddValue(ctx, ExtInst(ctx, type, n, {x, y}), t);
     }
       return true;
     case 4: {

@@ -7,6 +7,9 @@
 //  - pocl_vstore_half_wide_crash: no half store of 8 or 16 lanes.
 //  - pocl_pow_nan: every pow/powr/native_powr/half_powr exponent is made
 //    finite.
+//  - pocl_s_abs_diff_overflow: s_abs_diff operands are halved.
+//  - pocl_vector_div_select_zero_lane: guarded vector divisions run lane by
+//    lane.
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
@@ -161,6 +164,69 @@ TEST(PoclPowNanGate, PowExponentsAreFiniteWhilePoclIsAvoided) {
   EXPECT_GT(UnfilteredPowExponents(400, 0), 0)
       << "the seeds must hold such calls";
   EXPECT_EQ(UnfilteredPowExponents(
+                400, oracles::ConsumersOfTarget("opencl:Portable")),
+            0);
+}
+
+// pocl_s_abs_diff_overflow: s_abs_diff calls whose operands are not halved
+// (OpShiftRightArithmetic results), in `seeds` cases.
+int UnhalvedAbsDiffs(uint64_t seeds, uint32_t avoid) {
+  return SumOverGenerated(seeds, avoid, [](const spirv::Module& module) {
+    int count = 0;
+    absl::flat_hash_set<uint32_t> halved;
+    for (const spirv::Function& fn : module.functions) {
+      for (const spirv::BasicBlock& bb : fn.blocks) {
+        for (const spirv::Instruction& i : bb.instructions) {
+          const Op op = static_cast<Op>(i.opcode());
+          if (op == Op::OpShiftRightArithmetic) halved.insert(i.result_id());
+          if (op == Op::OpExtInst && i.NumOperands() == 4 &&
+              i.operand(1).AsLiteral() == OpenCLLIB::SAbs_diff &&
+              !(halved.contains(i.operand(2).AsId()) &&
+                halved.contains(i.operand(3).AsId())))
+            ++count;
+        }
+      }
+    }
+    return count;
+  });
+}
+
+TEST(PoclSAbsDiffGate, AbsDiffOperandsAreHalvedWhilePoclIsAvoided) {
+  EXPECT_GT(UnhalvedAbsDiffs(400, 0), 0) << "the seeds must hold such calls";
+  EXPECT_EQ(
+      UnhalvedAbsDiffs(400, oracles::ConsumersOfTarget("opencl:Portable")), 0);
+}
+
+// pocl_vector_div_select_zero_lane: vector divisions and remainders whose
+// divisor is an OpSelect (the division guard), in `seeds` cases.
+int VectorDivisionsBySelect(uint64_t seeds, uint32_t avoid) {
+  return SumOverGenerated(seeds, avoid, [](const spirv::Module& module) {
+    int count = 0;
+    const spirv::TypeTable types(module);
+    absl::flat_hash_set<uint32_t> selects;
+    for (const spirv::Function& fn : module.functions) {
+      for (const spirv::BasicBlock& bb : fn.blocks) {
+        for (const spirv::Instruction& i : bb.instructions) {
+          const Op op = static_cast<Op>(i.opcode());
+          if (op == Op::OpSelect) selects.insert(i.result_id());
+          const bool division = op == Op::OpSDiv || op == Op::OpUDiv ||
+                                op == Op::OpSRem || op == Op::OpUMod ||
+                                op == Op::OpSMod;
+          const spirv::TypeInfo* type = types.Get(i.type_id());
+          if (division && type != nullptr && type->op == Op::OpTypeVector &&
+              selects.contains(i.operand(1).AsId()))
+            ++count;
+        }
+      }
+    }
+    return count;
+  });
+}
+
+TEST(PoclVectorDivisionGate, NoVectorDivisionBySelectWhilePoclIsAvoided) {
+  EXPECT_GT(VectorDivisionsBySelect(400, 0), 0)
+      << "the seeds must hold such divisions";
+  EXPECT_EQ(VectorDivisionsBySelect(
                 400, oracles::ConsumersOfTarget("opencl:Portable")),
             0);
 }
