@@ -54,38 +54,6 @@ struct Pipes {
   }
 };
 
-// Reaps `pid` into `status`, or returns false at `deadline`. A child closes
-// its pipes before it becomes waitable, so the first look usually finds it
-// still running; a pidfd (Linux 5.3) wakes us the moment it ends. The
-// 1 ms sleep-and-look loop this replaces cost about a millisecond a child:
-// 2.6 of a spirv-opt case's 8 ms unbatched (the tool and the reference
-// worker each) before it. Without pidfds, the loop is the fallback.
-bool WaitUntil(pid_t pid, int* status, Clock::time_point deadline) {
-  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-  bool ended = true;
-  while (true) {
-    const pid_t w = waitpid(pid, status, WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) break;
-    const auto now = Clock::now();
-    if (now >= deadline) {
-      ended = false;
-      break;
-    }
-    if (pidfd >= 0) {
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)
-              .count();
-      pollfd f{pidfd, POLLIN, 0};
-      poll(&f, 1, static_cast<int>(std::clamp<int64_t>(left, 1, 1000)));
-    } else {
-      usleep(1000);
-    }
-  }
-  if (pidfd >= 0) close(pidfd);
-  return ended;
-}
-
 // Parent side: feeds stdin, drains stdout/stderr, enforces the deadline and
 // reaps the child.
 ChildResult Supervise(pid_t pid, Pipes& p, const std::string& stdin_data,
@@ -153,7 +121,7 @@ ChildResult Supervise(pid_t pid, Pipes& p, const std::string& stdin_data,
   if (!timed_out) {
     // Output closed; the child may still linger (e.g. a daemonised
     // grandchild kept nothing open). Wait out the remaining budget.
-    timed_out = !WaitUntil(pid, &status, deadline);
+    timed_out = !WaitForChild(pid, &status, deadline);
   }
   if (timed_out) {
     kill(-pid, SIGKILL);
@@ -224,6 +192,39 @@ void ResetSignalsInChild(const sigset_t& mask) {
 }
 
 }  // namespace
+
+// Reaps `pid` into `status`, or returns false at `deadline`. A child closes
+// its pipes before it becomes waitable, so the first look usually finds it
+// still running; a pidfd (Linux 5.3) wakes us the moment it ends. The
+// 1 ms sleep-and-look loop this replaces cost about a millisecond a child:
+// 2.6 of a spirv-opt case's 8 ms unbatched (the tool and the reference
+// worker each) before it. Without pidfds, the loop is the fallback.
+bool WaitForChild(pid_t pid, int* status,
+                  std::chrono::steady_clock::time_point deadline) {
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  bool ended = true;
+  while (true) {
+    const pid_t w = waitpid(pid, status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) break;
+    const auto now = Clock::now();
+    if (now >= deadline) {
+      ended = false;
+      break;
+    }
+    if (pidfd >= 0) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)
+              .count();
+      pollfd f{pidfd, POLLIN, 0};
+      poll(&f, 1, static_cast<int>(std::clamp<int64_t>(left, 1, 1000)));
+    } else {
+      usleep(1000);
+    }
+  }
+  if (pidfd >= 0) close(pidfd);
+  return ended;
+}
 
 std::string ChildResult::Describe() const {
   switch (ending) {

@@ -10,6 +10,8 @@
 // timeout kills grandchildren too.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -69,6 +71,12 @@ absl::StatusOr<ChildResult> RunCommand(
 // ChildResult like any other child. Only call from a single-threaded state.
 absl::StatusOr<ChildResult> RunInChild(const std::function<std::string()>& body,
                                        const ChildLimits& limits);
+
+// Reaps the child `pid` into `*status` (waitpid's), or returns false at
+// `deadline` with the child still running. Wakes the moment it ends (a
+// pidfd; a 1 ms poll loop without one).
+bool WaitForChild(pid_t pid, int* status,
+                  std::chrono::steady_clock::time_point deadline);
 
 // Absolute path of an executable found in PATH, or nullopt.
 std::optional<std::string> FindProgram(const std::string& name);

@@ -1,12 +1,10 @@
 #include "oracles/process/warm_worker.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -102,15 +100,7 @@ std::string WarmWorker::Stop(std::chrono::milliseconds grace) {
   if (pid_ <= 0) return "stopped";
   int status = 0;
   std::string ended = "still running";
-  if (grace.count() > 0) {
-    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
-    if (pidfd >= 0) {
-      pollfd f{pidfd, POLLIN, 0};
-      poll(&f, 1, static_cast<int>(grace.count()));
-      close(pidfd);
-    }
-  }
-  if (waitpid(pid_, &status, WNOHANG) == pid_) {
+  if (WaitForChild(pid_, &status, std::chrono::steady_clock::now() + grace)) {
     ended = DescribeStatus(status);
   } else {
     kill(-pid_, SIGKILL);
