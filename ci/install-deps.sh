@@ -4,6 +4,7 @@
 # libclc-* is deliberately absent: it conflicts with mesa-opencl-icd and we do
 # not need it (PoCL ships its own kernel library).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(
   cmake ninja-build g++ clang-14 libclang-rt-14-dev clang-format
@@ -15,6 +16,7 @@ packages=(
   libllvmspirvlib-14-dev llvm-14-dev   # l0spv_llvm_spirv_fuzzer (the translator as a library)
   zip unzip                            # ci/oss-fuzz/build.sh seed corpora
   chromium                             # the nightly report's headless-browser test
+  python3-venv                         # ci/install-consumers.sh's virtual environment
 )
 
 missing=()
@@ -25,11 +27,17 @@ done
 
 if ((${#missing[@]} == 0)); then
   echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+else
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+  echo "install-deps: installing ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-sudo_cmd=()
-if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
-echo "install-deps: installing ${missing[*]}"
-"${sudo_cmd[@]}" apt-get update -q
-DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+# The current consumer releases from PyPI (pinned in ci/consumers.lock), into
+# the project's cache beside Debian's. L0SPV_SKIP_CONSUMERS=1 leaves them out
+# (the targets then say `unsupported` with the command that installs them).
+if [[ "${L0SPV_SKIP_CONSUMERS:-0}" != "1" ]]; then
+  ci/install-consumers.sh
+fi

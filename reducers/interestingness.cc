@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "oracles/compare/compare.h"
 #include "oracles/known_bugs/consumers.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target_name.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/validity/device_profile.h"

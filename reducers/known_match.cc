@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "oracles/known_bugs/registry.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/known_bugs/reproduce.h"
 #include "reducers/interestingness.h"
 #include "spirv/binary.h"
@@ -121,26 +122,38 @@ absl::StatusOr<std::optional<KnownMatch>> MatchKnownBug(const Finding& f) {
                                                   theirs.begin(), theirs.end());
     return it->second;
   };
-  // A mismatch signature names only the target and the kind of value that
-  // differs, so every miscompile of a target shares it: for a mismatch the
-  // signature is evidence only together with the entry's construct (without
-  // this, every new PoCL mismatch was labelled the first PoCL miscompile).
-  const bool mismatch = f.kind == "mismatch";
-  // Signature: the entry's reproducer, under the finding's kernel name, on
-  // the finding's target (its verdict there may differ from the recorded
-  // one: the translator's abort is a crash on Oclgrind's path).
+  // Signature and construct: the entry's reproducer, under the finding's
+  // kernel name, on the finding's target (its verdict there may differ from
+  // the recorded one: the translator's abort is a crash on Oclgrind's path),
+  // and the entry's instructions in the finding. A signature alone is no
+  // evidence (every crash of a tool whose log names no cause shares one;
+  // every miscompile of a target shares a coarse mismatch signature).
+  std::optional<KnownMatch> possible;
   for (const auto& [rank, b] : ranked) {
-    if (mismatch && !has_construct_of(*b)) continue;
+    const bool construct = has_construct_of(*b);
+    if (!construct && possible) continue;  // no better than what we have
     auto run = oracles::RunKnownBug(*b, f.target, std::chrono::seconds(30),
                                     f.test_case.entry_point);
     if (!run.ok() || !run->verdict.IsFinding()) continue;
-    if (SignatureMatches(f.signature, run->verdict))
-      return KnownMatch{b->name, "signature"};
+    if (!SignatureMatches(f.signature, run->verdict)) continue;
+    if (construct) return KnownMatch{b->name, "signature and construct", true};
+    possible = KnownMatch{
+        b->name,
+        absl::StrCat("signature only: the finding lacks instructions of ",
+                     b->name, "'s reproducer"),
+        false};
   }
-  // Construct: only entries of the same verdict kind.
+  if (possible) return possible;
+  // Construct alone: only entries of the same verdict kind.
   for (const auto& [rank, b] : ranked) {
-    if (b->verdict == f.kind && has_construct_of(*b))
-      return KnownMatch{b->name, "construct"};
+    if (b->verdict == f.kind && has_construct_of(*b)) {
+      return KnownMatch{b->name,
+                        absl::StrCat("construct only: holds ", b->name,
+                                     "'s instructions, but its reproducer "
+                                     "does not give this signature on ",
+                                     f.target),
+                        false};
+    }
   }
   return std::optional<KnownMatch>();
 }
@@ -155,23 +168,31 @@ absl::StatusOr<std::optional<KnownMatch>> LabelFinding(const std::string& dir) {
   }
   auto match = MatchKnownBug(*finding);
   if (!match.ok()) return match.status();
-  nlohmann::json label = {{"known", nullptr}, {"how", nullptr}};
-  if (*match) label = {{"known", (*match)->name}, {"how", (*match)->how}};
+  nlohmann::json label = {
+      {"known", nullptr}, {"possibly", nullptr}, {"how", nullptr}};
+  if (*match) {
+    label[(*match)->certain ? "known" : "possibly"] = (*match)->name;
+    label["how"] = (*match)->how;
+  }
   if (auto s = spirv::WriteJsonFile(dir + "/known.json", label); !s.ok())
     return s;
   // First line of the README: a driver engineer sees it first.
   auto readme = spirv::ReadTextFile(dir + "/README.md");
   if (readme.ok()) {
     std::string text = *readme;
-    if (text.rfind("Known: ", 0) == 0 || text.rfind("New: ", 0) == 0)
+    if (text.rfind("Known: ", 0) == 0 || text.rfind("New: ", 0) == 0 ||
+        text.rfind("Possibly known: ", 0) == 0)
       text = text.substr(text.find('\n') + 1);
-    const std::string head =
-        *match ? absl::StrCat("Known: ", (*match)->name, " (matched by ",
-                              (*match)->how,
-                              "; corpora/known-consumer-bugs/registry.json)\n")
-               : std::string(
-                     "New: no known consumer bug matches this "
-                     "finding\n");
+    std::string head =
+        "New: no known consumer bug matches this finding\n";
+    if (*match && (*match)->certain) {
+      head = absl::StrCat("Known: ", (*match)->name, " (matched by ",
+                          (*match)->how,
+                          "; corpora/known-consumer-bugs/registry.json)\n");
+    } else if (*match) {
+      head = absl::StrCat("Possibly known: ", (*match)->name, " (",
+                          (*match)->how, "); treated as new\n");
+    }
     if (auto s = spirv::WriteTextFile(dir + "/README.md", head + text); !s.ok())
       return s;
   }

@@ -1,19 +1,24 @@
 // reducers/known_match.h — is this finding an already-known consumer bug?
 //
 // Contract: `MatchKnownBug` compares a (preferably reduced) finding with the
-// registry entries of the same consumer and verdict kind:
-//  - signature: the entry's reproducer, run on the finding's target, gives
-//    the finding's signature (SignatureMatches: a mismatch matches any
-//    mismatch of the same target, so for a mismatch the construct below
-//    must hold as well);
+// registry entries of the consumer families its target runs (never another
+// family's: an Intel CPU runtime finding is not an IGC bug):
+//  - signature: the entry's reproducer, run on the finding's target (the
+//    release the finding was seen on), gives the finding's signature
+//    (SignatureMatches);
 //  - construct: every distinctive instruction of the entry's reproducer
 //    (its function-body opcodes and OpenCL.std calls, minus loads, stores,
 //    address arithmetic, control flow and other boilerplate) occurs in the
 //    finding's module.
-// The first entry that matches by signature wins, else the first by
-// construct; none = a new finding. `LabelFinding` records the answer in
-// FINDING_DIR/known.json ({"known": NAME|null, "how": ...}) and on the
-// first line of its README ("Known: NAME ..."); `ReadKnownLabel` reads it.
+// Known (`certain`) needs both: the first entry whose signature and
+// construct match. Either alone (the signature of an unrelated crash of the
+// same tool; the construct of an entry whose consumer is not installed, of
+// the finding's verdict kind) is only "possibly known": reported as such,
+// counted as new. `LabelFinding` records the answer in
+// FINDING_DIR/known.json ({"known": NAME|null, "possibly": NAME|null,
+// "how": ...}) and on the first line of its README ("Known: NAME ...",
+// "Possibly known: NAME (why)" or "New: ..."); `ReadKnownLabel` reads it
+// ("" for new and possibly known).
 #pragma once
 
 #include <optional>
@@ -26,7 +31,10 @@ namespace l0spv::reducers {
 
 struct KnownMatch {
   std::string name;  // registry entry
-  std::string how;   // "signature" or "construct"
+  // "signature and construct"; for a possible match what alone held
+  // ("signature only: ...", "construct only: ...").
+  std::string how;
+  bool certain = true;  // false: "possibly known", counted as new
 };
 
 absl::StatusOr<std::optional<KnownMatch>> MatchKnownBug(const Finding& finding);

@@ -24,7 +24,7 @@
 #include "generators/kernel/generator.h"
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/process/subprocess.h"
-#include "oracles/targets/spirv_versions.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target.h"
 #include "spirv/kernel_batch.h"
 #include "spirv/spirv_tools.h"

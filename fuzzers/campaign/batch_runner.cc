@@ -101,21 +101,6 @@ class Bisector {
 
 }  // namespace
 
-uint32_t DefaultBatchSize(const std::string& target) {
-  const std::string kind = oracles::ParseTargetName(target).kind;
-  // bench/targets/batch_bench (README "Batches"): where cases/s levels
-  // off. spirv-opt optimizes the whole module, so a batch must not mix
-  // cases that change its pipeline for every kernel: RunOnTarget batches
-  // by spirv::BatchKey. (Before the key, one case with decoration groups
-  // turned -O off for its whole batch: a 20-minute campaign found the known
-  // crash at 103 of 2,286 seeds alone, at 47 of 7,440 batched. With it,
-  // 1,000 seeds give the same 62 crashes at every batch size.)
-  if (kind == "ocloc" || kind == "oclgrind" || kind == "opencl" ||
-      kind == "llvm-spirv" || kind == "spirv-opt")
-    return 16;
-  return 1;
-}
-
 std::vector<TargetResult> RunOnTarget(oracles::Target& target,
                                       std::span<const CaseOnTarget> cases,
                                       uint32_t batch,

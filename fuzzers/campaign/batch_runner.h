@@ -48,11 +48,6 @@ struct TargetResult {
   uint64_t nanos = 0;
 };
 
-// Cases per batch for a target when the campaign's --batch is auto: the
-// size at which bench/targets/batch_bench measured its consumer's cases/s
-// to level off (README "Batches"); 1 for targets that do not batch.
-uint32_t DefaultBatchSize(const std::string& target);
-
 std::vector<TargetResult> RunOnTarget(oracles::Target& target,
                                       std::span<const CaseOnTarget> cases,
                                       uint32_t batch,

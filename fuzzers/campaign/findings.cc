@@ -13,6 +13,7 @@
 #include "absl/strings/str_replace.h"
 #include "oracles/execution_json.h"
 #include "oracles/known_bugs/consumers.h"
+#include "oracles/targets/target_kinds.h"
 #include "spirv/binary.h"
 #include "spirv/hash.h"
 #include "spirv/json_reader.h"
@@ -93,11 +94,9 @@ absl::Status WriteFindingFiles(const FindingRecord& r, const std::string& tmp) {
   // The consumers' versions next to the signature: a finding must say which
   // version it was seen on (the known-bug registry records the same).
   nlohmann::json versions = nlohmann::json::object();
-  const uint32_t mask = oracles::ConsumersOfTarget(r.verdict.target);
-  for (const oracles::ConsumerInfo& c : oracles::Consumers()) {
-    if ((mask & c.bit) == 0 || mask == oracles::kAllConsumers) continue;
-    versions[std::string(c.name)] = oracles::ConsumerVersion(c.bit);
-  }
+  for (const auto& [family, version] :
+       oracles::ConsumerVersionsOfTarget(r.verdict.target))
+    versions[family] = version;
   verdict["consumer_versions"] = std::move(versions);
   verdict["reproduce"] = r.reproduce;
   for (const auto& [path, content] : r.extra_files) {

@@ -18,6 +18,7 @@
 #include "generators/spirv_fuzz/engine.h"
 #include "generators/transform/engine.h"
 #include "generators/transform/split_module.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target_name.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
@@ -337,7 +338,7 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
 // The batch size of `target` in this campaign: --batch, or with --batch=auto
 // (0) what bench/targets/batch_bench measured for its consumer.
 uint32_t BatchSizeFor(const CampaignOptions& o, const std::string& target) {
-  return o.batch == 0 ? DefaultBatchSize(target) : o.batch;
+  return o.batch == 0 ? oracles::DefaultBatchSize(target) : o.batch;
 }
 
 // The cases a group needs for `target`'s batches to fill: its batch size,

@@ -16,7 +16,7 @@
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/reduce_support.h"
 #include "oracles/targets/consumer_probe.h"
-#include "oracles/targets/spirv_versions.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/validity/device_profile.h"
 #include "reducers/dedup.h"
@@ -64,8 +64,7 @@ namespace {
 std::vector<std::string> AvailableTargets() {
   std::vector<std::string> names;
   for (const oracles::TargetInfo& t : oracles::ListTargets()) {
-    if (t.available && t.name != "ref" && t.name != "spirv-fuzz")
-      names.push_back(t.name);
+    if (t.available && t.in_default) names.push_back(t.name);
   }
   return names;
 }
@@ -180,9 +179,12 @@ void LabelKnownFindings(const std::string& out) {
                   << match.status().message() << "\n";
         continue;
       }
-      label = *match ? (*match)->name : std::string();
+      label = *match && (*match)->certain ? (*match)->name : std::string();
       std::cerr << "campaign: " << dir << ": "
-                << (label->empty() ? "new" : "known: " + *label) << "\n";
+                << (!label->empty() ? "known: " + *label
+                    : *match ? "new (possibly known: " + (*match)->name + ")"
+                             : std::string("new"))
+                << "\n";
     }
     if (label->empty()) {
       ++new_count;

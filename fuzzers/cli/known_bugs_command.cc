@@ -12,6 +12,7 @@
 #include "nlohmann/json.hpp"
 #include "oracles/known_bugs/registry.h"
 #include "oracles/known_bugs/reproduce.h"
+#include "oracles/targets/target_kinds.h"
 #include "reducers/known_match.h"
 
 ABSL_DECLARE_FLAG(bool, check);
@@ -52,21 +53,46 @@ int MatchFindings(const std::vector<std::string>& dirs) {
       continue;
     }
     if (absl::GetFlag(FLAGS_json)) {
+      const bool known = *match && (*match)->certain;
       out.push_back({{"finding", dir},
-                     {"known", *match ? nlohmann::json((*match)->name)
-                                      : nlohmann::json(nullptr)},
+                     {"known", known ? nlohmann::json((*match)->name)
+                                     : nlohmann::json(nullptr)},
+                     {"possibly_known", *match && !known
+                                            ? nlohmann::json((*match)->name)
+                                            : nlohmann::json(nullptr)},
                      {"how", *match ? nlohmann::json((*match)->how)
                                     : nlohmann::json(nullptr)}});
     } else {
       std::cout << dir << ": "
-                << (*match ? absl::StrCat("known: ", (*match)->name, " (",
-                                          (*match)->how, ")")
+                << (*match ? absl::StrCat((*match)->certain
+                                              ? "known: "
+                                              : "new, possibly known: ",
+                                          (*match)->name, " (", (*match)->how,
+                                          ")")
                            : std::string("new"))
                 << "\n";
     }
   }
   if (absl::GetFlag(FLAGS_json)) std::cout << out.dump(2) << "\n";
   return any_error ? kExitUsage : kExitOk;
+}
+
+// The same target at every other installed release of its consumer
+// ("spirv-opt@2023.1" -> {"spirv-opt@2025.5"}); none for a consumer with
+// one release.
+std::vector<std::string> OtherReleases(const std::string& target) {
+  const oracles::TargetName name = oracles::ParseTargetName(target);
+  const oracles::TargetKindSpec* spec = oracles::FindTargetKind(name.kind);
+  std::vector<std::string> out;
+  if (spec == nullptr || spec->releases.empty()) return out;
+  if ((spec->consumers(name) & spec->release_family) == 0) return out;
+  const auto picked = oracles::ReleaseOfTarget(target);
+  for (const oracles::ConsumerRelease& r :
+       oracles::InstalledReleases(std::string(spec->releases))) {
+    if (picked && r.tag == picked->tag) continue;
+    out.push_back(absl::StrCat(name.WithoutRelease(), "@", r.tag));
+  }
+  return out;
 }
 
 int RunKnownBugs(const std::vector<std::string>& positional) {
@@ -80,10 +106,12 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
     return UsageError("known-bugs", std::string(registry.status().message()));
   const std::string consumer = absl::GetFlag(FLAGS_consumer);
   if (!consumer.empty() && !oracles::ConsumerByName(consumer)) {
+    std::vector<std::string> names;
+    for (const oracles::ConsumerInfo& c : oracles::Consumers())
+      names.emplace_back(c.name);
     return UsageError("known-bugs",
-                      absl::StrCat("--consumer=", consumer,
-                                   ": expected igc, llvm-spirv, pocl, "
-                                   "oclgrind or spirv-opt"));
+                      absl::StrCat("--consumer=", consumer, ": expected one of ",
+                                   absl::StrJoin(names, ", ")));
   }
   const bool check = absl::GetFlag(FLAGS_check);
   const bool json = absl::GetFlag(FLAGS_json);
@@ -139,6 +167,28 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
                       {"verdict", oracles::VerdictKindName(run->verdict.kind)},
                       {"signature", run->verdict.signature},
                       {"detail", run->detail}};
+        // Every other installed release of the entry's consumer: is it
+        // open there too?
+        nlohmann::json releases = nlohmann::json::object();
+        std::vector<std::string> shown;
+        for (const std::string& other : OtherReleases(run->target)) {
+          auto r = oracles::RunKnownBug(b, other);
+          const std::string status =
+              !r.ok() ? "error"
+              : r->outcome == oracles::KnownBugRun::Outcome::kReproduces
+                  ? "open"
+              : r->outcome == oracles::KnownBugRun::Outcome::kNotInstalled
+                  ? "not installed"
+                  : "does not reproduce";
+          releases[other] = {
+              {"status", status},
+              {"version", r.ok() ? r->installed_version : std::string()}};
+          shown.push_back(absl::StrCat(other.substr(other.rfind('@') + 1),
+                                       ": ", status));
+        }
+        if (!releases.empty()) j["check"]["releases"] = std::move(releases);
+        if (!shown.empty())
+          absl::StrAppend(&result, "; ", absl::StrJoin(shown, ", "));
       }
       absl::StrAppend(&line, "  ", result);
     }

@@ -133,7 +133,12 @@ int RunReduce(const std::vector<std::string>& positional) {
     // Known or new: matched against the registry on the reduced case.
     auto match = reducers::LabelFinding(dir);
     std::string label = "not matched";
-    if (match.ok()) label = *match ? "known: " + (*match)->name : "new";
+    if (match.ok()) {
+      label = !*match             ? "new"
+              : (*match)->certain ? "known: " + (*match)->name
+                                  : "new (possibly known: " + (*match)->name +
+                                        ", " + (*match)->how + ")";
+    }
     for (const auto& s : report->stages) {
       if (!s.unsupported.empty())
         std::cerr << "reduce: " << s.name << " unsupported: " << s.unsupported
@@ -142,8 +147,12 @@ int RunReduce(const std::vector<std::string>& positional) {
     if (absl::GetFlag(FLAGS_json)) {
       nlohmann::json j = report->ToJson();
       j["finding"] = dir;
-      j["known"] = match.ok() && *match ? nlohmann::json((*match)->name)
-                                        : nlohmann::json(nullptr);
+      const bool known = match.ok() && *match && (*match)->certain;
+      const bool possibly = match.ok() && *match && !(*match)->certain;
+      j["known"] =
+          known ? nlohmann::json((*match)->name) : nlohmann::json(nullptr);
+      j["possibly_known"] =
+          possibly ? nlohmann::json((*match)->name) : nlohmann::json(nullptr);
       reports.push_back(std::move(j));
     } else {
       std::cout << dir << ": " << report->instructions_before << " -> "

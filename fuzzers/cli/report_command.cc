@@ -13,6 +13,7 @@
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/opencl_run_source.h"
 #include "oracles/known_bugs/consumers.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/spirv_opt_adapter.h"
 #include "oracles/targets/target.h"
 #include "oracles/targets/target_name.h"
@@ -170,6 +171,14 @@ std::string OpenClRunArgs(const std::string& platform,
   return args;
 }
 
+// The command a recipe names for a target's tool: the PyPI release's
+// executable by its path (it is not on PATH), else the usual name.
+std::string ToolCommand(const std::string& target, const std::string& usual) {
+  auto release = oracles::ReleaseOfTarget(target);
+  if (!release || release->origin == "debian") return usual;
+  return release->program;
+}
+
 // The commands that show the bug with the consumer's own tools, run from
 // the directory UPSTREAM.md is in (module.spvasm and argN.bin beside it).
 std::string ConsumerCommands(const std::string& target,
@@ -190,7 +199,8 @@ std::string ConsumerCommands(const std::string& target,
   }
   if (kind == "spirv-opt") {
     std::string text = absl::StrCat(
-        assemble, "\nspirv-opt --target-env=spv", version, " ",
+        assemble, "\n", ToolCommand(target, "spirv-opt"), " --target-env=spv",
+        version, " ",
         absl::StrJoin(oracles::SpirvOptPassFlags(param), " "),
         " module.spv -o opt.spv\nspirv-val --target-env opencl2.2 opt.spv\n");
     if (verdict_kind == "mismatch")
@@ -200,10 +210,9 @@ std::string ConsumerCommands(const std::string& target,
     return text;
   }
   if (kind == "llvm-spirv") {
-    return absl::StrCat(assemble,
-                        "\nllvm-spirv-14 -r module.spv -o module.bc\n"
-                        "llvm-spirv-14 --spirv-max-version=",
-                        version,
+    const std::string tool = ToolCommand(target, "llvm-spirv-14");
+    return absl::StrCat(assemble, "\n", tool, " -r module.spv -o module.bc\n",
+                        tool, " --spirv-max-version=", version,
                         " module.bc -o back.spv\nspirv-val --target-env "
                         "opencl2.2 back.spv\n");
   }
@@ -246,7 +255,7 @@ std::string ConsumerVersions(const std::string& target) {
   const uint32_t mask = oracles::ConsumersOfTarget(target);
   for (const oracles::ConsumerInfo& c : oracles::Consumers()) {
     if ((mask & c.bit) == 0) continue;
-    const std::string v = oracles::ConsumerVersion(c.bit);
+    const std::string v = oracles::ConsumerVersionOfTarget(target, c.bit);
     parts.push_back(absl::StrCat(std::string(c.description), " ",
                                  v.empty() ? "(version unknown)" : v));
   }

@@ -9,6 +9,7 @@
 #include "fuzzers/cli/commands.h"
 #include "nlohmann/json.hpp"
 #include "oracles/known_bugs/consumers.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target_registry.h"
 
 ABSL_DECLARE_FLAG(bool, json);
@@ -21,16 +22,14 @@ int RunTargets(const std::vector<std::string>& positional) {
     return UsageError("targets", "takes no arguments");
   }
   const std::vector<oracles::TargetInfo> targets = oracles::ListTargets();
-  // The installed version of every consumer a target exercises (Debian
-  // package versions, as the known-bug registry records them).
+  // The installed version of every consumer a target exercises (the
+  // release it picks, or the Debian package's version, as the known-bug
+  // registry records them).
   auto versions = [](const std::string& name) {
-    std::map<std::string, std::string> out;
-    const uint32_t mask = oracles::ConsumersOfTarget(name);
-    for (const oracles::ConsumerInfo& c : oracles::Consumers()) {
-      if ((mask & c.bit) == 0 || mask == oracles::kAllConsumers) continue;
-      const std::string v = oracles::ConsumerVersion(c.bit);
-      out[std::string(c.name)] = v.empty() ? "not installed" : v;
-    }
+    std::map<std::string, std::string> out =
+        oracles::ConsumerVersionsOfTarget(name);
+    for (auto& [family, v] : out)
+      if (v.empty()) v = "not installed";
     return out;
   };
   if (absl::GetFlag(FLAGS_json)) {

@@ -25,6 +25,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "oracles/reference/interpreter.h"
+#include "oracles/known_bugs/consumers.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
 #include "spirv/spirv_tools.h"
@@ -66,7 +67,8 @@ SPIRV::TranslatorOpts::ExtensionsStatusMap DeclaredExtensions(
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const uint32_t bugs = l0spv::oracles::ConsumersOfTarget("llvm-spirv");
+  // The translator linked in (the llvm-spirv family).
+  const uint32_t bugs = l0spv::oracles::kConsumerLlvmSpirv;
   l0spv::generators::kernel::GeneratorOptions options =
       l0spv::fuzzers::GeneratorOptionsFromInput({data, size}, bugs);
   options.avoid_known_bugs |= bugs;  // never the filed ones

@@ -69,8 +69,10 @@ int main(int argc, char** argv) {
   uint32_t mask = 0;
   if (avoid == "all") {
     mask = l0spv::oracles::kAllConsumers;
-  } else if (avoid == "spirv-opt" || avoid == "llvm-spirv") {
-    mask = l0spv::oracles::ConsumersOfTarget(avoid);
+  } else if (avoid == "spirv-opt") {
+    mask = l0spv::oracles::kConsumerSpirvOpt;
+  } else if (avoid == "llvm-spirv") {
+    mask = l0spv::oracles::kConsumerLlvmSpirv;
   } else if (avoid != "none") {
     return Fail("--avoid=" + avoid +
                 ": expected all, spirv-opt, llvm-spirv or none");

@@ -33,6 +33,7 @@
 #include "fuzzers/libfuzzer/consumer_finding.h"
 #include "fuzzers/libfuzzer/generator_input.h"
 #include "oracles/reference/interpreter.h"
+#include "oracles/known_bugs/consumers.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv-tools/optimizer.hpp"
 #include "spirv/spirv_tools.h"
@@ -157,8 +158,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < kPassBytes) return 0;
   const std::span<const uint8_t> all(data, size);
   const std::vector<std::string> flags = PassFlags(all.first(kPassBytes));
-  const uint32_t spirv_opt_bugs =
-      l0spv::oracles::ConsumersOfTarget("spirv-opt");
+  // SPIRV-Tools-opt linked in (the spirv-opt family).
+  const uint32_t spirv_opt_bugs = l0spv::oracles::kConsumerSpirvOpt;
   l0spv::generators::kernel::GeneratorOptions options =
       l0spv::fuzzers::GeneratorOptionsFromInput(all.subspan(kPassBytes),
                                                 spirv_opt_bugs);

@@ -264,8 +264,10 @@ bool GenIntArith(GenContext& ctx) {
       // 149/150/151/152"; mul_extended.spvasm).
       Op ops[4];
       uint32_t choices = 0;
-      if (ctx.BugsAllowed(
-              {KnownBugId::kMulExtended, KnownBugId::kLlvmSpirvSmulExtended})) {
+      // Intel's CPU runtime links neither (intel_cpu_mul_extended).
+      if (ctx.BugsAllowed({KnownBugId::kMulExtended,
+                           KnownBugId::kLlvmSpirvSmulExtended,
+                           KnownBugId::kIntelCpuMulExtended})) {
         ops[choices++] = Op::OpUMulExtended;
         ops[choices++] = Op::OpSMulExtended;
       }

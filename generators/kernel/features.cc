@@ -50,7 +50,13 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
        oracles::ConsumersOf(oracles::KnownBugId::kOclgrindWorkgroupVariable)) ==
           0;
   f.non_uniform = options.allow_non_uniform && rng.Percent(30);
-  f.computed_linear_id = rng.Percent(50);
+  // Intel's CPU runtime cannot link get_global_linear_id
+  // (known-consumer-bugs/intel_cpu_linear_id_builtins): computed instead.
+  f.computed_linear_id =
+      rng.Percent(50) ||
+      (options.avoid_known_bugs &
+       oracles::ConsumersOf(oracles::KnownBugId::kIntelCpuLinearIdBuiltins)) !=
+          0;
   f.avoid_bugs = options.avoid_known_bugs;
   if (!f.fp16 && !f.fp32 && !f.fp64) {
     f.weights[kFamFloatArith] = f.weights[kFamFloatCompare] = 0;

@@ -205,6 +205,22 @@ uint32_t KernelBuilder::BuiltinVariable(spv::BuiltIn builtin, ValueType type) {
 }
 
 uint32_t KernelBuilder::LoadBuiltin(spv::BuiltIn builtin, ValueType type) {
+  // Intel's CPU runtime cannot link get_local_linear_id
+  // (known-consumer-bugs/intel_cpu_linear_id_builtins): the same value from
+  // LocalInvocationId and WorkgroupSize, x + sx * (y + sy * z).
+  if (builtin == spv::BuiltIn::LocalInvocationIndex && type == IntT(64) &&
+      !ctx_.BugsAllowed(KnownBugId::kIntelCpuLinearIdBuiltins)) {
+    const ValueType v3 = IntT(64, 3);
+    const uint32_t u64 = ctx_.types.Id(type);
+    const uint32_t lid = LoadBuiltin(spv::BuiltIn::LocalInvocationId, v3);
+    const uint32_t size = LoadBuiltin(spv::BuiltIn::WorkgroupSize, v3);
+    uint32_t index = Component(lid, 2);
+    for (int d = 1; d >= 0; --d) {
+      index = fn_->Op(Op::OpIMul, u64, {index, Component(size, d)});
+      index = fn_->Op(Op::OpIAdd, u64, {index, Component(lid, d)});
+    }
+    return index;
+  }
   const uint32_t variable = BuiltinVariable(builtin, type);
   return fn_->Op(Op::OpLoad, ctx_.types.Id(type), {variable});
 }
@@ -378,7 +394,10 @@ void KernelBuilder::Prologue() {
     // Also in PoCL's context: a bitcast of it is as broken (session 21).
     ctx_.work_group_context.insert(work_dim);
   }
-  if (ctx_.rng.Percent(30)) {
+  // Intel's CPU runtime cannot link get_enqueued_local_size
+  // (intel_cpu_linear_id_builtins).
+  if (ctx_.rng.Percent(30) &&
+      ctx_.BugsAllowed(KnownBugId::kIntelCpuLinearIdBuiltins)) {
     const uint32_t size =
         Component(LoadBuiltin(spv::BuiltIn::EnqueuedWorkgroupSize, v3), 0);
     AddValue(ctx_, size, u64);

@@ -5,7 +5,6 @@
 
 #include "absl/strings/ascii.h"
 #include "oracles/process/subprocess.h"
-#include "oracles/targets/target_name.h"
 
 namespace l0spv::oracles {
 
@@ -25,6 +24,9 @@ const std::vector<ConsumerInfo>& Consumers() {
       // (ci/install-spirv-fuzz.sh), so that package's version is its own.
       {kConsumerSpirvFuzz, "spirv-fuzz", "spirv-fuzz (SPIRV-Tools)",
        "spirv-tools"},
+      // Not IGC: the CPU runtime compiles SPIR-V with its own LLVM-based
+      // back end; its bugs and gates are its own.
+      {kConsumerIntelCpu, "intel-cpu", "Intel OpenCL CPU runtime", ""},
   };
   return *consumers;
 }
@@ -41,29 +43,12 @@ const ConsumerInfo& ConsumerInfoOf(ConsumerBit bit) {
   return Consumers().front();
 }
 
-uint32_t ConsumersOfTarget(const std::string& target) {
-  const std::string kind = TargetKind(target);
-  if (kind == "ref") return 0;
-  if (kind == "gpu" || kind == "ocloc") return kConsumerIgc;
-  if (kind == "llvm-spirv") return kConsumerLlvmSpirv;
-  if (kind == "spirv-opt") return kConsumerSpirvOpt;
-  if (kind == "spirv-link") return kConsumerSpirvLink;
-  if (kind == "spirv-fuzz") return kConsumerSpirvFuzz;
-  if (kind == "oclgrind") return kConsumerOclgrind | kConsumerLlvmSpirv;
-  if (kind == "opencl") {
-    // Intel's ICD takes SPIR-V directly into IGC; others here (PoCL) go
-    // through llvm-spirv's SPIR path.
-    if (target.find("Intel") != std::string::npos) return kConsumerIgc;
-    return kConsumerPocl | kConsumerLlvmSpirv;
-  }
-  return kAllConsumers;
-}
-
 std::string ConsumerVersion(ConsumerBit bit) {
   static std::mutex mu;
   static auto* cache = new std::map<ConsumerBit, std::string>;
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = cache->find(bit); it != cache->end()) return it->second;
+  if (ConsumerInfoOf(bit).debian_package.empty()) return "";
   ChildLimits limits;
   limits.wall_time = std::chrono::seconds(5);
   auto r = RunCommand({"dpkg-query", "-W", "-f=${Version}",

@@ -1,15 +1,12 @@
 // oracles/known_bugs/consumers.h — the consumers a known bug can belong to,
-// and which consumers a target name exercises.
+// the consumer families findings and registry entries belong to.
 //
 // Contract: a consumer is a bit (masks combine them); the values are stable
 // (the generator's libFuzzer inputs and the pinned seed hashes depend on
-// them). `ConsumersOfTarget` knows the target names of
-// oracles/targets/target_registry.h: "ocloc:DEV" and "gpu[:DEV]" run IGC,
-// "opencl[:P]" runs PoCL through llvm-spirv's SPIR path (IGC when P names
-// Intel), "oclgrind" Oclgrind through llvm-spirv, "llvm-spirv" the
-// translator, "spirv-opt[:PASSES]" SPIRV-Tools' optimizer, "spirv-link"
-// its linker; "ref" none;
-// anything else every consumer.
+// them). A family is one code base: its releases (Debian's, PyPI's; see
+// oracles/targets/releases.h) share its bit, and known-bug matching never
+// crosses families. Which families a target name runs is the target kind
+// table's answer (oracles/targets/target_kinds.h, ConsumersOfTarget).
 #pragma once
 
 #include <cstdint>
@@ -28,20 +25,23 @@ enum ConsumerBit : uint32_t {
   kConsumerSpirvOpt = 1u << 4,   // spirv-opt (SPIRV-Tools)
   kConsumerSpirvLink = 1u << 5,  // spirv-link (SPIRV-Tools' linker)
   kConsumerSpirvFuzz = 1u << 6,  // spirv-fuzz (ci/install-spirv-fuzz.sh)
-  kAllConsumers = (1u << 7) - 1,
+  kConsumerIntelCpu = 1u << 7,   // Intel's OpenCL CPU runtime (PyPI)
+  kAllConsumers = (1u << 8) - 1,
 };
 
 struct ConsumerInfo {
   ConsumerBit bit;
   std::string_view name;            // registry spelling: "igc", "pocl", ...
   std::string_view description;     // "Intel Graphics Compiler (ocloc)"
-  std::string_view debian_package;  // whose version is the consumer's
+  // Whose version is the consumer's when it has a single release: a Debian
+  // package; "" for a family whose releases come from PyPI (its version is
+  // its release's: ConsumerVersionOfTarget in target_kinds.h).
+  std::string_view debian_package;
 };
 
 const std::vector<ConsumerInfo>& Consumers();
 std::optional<ConsumerBit> ConsumerByName(std::string_view name);
 const ConsumerInfo& ConsumerInfoOf(ConsumerBit bit);
-uint32_t ConsumersOfTarget(const std::string& target);
 
 // The installed version of a consumer: its Debian package version
 // ("3.1-3+deb12u1"), or "" when the package is not installed (or dpkg is

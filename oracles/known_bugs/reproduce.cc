@@ -13,6 +13,7 @@
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/adapter_util.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target_registry.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
@@ -147,8 +148,12 @@ absl::StatusOr<KnownBugRun> RunKnownBug(const KnownBug& bug,
                                         std::chrono::seconds timeout,
                                         const std::string& kernel_name) {
   KnownBugRun run;
-  run.target = target_name.empty() ? bug.target : target_name;
-  run.installed_version = ConsumerVersion(bug.consumer);
+  // An entry's own check runs on the release it was seen on (a newer one
+  // beside it must not make it look fixed: `known-bugs --check` says so per
+  // release).
+  run.target = target_name.empty() ? TargetAtVersion(bug.target, bug.version)
+                                   : target_name;
+  run.installed_version = ConsumerVersionOfTarget(run.target, bug.consumer);
   auto info = DescribeTarget(run.target);
   if (!info.ok()) return info.status();
   if (!info->available) {

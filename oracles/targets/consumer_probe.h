@@ -39,6 +39,7 @@ struct OpenClDevice {
 struct OpenClPlatform {
   std::string name;
   std::string version;
+  std::string driver_version;  // CL_DRIVER_VERSION of its first device
   std::vector<OpenClDevice> devices;
 };
 
@@ -70,7 +71,11 @@ struct ToolProbe {
 };
 
 LevelZeroProbe ProbeLevelZero();
-OpenClProbe ProbeOpenCl();
+// `environment` ("NAME=VALUE") is set in the probe's child before the ICD
+// loader runs: OCL_ICD_VENDORS=DIR lists only the ICDs in DIR (a runtime from
+// PyPI, releases.h). A probe with an environment is answered once per
+// process; the machine's own ICDs are probed on every call.
+OpenClProbe ProbeOpenCl(const std::vector<std::string>& environment = {});
 // "ocloc", "oclgrind", "llvm-spirv" (tries llvm-spirv-14/-15/plain),
 // "spirv-opt", "spirv-val", "spirv-reduce".
 ToolProbe ProbeTool(const std::string& name);

@@ -70,10 +70,10 @@ class LlvmSpirvTarget : public ToolAdapter {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Target>> MakeLlvmSpirvTarget(
-    const TargetOptions& options) {
-  auto tool = ResolveTool("llvm-spirv", options);
+    const TargetName& name, const TargetOptions& options) {
+  auto tool = ResolveTool(name.full, options);
   if (!tool.ok()) return tool.status();
-  return std::make_unique<LlvmSpirvTarget>("llvm-spirv", /*executes=*/true,
+  return std::make_unique<LlvmSpirvTarget>(name.full, /*executes=*/true,
                                            *std::move(tool), options);
 }
 

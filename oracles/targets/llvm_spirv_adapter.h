@@ -20,10 +20,12 @@
 
 #include "absl/status/statusor.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/target_name.h"
 
 namespace l0spv::oracles {
 
+// `name`: llvm-spirv[@RELEASE] ("14", "dpcpp-2024.2": releases.h).
 absl::StatusOr<std::unique_ptr<Target>> MakeLlvmSpirvTarget(
-    const TargetOptions& options);
+    const TargetName& name, const TargetOptions& options);
 
 }  // namespace l0spv::oracles

@@ -28,10 +28,12 @@ namespace {
 class OpenClTarget : public AdapterBase {
  public:
   OpenClTarget(std::string name, std::string platform, std::string consumer,
+               std::vector<std::string> environment,
                const TargetOptions& options)
       : AdapterBase(std::move(name), /*executes=*/true, std::move(consumer),
                     options),
-        platform_(std::move(platform)) {}
+        platform_(std::move(platform)),
+        environment_(std::move(environment)) {}
 
   Execution Run(const spirv::TestCase& test_case,
                 const TargetRunLimits& limits) override {
@@ -43,8 +45,9 @@ class OpenClTarget : public AdapterBase {
                                   const TargetRunLimits& limits) override {
     if (launches.size() > 1 && !spirv::SharesOneModule(launches))
       return Target::RunBatch(launches, limits);
-    auto results = RunBatchOnOpenCl(
-        launches, OpenClRunOptions(platform_, options(), limits), Warm({}));
+    OpenClTargetOptions o = OpenClRunOptions(platform_, options(), limits);
+    o.environment = environment_;
+    auto results = RunBatchOnOpenCl(launches, o, Warm(environment_));
     if (!results.ok()) {
       return ForEveryLaunch(HarnessFailure(absl::StrCat(
                                 name(), ": ", results.status().message())),
@@ -60,20 +63,19 @@ class OpenClTarget : public AdapterBase {
   }
 
   std::string platform_;
+  std::vector<std::string> environment_;  // the release's OCL_ICD_VENDORS
   std::unique_ptr<OpenClWarmWorker> warm_;
 };
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Target>> MakeOpenClTarget(
-    const std::string& platform, const TargetOptions& options) {
-  const std::string name =
-      platform.empty() ? "opencl" : absl::StrCat("opencl:", platform);
-  auto info = DescribeTarget(name);
+    const TargetName& name, const TargetOptions& options) {
+  auto info = DescribeTarget(name.full);
   if (!info.ok()) return info.status();
   if (!info->available) return UnavailableStatus(*info);
-  return std::make_unique<OpenClTarget>(name, platform, info->consumer,
-                                        options);
+  return std::make_unique<OpenClTarget>(name.full, name.param, info->consumer,
+                                        info->environment, options);
 }
 
 }  // namespace l0spv::oracles

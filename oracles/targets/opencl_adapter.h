@@ -15,11 +15,14 @@
 #include "absl/status/statusor.h"
 #include "oracles/targets/opencl_target.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/target_name.h"
 
 namespace l0spv::oracles {
 
+// `name`: opencl[:PLATFORM][@RELEASE] (a release picks Intel's CPU runtime
+// from PyPI, run through its own vendors directory: releases.h).
 absl::StatusOr<std::unique_ptr<Target>> MakeOpenClTarget(
-    const std::string& platform, const TargetOptions& options);
+    const TargetName& name, const TargetOptions& options);
 
 // The RunOnOpenCl options of one run on the first device of the platform
 // matching `platform` (empty: any), under `limits`; shared with the

@@ -1,6 +1,11 @@
 #include <CL/cl.h>
 
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/cl_info.h"
@@ -10,7 +15,12 @@ namespace l0spv::oracles {
 namespace {
 
 // Runs inside the child: ICDs are third-party code that may crash or hang.
-std::string ProbeInChild() {
+std::string ProbeInChild(const std::vector<std::string>& environment) {
+  for (const std::string& kv : environment) {
+    const size_t eq = kv.find('=');
+    if (eq != std::string::npos)
+      setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
+  }
   nlohmann::json out;
   cl_uint count = 0;
   const cl_int err = clGetPlatformIDs(0, nullptr, &count);
@@ -34,6 +44,7 @@ std::string ProbeInChild() {
         ndev > 0) {
       std::vector<cl_device_id> devices(ndev);
       clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, ndev, devices.data(), nullptr);
+      pj["driver_version"] = ClDeviceString(devices[0], CL_DRIVER_VERSION);
       for (cl_device_id d : devices) {
         cl_bool images = CL_FALSE;
         if (clGetDeviceInfo(d, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images,
@@ -51,13 +62,11 @@ std::string ProbeInChild() {
   return out.dump();
 }
 
-}  // namespace
-
-OpenClProbe ProbeOpenCl() {
+OpenClProbe ProbeOpenClNow(const std::vector<std::string>& environment) {
   OpenClProbe probe;
   ChildLimits limits;
   limits.wall_time = std::chrono::seconds(30);
-  auto child = RunInChild(ProbeInChild, limits);
+  auto child = RunInChild([&] { return ProbeInChild(environment); }, limits);
   if (!child.ok()) {
     probe.error = std::string(child.status().message());
     return probe;
@@ -75,8 +84,8 @@ OpenClProbe ProbeOpenCl() {
   probe.error = j.value("error", "");
   if (j.contains("platforms")) {
     for (const auto& pj : j["platforms"]) {
-      OpenClPlatform platform{
-          pj.value("name", ""), pj.value("version", ""), {}};
+      OpenClPlatform platform{pj.value("name", ""), pj.value("version", ""),
+                              pj.value("driver_version", ""), {}};
       for (const auto& dj : pj["devices"]) {
         platform.devices.push_back(
             {dj.value("name", ""), dj.value("version", ""),
@@ -84,6 +93,24 @@ OpenClProbe ProbeOpenCl() {
       }
       probe.platforms.push_back(std::move(platform));
     }
+  }
+  return probe;
+}
+
+}  // namespace
+
+OpenClProbe ProbeOpenCl(const std::vector<std::string>& environment) {
+  static std::mutex mu;
+  static auto* answers = new std::map<std::string, OpenClProbe>;
+  const std::string key = absl::StrJoin(environment, "\n");
+  if (!environment.empty()) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = answers->find(key); it != answers->end()) return it->second;
+  }
+  OpenClProbe probe = ProbeOpenClNow(environment);
+  if (!environment.empty() && probe.error.empty()) {
+    std::lock_guard<std::mutex> lock(mu);
+    answers->emplace(key, probe);
   }
   return probe;
 }

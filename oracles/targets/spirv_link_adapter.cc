@@ -10,9 +10,10 @@ namespace {
 
 class SpirvLinkTarget : public ToolAdapter {
  public:
-  SpirvLinkTarget(ToolProgram tool, const TargetOptions& options)
-      : ToolAdapter("spirv-link", /*executes=*/true, std::move(tool), options) {
-  }
+  SpirvLinkTarget(std::string name, ToolProgram tool,
+                  const TargetOptions& options)
+      : ToolAdapter(std::move(name), /*executes=*/true, std::move(tool),
+                    options) {}
 
  protected:
   std::vector<Execution> RunInScratch(Launches launches, const std::string& dir,
@@ -44,10 +45,11 @@ class SpirvLinkTarget : public ToolAdapter {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Target>> MakeSpirvLinkTarget(
-    const TargetOptions& options) {
-  auto tool = ResolveTool("spirv-link", options);
+    const TargetName& name, const TargetOptions& options) {
+  auto tool = ResolveTool(name.full, options);
   if (!tool.ok()) return tool.status();
-  return std::make_unique<SpirvLinkTarget>(*std::move(tool), options);
+  return std::make_unique<SpirvLinkTarget>(name.full, *std::move(tool),
+                                           options);
 }
 
 }  // namespace l0spv::oracles

@@ -22,10 +22,12 @@
 
 #include "absl/status/statusor.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/target_name.h"
 
 namespace l0spv::oracles {
 
+// `name`: spirv-link[@RELEASE].
 absl::StatusOr<std::unique_ptr<Target>> MakeSpirvLinkTarget(
-    const TargetOptions& options);
+    const TargetName& name, const TargetOptions& options);
 
 }  // namespace l0spv::oracles

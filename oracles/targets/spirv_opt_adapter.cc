@@ -119,14 +119,12 @@ class SpirvOptTarget : public ToolAdapter {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Target>> MakeSpirvOptTarget(
-    const std::string& passes, const TargetOptions& options) {
-  const std::vector<std::string> flags = SpirvOptPassFlags(passes);
+    const TargetName& name, const TargetOptions& options) {
+  const std::vector<std::string> flags = SpirvOptPassFlags(name.param);
   if (auto s = CheckFlags(flags); !s.ok()) return s;
-  auto tool = ResolveTool("spirv-opt", options);
+  auto tool = ResolveTool(name.full, options);
   if (!tool.ok()) return tool.status();
-  const std::string name =
-      passes.empty() ? "spirv-opt" : absl::StrCat("spirv-opt:", passes);
-  return std::make_unique<SpirvOptTarget>(name, flags, *std::move(tool),
+  return std::make_unique<SpirvOptTarget>(name.full, flags, *std::move(tool),
                                           options);
 }
 

@@ -27,11 +27,13 @@
 
 #include "absl/status/statusor.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/target_name.h"
 
 namespace l0spv::oracles {
 
+// `name`: spirv-opt[:PASSES][@RELEASE].
 absl::StatusOr<std::unique_ptr<Target>> MakeSpirvOptTarget(
-    const std::string& passes, const TargetOptions& options);
+    const TargetName& name, const TargetOptions& options);
 
 // The spirv-opt command-line flags of "spirv-opt:PASSES" ("ccp,vector-dce"
 // -> --ccp --vector-dce; none -> -O).

@@ -3,7 +3,9 @@
 //
 // Contract: `ListTargets` probes the machine (see consumer_probe.h) and
 // returns one entry per concrete target (`opencl:<platform>` per platform,
-// `ocloc:<device>` per default device), available or not. An unavailable
+// `ocloc:<device>` per default device, `KIND@RELEASE` per installed release
+// of a consumer with several, besides the bare name = the newest), available
+// or not, in the order of the target kind table (target_kinds.h). An unavailable
 // target always carries a reason a user can act on. `DescribeTarget` does
 // the same for one name, probing only what that target needs (MakeTarget
 // uses it, so `targets` and `run` give the same reasons). `ParseTargetList`
@@ -29,6 +31,15 @@ struct TargetInfo {
   // ocloc, spirv-opt or llvm-spirv executable, Oclgrind's ICD library;
   // the adapters use it rather than search again. Empty for other kinds.
   std::string program{};
+  // "NAME=VALUE" the consumer needs set before it loads (an OpenCL runtime
+  // from PyPI: OCL_ICD_VENDORS naming a directory with its .icd alone).
+  std::vector<std::string> environment{};
+  // The release the name picked ("2025.5"; releases.h), "" when the kind
+  // has one release only.
+  std::string release{};
+  // Whether a campaign without --target runs it: a bare name (the newest
+  // release) does, a name that spells a release out does not.
+  bool in_default = true;
 };
 
 std::vector<TargetInfo> ListTargets();

@@ -38,7 +38,7 @@ ToolAdapter::ToolAdapter(std::string name, bool executes, ToolProgram tool,
       program_(std::move(tool.path)),
       tool_(std::filesystem::path(program_).filename().string()),
       scratch_prefix_(
-          absl::StrCat("l0spv-", name.substr(0, name.find(':')), "-")) {}
+          absl::StrCat("l0spv-", name.substr(0, name.find_first_of(":@")), "-")) {}
 
 Execution ToolAdapter::Run(const spirv::TestCase& test_case,
                            const TargetRunLimits& limits) {

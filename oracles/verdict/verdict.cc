@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "oracles/compare/compare.h"
+#include "oracles/verdict/log_cause.h"
 #include "spirv/hash.h"
 
 namespace l0spv::oracles {
@@ -70,6 +71,7 @@ bool IsNoiseLine(std::string_view line) {
   if (!line.empty() && line.front() == '[' && line.back() == ']') return true;
   std::string lower(line);
   for (char& c : lower) c = static_cast<char>(std::tolower(c));
+  if (IsBannerLine(lower)) return true;
   for (std::string_view n : kNoise) {
     if (lower.find(n) != std::string::npos) return true;
   }
@@ -228,6 +230,11 @@ static std::string CrashDetail(const Execution& actual) {
     const size_t start = rest.find_first_not_of(": ");
     rest = start == std::string::npos ? "" : rest.substr(start);
   }
+  // What the log names as the cause (an assertion, the running pass, the
+  // first frame inside the consumer) before any first line: an LLVM crash's
+  // first lines are its command line, the same for every crash.
+  std::string cause = LogCause(absl::StrCat(rest, "\n", actual.log));
+  if (!cause.empty()) return absl::StrCat(signal, " ", cause);
   std::string detail = FirstMeaningfulLine(rest);
   if (detail.empty()) detail = FirstMeaningfulLine(actual.log);
   return NormalizeMessage(absl::StrCat(signal, " ", detail));
@@ -292,16 +299,20 @@ Verdict Judge(const spirv::TestCase& test_case, const Execution& reference,
       return v;
     case ExecutionStatus::kBuildFailed: {
       v.kind = VerdictKind::kRejectedValid;
-      const std::string first =
-          FirstMeaningfulLine(actual.log.empty() ? actual.message : actual.log);
+      // The cause the log names (the missing symbols, an assertion), else
+      // its first line that is no banner.
+      std::string first =
+          LogCause(absl::StrCat(actual.message, "\n", actual.log));
+      if (first.empty())
+        first = NormalizeMessage(FirstMeaningfulLine(
+            actual.log.empty() ? actual.message : actual.log));
       v.explanation = absl::StrCat(
           target,
           " rejected a module that spirv-val and the Level Zero "
           "rules accept: ",
           actual.message, actual.log.empty() ? "" : "\n", actual.log);
       v.signature =
-          Signature(v.kind, target,
-                    first.empty() ? "no-message" : NormalizeMessage(first));
+          Signature(v.kind, target, first.empty() ? "no-message" : first);
       return v;
     }
     case ExecutionStatus::kUbDetected: {

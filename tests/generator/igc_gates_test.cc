@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/consumers.h"
+#include "oracles/targets/target_kinds.h"
 #include "spirv/opcode_traits.h"
 #include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"

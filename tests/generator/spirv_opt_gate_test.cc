@@ -11,7 +11,7 @@
 #include "generators/kernel/generator.h"
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/consumers.h"
-#include "oracles/targets/spirv_versions.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target.h"
 
 namespace l0spv::generators::kernel {

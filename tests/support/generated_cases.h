@@ -10,7 +10,7 @@
 #include "generators/kernel/generator.h"
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/consumers.h"
-#include "oracles/targets/spirv_versions.h"
+#include "oracles/targets/target_kinds.h"
 #include "spirv/test_case.h"
 
 namespace l0spv::test_support {

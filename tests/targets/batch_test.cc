@@ -16,7 +16,7 @@
 #include "oracles/compare/compare.h"
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/reference/interpreter.h"
-#include "oracles/targets/spirv_versions.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target.h"
 #include "spirv/binary.h"
 #include "spirv/kernel_batch.h"

@@ -121,7 +121,7 @@ TEST(DescribeTarget, AnAvailableToolTargetCarriesTheProgramItFound) {
   ASSERT_TRUE(info.ok()) << info.status();
   if (!info->available) GTEST_SKIP() << info->reason;
   EXPECT_THAT(info->program, testing::EndsWith("/spirv-opt"));
-  EXPECT_THAT(info->consumer, testing::StartsWith(info->program));
+  EXPECT_THAT(info->consumer, testing::HasSubstr(info->program));
   auto ref = DescribeTarget("ref");
   ASSERT_TRUE(ref.ok());
   EXPECT_EQ(ref->program, "");

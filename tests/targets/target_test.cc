@@ -17,7 +17,7 @@
 #include "oracles/compare/compare.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/adapter_util.h"
-#include "oracles/targets/spirv_versions.h"
+#include "oracles/targets/target_kinds.h"
 #include "spirv/kernel_batch.h"
 #include "spirv/spirv_tools.h"
 
@@ -172,6 +172,8 @@ TEST_F(TargetTest, ConsumersMissingFromPathAreFailedPrecondition) {
   const std::string saved = old ? old : "";
   fs::create_directories(dir_ / "empty");
   setenv("PATH", (dir_ / "empty").c_str(), 1);
+  // No current releases from PyPI either.
+  setenv("L0SPV_CONSUMERS_DIR", (dir_ / "empty").c_str(), 1);
   for (const char* name :
        {"ocloc:tgllp", "spirv-opt", "llvm-spirv", "oclgrind"}) {
     auto t = MakeTarget(name);
@@ -181,6 +183,7 @@ TEST_F(TargetTest, ConsumersMissingFromPathAreFailedPrecondition) {
     EXPECT_THAT(t.status().message(), HasSubstr("not installed")) << name;
   }
   setenv("PATH", saved.c_str(), 1);
+  unsetenv("L0SPV_CONSUMERS_DIR");
 
   TargetOptions o;
   o.program = (dir_ / "no-such-tool").string();
