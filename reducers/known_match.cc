@@ -7,8 +7,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "oracles/known_bugs/registry.h"
-#include "oracles/targets/target_kinds.h"
 #include "oracles/known_bugs/reproduce.h"
+#include "oracles/targets/target_kinds.h"
 #include "reducers/interestingness.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
@@ -183,8 +183,7 @@ absl::StatusOr<std::optional<KnownMatch>> LabelFinding(const std::string& dir) {
     if (text.rfind("Known: ", 0) == 0 || text.rfind("New: ", 0) == 0 ||
         text.rfind("Possibly known: ", 0) == 0)
       text = text.substr(text.find('\n') + 1);
-    std::string head =
-        "New: no known consumer bug matches this finding\n";
+    std::string head = "New: no known consumer bug matches this finding\n";
     if (*match && (*match)->certain) {
       head = absl::StrCat("Known: ", (*match)->name, " (matched by ",
                           (*match)->how,

@@ -24,8 +24,8 @@
 #include "generators/kernel/generator.h"
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/process/subprocess.h"
-#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/target_kinds.h"
 #include "spirv/kernel_batch.h"
 #include "spirv/spirv_tools.h"
 
@@ -179,6 +179,12 @@ L0SPV_BATCH_BENCH(llvm_spirv, "llvm-spirv");
 L0SPV_BATCH_BENCH(ocloc_tgllp, "ocloc:tgllp");
 L0SPV_BATCH_BENCH(oclgrind, "oclgrind");
 L0SPV_BATCH_BENCH(opencl_pocl, "opencl:Portable")->Iterations(3);
+// Intel's OpenCL CPU runtime from PyPI (ci/install-consumers.sh), IL path.
+L0SPV_BATCH_BENCH(opencl_intel_cpu, "opencl:Intel(R) OpenCL")->Iterations(3);
+// Releases side by side: Debian's spirv-opt and llvm-spirv beside the bare
+// names' PyPI ones.
+L0SPV_BATCH_BENCH(spirv_opt_2023_1, "spirv-opt@2023.1");
+L0SPV_BATCH_BENCH(llvm_spirv_14, "llvm-spirv@14");
 BENCHMARK_CAPTURE(BM_BatchRunCold, oclgrind, "oclgrind")
     ->Arg(1)
     ->Arg(16)

@@ -89,7 +89,6 @@ void OnTerm(int) { g_stop = true; }
   std::_Exit(kJobWriteFailed);
 }
 
-
 // One case of a job's group: what runs in the job's own process (generate,
 // split, reference, transform) before the targets run on the whole group.
 struct CaseWork {

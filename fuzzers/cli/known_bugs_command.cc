@@ -54,21 +54,20 @@ int MatchFindings(const std::vector<std::string>& dirs) {
     }
     if (absl::GetFlag(FLAGS_json)) {
       const bool known = *match && (*match)->certain;
-      out.push_back({{"finding", dir},
-                     {"known", known ? nlohmann::json((*match)->name)
-                                     : nlohmann::json(nullptr)},
-                     {"possibly_known", *match && !known
-                                            ? nlohmann::json((*match)->name)
-                                            : nlohmann::json(nullptr)},
-                     {"how", *match ? nlohmann::json((*match)->how)
-                                    : nlohmann::json(nullptr)}});
+      out.push_back(
+          {{"finding", dir},
+           {"known",
+            known ? nlohmann::json((*match)->name) : nlohmann::json(nullptr)},
+           {"possibly_known", *match && !known ? nlohmann::json((*match)->name)
+                                               : nlohmann::json(nullptr)},
+           {"how",
+            *match ? nlohmann::json((*match)->how) : nlohmann::json(nullptr)}});
     } else {
       std::cout << dir << ": "
-                << (*match ? absl::StrCat((*match)->certain
-                                              ? "known: "
-                                              : "new, possibly known: ",
-                                          (*match)->name, " (", (*match)->how,
-                                          ")")
+                << (*match ? absl::StrCat(
+                                 (*match)->certain ? "known: "
+                                                   : "new, possibly known: ",
+                                 (*match)->name, " (", (*match)->how, ")")
                            : std::string("new"))
                 << "\n";
     }
@@ -109,9 +108,9 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
     std::vector<std::string> names;
     for (const oracles::ConsumerInfo& c : oracles::Consumers())
       names.emplace_back(c.name);
-    return UsageError("known-bugs",
-                      absl::StrCat("--consumer=", consumer, ": expected one of ",
-                                   absl::StrJoin(names, ", ")));
+    return UsageError("known-bugs", absl::StrCat("--consumer=", consumer,
+                                                 ": expected one of ",
+                                                 absl::StrJoin(names, ", ")));
   }
   const bool check = absl::GetFlag(FLAGS_check);
   const bool json = absl::GetFlag(FLAGS_json);
@@ -183,8 +182,8 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
           releases[other] = {
               {"status", status},
               {"version", r.ok() ? r->installed_version : std::string()}};
-          shown.push_back(absl::StrCat(other.substr(other.rfind('@') + 1),
-                                       ": ", status));
+          shown.push_back(
+              absl::StrCat(other.substr(other.rfind('@') + 1), ": ", status));
         }
         if (!releases.empty()) j["check"]["releases"] = std::move(releases);
         if (!shown.empty())

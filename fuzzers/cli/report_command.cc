@@ -13,9 +13,9 @@
 #include "fuzzers/cli/commands.h"
 #include "fuzzers/cli/opencl_run_source.h"
 #include "oracles/known_bugs/consumers.h"
-#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/spirv_opt_adapter.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target_name.h"
 #include "oracles/validity/device_profile.h"
 #include "oracles/verdict/verdict.h"
@@ -200,8 +200,7 @@ std::string ConsumerCommands(const std::string& target,
   if (kind == "spirv-opt") {
     std::string text = absl::StrCat(
         assemble, "\n", ToolCommand(target, "spirv-opt"), " --target-env=spv",
-        version, " ",
-        absl::StrJoin(oracles::SpirvOptPassFlags(param), " "),
+        version, " ", absl::StrJoin(oracles::SpirvOptPassFlags(param), " "),
         " module.spv -o opt.spv\nspirv-val --target-env opencl2.2 opt.spv\n");
     if (verdict_kind == "mismatch")
       absl::StrAppend(&text,

@@ -31,8 +31,8 @@ enum ConsumerBit : uint32_t {
 
 struct ConsumerInfo {
   ConsumerBit bit;
-  std::string_view name;            // registry spelling: "igc", "pocl", ...
-  std::string_view description;     // "Intel Graphics Compiler (ocloc)"
+  std::string_view name;         // registry spelling: "igc", "pocl", ...
+  std::string_view description;  // "Intel Graphics Compiler (ocloc)"
   // Whose version is the consumer's when it has a single release: a Debian
   // package; "" for a family whose releases come from PyPI (its version is
   // its release's: ConsumerVersionOfTarget in target_kinds.h).

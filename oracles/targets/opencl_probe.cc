@@ -84,8 +84,10 @@ OpenClProbe ProbeOpenClNow(const std::vector<std::string>& environment) {
   probe.error = j.value("error", "");
   if (j.contains("platforms")) {
     for (const auto& pj : j["platforms"]) {
-      OpenClPlatform platform{pj.value("name", ""), pj.value("version", ""),
-                              pj.value("driver_version", ""), {}};
+      OpenClPlatform platform{pj.value("name", ""),
+                              pj.value("version", ""),
+                              pj.value("driver_version", ""),
+                              {}};
       for (const auto& dj : pj["devices"]) {
         platform.devices.push_back(
             {dj.value("name", ""), dj.value("version", ""),

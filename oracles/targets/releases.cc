@@ -36,8 +36,8 @@ bool IsFile(const std::string& path) {
 // part that is not a number.
 std::vector<int> Numbers(std::string_view version) {
   std::vector<int> out;
-  for (absl::string_view part : absl::StrSplit(
-           absl::string_view(version.data(), version.size()), '.')) {
+  for (absl::string_view part :
+       absl::StrSplit(absl::string_view(version.data(), version.size()), '.')) {
     int n = 0;
     if (!absl::SimpleAtoi(part, &n)) break;
     out.push_back(n);
@@ -50,9 +50,9 @@ std::vector<int> Numbers(std::string_view version) {
 std::string OutputOf(const std::vector<std::string>& argv) {
   struct stat st {};
   if (stat(argv[0].c_str(), &st) != 0) return "";
-  const std::string key = absl::StrCat(st.st_size, ":", st.st_mtim.tv_sec, ".",
-                                       st.st_mtim.tv_nsec, ":",
-                                       absl::StrJoin(argv, "\n"));
+  const std::string key =
+      absl::StrCat(st.st_size, ":", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec,
+                   ":", absl::StrJoin(argv, "\n"));
   static std::mutex mu;
   static auto* answers = new std::map<std::string, std::string>;
   {
@@ -242,10 +242,9 @@ bool TagMatches(std::string_view have, std::string_view want) {
 }  // namespace
 
 std::string ConsumerRelease::Describe(const std::string& what) const {
-  const std::string from =
-      origin == "debian" ? absl::StrCat("Debian ", package)
-      : origin == "pypi" ? absl::StrCat("PyPI ", package)
-                         : std::string("on PATH");
+  const std::string from = origin == "debian" ? absl::StrCat("Debian ", package)
+                           : origin == "pypi" ? absl::StrCat("PyPI ", package)
+                                              : std::string("on PATH");
   return absl::StrCat(what, " ", version, " (", from, ": ", program, ")");
 }
 

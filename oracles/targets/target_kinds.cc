@@ -153,8 +153,7 @@ TargetInfo OpenClInfo(const std::string& name, const std::string& wanted,
 // a vendors directory holding only its .icd.
 TargetInfo OpenClReleaseInfo(const std::string& name, const std::string& wanted,
                              const ConsumerRelease& release) {
-  TargetInfo t =
-      OpenClInfo(name, wanted, ProbeOpenCl(release.environment));
+  TargetInfo t = OpenClInfo(name, wanted, ProbeOpenCl(release.environment));
   t.release = release.tag;
   t.environment = release.environment;
   t.program = release.program;
@@ -169,7 +168,8 @@ absl::StatusOr<TargetInfo> DescribeOpenCl(const TargetName& name) {
   if (name.has_release) {
     auto release = PickRelease("intel-cpu", name.release);
     if (!release.ok()) {
-      TargetInfo t{name.full, false, "", std::string(release.status().message())};
+      TargetInfo t{name.full, false, "",
+                   std::string(release.status().message())};
       t.unknown_name = absl::IsNotFound(release.status());
       t.in_default = false;
       return t;
@@ -186,8 +186,8 @@ absl::StatusOr<TargetInfo> DescribeOpenCl(const TargetName& name) {
     TargetInfo t = OpenClReleaseInfo(name.full, name.param, *it);
     if (t.available) return t;
   }
-  if (all.empty() && absl::StrContains(absl::AsciiStrToLower(name.param),
-                                       "intel")) {
+  if (all.empty() &&
+      absl::StrContains(absl::AsciiStrToLower(name.param), "intel")) {
     absl::StrAppend(&system.reason,
                     "; Intel's OpenCL CPU runtime is not installed (",
                     kInstallConsumersHint, ")");
@@ -218,8 +218,8 @@ std::vector<TargetInfo> ListOpenCl() {
     // The newest under its platform name alone, every release with '@'.
     for (bool tagged : {false, true}) {
       if (!tagged && !newest) continue;
-      const std::string name = absl::StrCat("opencl:Intel(R) OpenCL",
-                                            tagged ? "@" + r.tag : "");
+      const std::string name =
+          absl::StrCat("opencl:Intel(R) OpenCL", tagged ? "@" + r.tag : "");
       TargetInfo t = OpenClReleaseInfo(name, "Intel", r);
       t.in_default = !tagged;
       if (tagged && intel.size() < 2) continue;
@@ -322,9 +322,10 @@ const std::vector<TargetKindSpec>& Table() {
          return GpuInfo(n.full);
        },
        .list = [] { return std::vector<TargetInfo>{GpuInfo("gpu")}; },
-       .make = [](const TargetName& n, const TargetOptions& o) {
-         return MakeLevelZeroTarget(n.param, o);
-       }},
+       .make =
+           [](const TargetName& n, const TargetOptions& o) {
+             return MakeLevelZeroTarget(n.param, o);
+           }},
       {.kind = "opencl",
        .param = Param::kOptional,
        .example = "opencl:PLATFORM (a platform name, e.g. opencl:Portable)",
@@ -353,9 +354,10 @@ const std::vector<TargetKindSpec>& Table() {
                out.push_back(OclocInfo(d, ocloc));
              return out;
            },
-       .make = [](const TargetName& n, const TargetOptions& o) {
-         return MakeOclocTarget(n.param, o);
-       }},
+       .make =
+           [](const TargetName& n, const TargetOptions& o) {
+             return MakeOclocTarget(n.param, o);
+           }},
       {.kind = "oclgrind",
        .newest_spirv = 0x00010400,
        .default_batch = 16,
@@ -364,9 +366,8 @@ const std::vector<TargetKindSpec>& Table() {
          return OclgrindInfo();
        },
        .list = [] { return std::vector<TargetInfo>{OclgrindInfo()}; },
-       .make = [](const TargetName&, const TargetOptions& o) {
-         return MakeOclgrindTarget(o);
-       }},
+       .make = [](const TargetName&,
+                  const TargetOptions& o) { return MakeOclgrindTarget(o); }},
       {.kind = "spirv-opt",
        .param = Param::kOptional,
        .example = "spirv-opt:PASSES (e.g. spirv-opt:-O or spirv-opt:ccp)",
@@ -412,10 +413,12 @@ const std::vector<TargetKindSpec>& Table() {
        .describe = [](const TargetName& n) -> absl::StatusOr<TargetInfo> {
          return SpirvFuzzInfo(n.full);
        },
-       .list = [] { return std::vector<TargetInfo>{SpirvFuzzInfo("spirv-fuzz")}; },
-       .make = [](const TargetName& n, const TargetOptions& o) {
-         return MakeSpirvFuzzTarget(n.param, o);
-       }},
+       .list =
+           [] { return std::vector<TargetInfo>{SpirvFuzzInfo("spirv-fuzz")}; },
+       .make =
+           [](const TargetName& n, const TargetOptions& o) {
+             return MakeSpirvFuzzTarget(n.param, o);
+           }},
   };
   return *table;
 }
@@ -435,10 +438,10 @@ absl::StatusOr<const TargetKindSpec*> CheckTargetName(const TargetName& name) {
   if (spec == nullptr) {
     std::vector<std::string> kinds;
     for (const TargetKindSpec& k : Table()) kinds.emplace_back(k.kind);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown target '", name.full, "'; known kinds: ",
-        absl::StrJoin(kinds, ", "),
-        " (see `l0spv-fuzz targets` for what this machine has)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown target '", name.full,
+                     "'; known kinds: ", absl::StrJoin(kinds, ", "),
+                     " (see `l0spv-fuzz targets` for what this machine has)"));
   }
   if (spec->param == Param::kNone && name.has_param) {
     return absl::InvalidArgumentError(
@@ -446,27 +449,28 @@ absl::StatusOr<const TargetKindSpec*> CheckTargetName(const TargetName& name) {
                      name.full, "')"));
   }
   if (spec->param == Param::kRequired && name.param.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "target '", name.kind, "' needs a parameter, e.g. ",
-        std::string(spec->example)));
+    return absl::InvalidArgumentError(absl::StrCat("target '", name.kind,
+                                                   "' needs a parameter, e.g. ",
+                                                   std::string(spec->example)));
   }
   if (spec->param == Param::kOptional && name.has_param && name.param.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("target '", name.kind, ":' needs something after the "
-                     "colon, e.g. ", std::string(spec->example),
-                     ", or no colon at all (",
-                     name.kind, ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "target '", name.kind,
+        ":' needs something after the "
+        "colon, e.g. ",
+        std::string(spec->example), ", or no colon at all (", name.kind, ")"));
   }
   if (name.has_release && spec->releases.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "target '", name.full, "': ", name.kind,
-        " has one release only; drop the '@", name.release, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("target '", name.full, "': ", name.kind,
+                     " has one release only; drop the '@", name.release, "'"));
   }
   if (name.has_release && !IsReleaseTag(name.release)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "target '", name.full, "': '@' must be followed by a release such as ",
-        name.kind, "@2025.5 (letters, digits, '.', '-', '_'; "
-        "`l0spv-fuzz targets` lists the installed ones)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("target '", name.full,
+                     "': '@' must be followed by a release such as ", name.kind,
+                     "@2025.5 (letters, digits, '.', '-', '_'; "
+                     "`l0spv-fuzz targets` lists the installed ones)"));
   }
   return spec;
 }
@@ -521,7 +525,8 @@ std::string TargetAtVersion(const std::string& target,
       version.empty())
     return target;
   if ((spec->consumers(name) & spec->release_family) == 0) return target;
-  for (const ConsumerRelease& r : InstalledReleases(std::string(spec->releases))) {
+  for (const ConsumerRelease& r :
+       InstalledReleases(std::string(spec->releases))) {
     if (r.version == version || r.tag == version)
       return absl::StrCat(target, "@", r.tag);
   }

@@ -48,10 +48,10 @@ struct TargetKindSpec {
 
   std::string_view kind = {};  // "ocloc"
   Param param = Param::kNone;
-  std::string_view example = {};  // "ocloc:tgllp": shown when PARAM is wrong
+  std::string_view example = {};   // "ocloc:tgllp": shown when PARAM is wrong
   std::string_view releases = {};  // release set (releases.h); "" = one release
-  uint32_t release_family = 0;  // the consumer bit whose releases they are
-  uint32_t newest_spirv = ~0u;  // header version word; ~0u = no limit
+  uint32_t release_family = 0;     // the consumer bit whose releases they are
+  uint32_t newest_spirv = ~0u;     // header version word; ~0u = no limit
   // Cases per batch when a campaign's --batch is auto: where
   // bench/targets/batch_bench measured the consumer's cases/s to level off
   // (docs: "Batches"); 1 for a kind that does not batch. spirv-opt batches

@@ -5,11 +5,12 @@
 // returns one entry per concrete target (`opencl:<platform>` per platform,
 // `ocloc:<device>` per default device, `KIND@RELEASE` per installed release
 // of a consumer with several, besides the bare name = the newest), available
-// or not, in the order of the target kind table (target_kinds.h). An unavailable
-// target always carries a reason a user can act on. `DescribeTarget` does
-// the same for one name, probing only what that target needs (MakeTarget
-// uses it, so `targets` and `run` give the same reasons). `ParseTargetList`
-// validates a comma-separated --target value against the known kinds.
+// or not, in the order of the target kind table (target_kinds.h). An
+// unavailable target always carries a reason a user can act on.
+// `DescribeTarget` does the same for one name, probing only what that target
+// needs (MakeTarget uses it, so `targets` and `run` give the same reasons).
+// `ParseTargetList` validates a comma-separated --target value against the
+// known kinds.
 #pragma once
 
 #include <string>

@@ -37,8 +37,8 @@ ToolAdapter::ToolAdapter(std::string name, bool executes, ToolProgram tool,
     : AdapterBase(name, executes, std::move(tool.consumer), options),
       program_(std::move(tool.path)),
       tool_(std::filesystem::path(program_).filename().string()),
-      scratch_prefix_(
-          absl::StrCat("l0spv-", name.substr(0, name.find_first_of(":@")), "-")) {}
+      scratch_prefix_(absl::StrCat(
+          "l0spv-", name.substr(0, name.find_first_of(":@")), "-")) {}
 
 Execution ToolAdapter::Run(const spirv::TestCase& test_case,
                            const TargetRunLimits& limits) {

@@ -63,8 +63,8 @@ std::set<std::string> SymbolList(std::string_view rest) {
 std::string SymbolsRule(const std::vector<std::string_view>& lines) {
   std::set<std::string> names;
   for (std::string_view line : lines) {
-    for (std::string_view marker : {"Symbols not found:", "undefined symbol:",
-                                    "Cannot find symbol "}) {
+    for (std::string_view marker :
+         {"Symbols not found:", "undefined symbol:", "Cannot find symbol "}) {
       const size_t at = line.find(marker);
       if (at == std::string_view::npos) continue;
       std::set<std::string> some = SymbolList(line.substr(at + marker.size()));
@@ -130,11 +130,11 @@ std::string PassRule(const std::vector<std::string_view>& lines) {
 // Frames of the crash machinery, not of the consumer.
 bool IsHandlerFrame(std::string_view fn) {
   static constexpr std::string_view kSkip[] = {
-      "llvm::sys::",   "PrintStackTrace", "SignalHandler", "__restore_rt",
-      "__GI_raise",    "__GI_abort",           "__assert",      "__GI_",
-      "__libc_",       "_start",          "std::terminate", "__cxa_",
-      "__gnu_cxx::",   "__pthread",       "pthread_kill",  "gsignal",
-      "__sanitizer",   "__asan",          "__ubsan",
+      "llvm::sys::", "PrintStackTrace", "SignalHandler",  "__restore_rt",
+      "__GI_raise",  "__GI_abort",      "__assert",       "__GI_",
+      "__libc_",     "_start",          "std::terminate", "__cxa_",
+      "__gnu_cxx::", "__pthread",       "pthread_kill",   "gsignal",
+      "__sanitizer", "__asan",          "__ubsan",
   };
   for (std::string_view s : kSkip)
     if (Has(fn, s)) return true;
@@ -202,10 +202,18 @@ std::string BaseSymbolName(std::string_view symbol) {
 
 bool IsBannerLine(std::string_view lower) {
   static constexpr std::string_view kBanners[] = {
-      "compilation started", "compilation done", "linking started",
-      "linking done", "device build started", "device build done",
-      "options used by backend compiler", "failed to build device program",
-      "program arguments:", "remark: ", "build started", "build succeeded",
+      "compilation started",
+      "compilation done",
+      "linking started",
+      "linking done",
+      "device build started",
+      "device build done",
+      "options used by backend compiler",
+      "failed to build device program",
+      "program arguments:",
+      "remark: ",
+      "build started",
+      "build succeeded",
   };
   const size_t first = lower.find_first_not_of(" \t0123456789.");
   const std::string_view body =
@@ -217,8 +225,8 @@ bool IsBannerLine(std::string_view lower) {
 
 std::string LogCause(std::string_view text) {
   const std::vector<std::string_view> lines = Lines(text);
-  for (auto rule : {SymbolsRule, AssertionRule, LlvmErrorRule, PassRule,
-                    FrameRule}) {
+  for (auto rule :
+       {SymbolsRule, AssertionRule, LlvmErrorRule, PassRule, FrameRule}) {
     std::string cause = rule(lines);
     if (!cause.empty()) return cause;
   }

@@ -4,8 +4,8 @@
 // root, where a logical op of x with a constant (x == true, x != false,
 // x && true, x || false; an integer comparison of a value with itself,
 // x <= x, and a float one, y != y, are constants too), x && x and c ? x : x
-// are rooted at x, as IGC folds them (GenContext::BoolRoot). Without the gate such ORs are generated, so the
-// count below can fail.
+// are rooted at x, as IGC folds them (GenContext::BoolRoot). Without the gate
+// such ORs are generated, so the count below can fail.
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
@@ -130,15 +130,15 @@ int DynamicInt8LaneReads(uint64_t seeds, uint32_t avoid) {
         if (static_cast<Op>(i.opcode()) != Op::OpVectorExtractDynamic)
           return false;
         const spirv::TypeInfo* lane = types.Get(i.type_id());
-        return lane != nullptr && lane->op == Op::OpTypeInt &&
-               lane->width == 8;
+        return lane != nullptr && lane->op == Op::OpTypeInt && lane->width == 8;
       });
 }
 
 TEST(IgcPvcInt8VectorLaneGate, NoRunTimeLaneOf8BitVectorsWhileIgcIsAvoided) {
-  EXPECT_GT(DynamicInt8LaneReads(300, 0), 0) << "the seeds must hold such reads";
-  EXPECT_EQ(
-      DynamicInt8LaneReads(300, oracles::ConsumersOfTarget("ocloc:pvc")), 0);
+  EXPECT_GT(DynamicInt8LaneReads(300, 0), 0)
+      << "the seeds must hold such reads";
+  EXPECT_EQ(DynamicInt8LaneReads(300, oracles::ConsumersOfTarget("ocloc:pvc")),
+            0);
 }
 
 }  // namespace

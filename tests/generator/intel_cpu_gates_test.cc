@@ -41,12 +41,11 @@ int LinearIdBuiltIns(uint64_t seeds, uint32_t avoid) {
 }
 
 int MulExtended(uint64_t seeds, uint32_t avoid) {
-  return CountGenerated(seeds, avoid,
-                        [](const spirv::TypeTable&, const spirv::Instruction& i) {
-                          const Op op = static_cast<Op>(i.opcode());
-                          return op == Op::OpSMulExtended ||
-                                 op == Op::OpUMulExtended;
-                        });
+  return CountGenerated(
+      seeds, avoid, [](const spirv::TypeTable&, const spirv::Instruction& i) {
+        const Op op = static_cast<Op>(i.opcode());
+        return op == Op::OpSMulExtended || op == Op::OpUMulExtended;
+      });
 }
 
 const uint32_t kIntel = oracles::ConsumersOfTarget("opencl:Intel(R) OpenCL");

@@ -11,8 +11,8 @@
 #include "generators/kernel/generator.h"
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/consumers.h"
-#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/target_kinds.h"
 
 namespace l0spv::generators::kernel {
 namespace {

@@ -9,9 +9,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/image_format_bugs.h"
-#include "oracles/targets/target_kinds.h"
 #include "oracles/known_bugs/reproduce.h"
 #include "oracles/targets/target.h"
+#include "oracles/targets/target_kinds.h"
 #include "reducers/known_match.h"
 #include "spirv/image_format.h"
 

@@ -97,10 +97,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         // spirv-opt --ccp folds smod(1, 2147483647) to 0xffffffff.
         // (Debian's 2023.1: the entries were seen there.)
-        ReportCase{KnownBugId::kSpirvOptSmodFold, "spirv-opt:ccp@2023.1",
-                   false, "OpStore %13 %uint_4294967295"},
-        ReportCase{KnownBugId::kSpirvOptConstantBranchCrash,
-                   "spirv-opt@2023.1", true, ""},
+        ReportCase{KnownBugId::kSpirvOptSmodFold, "spirv-opt:ccp@2023.1", false,
+                   "OpStore %13 %uint_4294967295"},
+        ReportCase{KnownBugId::kSpirvOptConstantBranchCrash, "spirv-opt@2023.1",
+                   true, ""},
         // Oclgrind: sign(+inf-ish) stores -inf (0xff800000 little-endian).
         ReportCase{KnownBugId::kOclgrindSignZero, "oclgrind", false,
                    "[3] = 0xff"},
@@ -109,8 +109,8 @@ INSTANTIATE_TEST_SUITE_P(
                    "opencl:Portable Computing Language", false,
                    "00 00 00 00 00 00 80 7f"},
         ReportCase{KnownBugId::kLogicalNot, "ocloc:tgllp", true, ""},
-        ReportCase{KnownBugId::kLlvmSpirvUnrollSelfLoop, "llvm-spirv@14",
-                   true, ""}),
+        ReportCase{KnownBugId::kLlvmSpirvUnrollSelfLoop, "llvm-spirv@14", true,
+                   ""}),
     [](const auto& info) {
       return std::string(KnownBugOf(info.param.bug)->name);
     });
