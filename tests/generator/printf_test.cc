@@ -38,7 +38,8 @@ std::vector<std::string> Formats(const spirv::Module& m) {
     const spirv::Instruction* init = du.Def(var->operand(1).AsId());
     std::string s;
     for (size_t k = 0; k < init->NumOperands(); ++k) {
-      const uint32_t ch = du.Def(init->operand(k).AsId())->operand(0).AsLiteral();
+      const uint32_t ch =
+          du.Def(init->operand(k).AsId())->operand(0).AsLiteral();
       if (ch != 0) s += static_cast<char>(ch);
     }
     formats.push_back(s);
@@ -140,9 +141,9 @@ TEST(GeneratedPrintf, UsesEveryConversionLengthAndVectorSize) {
     EXPECT_GT(Matching(cases, spec + length), 0) << length;
   for (const char* vector : {"v2", "v3", "v4", "v8", "v16"})
     EXPECT_GT(Matching(cases, spec + vector + "(hh|h|hl|l)"), 0) << vector;
-  for (const char* element : {"hh[diouxX]", "h[diouxX]", "hl[diouxX]",
-                              "l[diouxX]", "h[fFeEgGaA]", "hl[fFeEgGaA]",
-                              "l[fFeEgGaA]"})
+  for (const char* element :
+       {"hh[diouxX]", "h[diouxX]", "hl[diouxX]", "l[diouxX]", "h[fFeEgGaA]",
+        "hl[fFeEgGaA]", "l[fFeEgGaA]"})
     EXPECT_GT(Matching(cases, spec + "v[0-9]+" + element), 0) << element;
   // Flags, widths and precisions.
   for (const char* m : {"%-", "%\\+", "% ", "%#", "%0", "%[0-9]", "%\\.[0-9]"})
@@ -158,7 +159,8 @@ TEST(GeneratedPrintf, GatesAvoidTheKnownPrintfBugs) {
   EXPECT_GT(Matching(Generate(150, 0), scalar_short), 0);
   EXPECT_EQ(Matching(Generate(150, oclgrind), scalar_short), 0);
   // char/short and 512-bit vectors: PoCL.
-  const uint32_t pocl = oracles::ConsumersOf(KnownBugId::kPoclPrintfCharVectors);
+  const uint32_t pocl =
+      oracles::ConsumersOf(KnownBugId::kPoclPrintfCharVectors);
   const std::string narrow = spec + "v[0-9]+(hh|h)[diouxX]";
   const std::string wide = spec + "v(16hl|16l|8l)";
   const std::vector<Generated> all = Generate(200, 0);
