@@ -16,19 +16,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 jobs=$(nproc)
+# Each phase says how long it took (seconds since the start), so a slower
+# CI run shows where the time went.
+phase() { echo "== [${SECONDS}s] $*"; }
+phase "install-deps"
 ci/install-deps.sh
 
-echo "== [1/2] g++ -Werror build + tests"
+phase "[1/2] g++ -Werror build"
 cmake --preset ci >/dev/null
 cmake --build build/ci -j "$jobs"
+phase "[1/2] tests"
 ctest --test-dir build/ci --output-on-failure -j "$jobs" -LE fuzz-smoke
 
 if [[ "${L0SPV_SKIP_FUZZ:-0}" == "1" ]]; then
   echo "== [2/2] skipped (L0SPV_SKIP_FUZZ=1)"
   exit 0
 fi
-echo "== [2/2] clang-14 ASan+UBSan+libFuzzer build + tests + fuzz smoke"
+phase "[2/2] clang-14 ASan+UBSan+libFuzzer build"
 cmake --preset fuzz >/dev/null
 cmake --build build/fuzz -j "$jobs"
+phase "[2/2] tests + fuzz smoke"
 ctest --test-dir build/fuzz --output-on-failure -j "$jobs" -LE oss-fuzz
-echo "== all tests passed"
+phase "all tests passed"

@@ -2,6 +2,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::oracles {
 
@@ -10,6 +11,29 @@ constexpr ExecutionStatus kAllStatuses[] = {
     ExecutionStatus::kOk,         ExecutionStatus::kBuildFailed,
     ExecutionStatus::kCrashed,    ExecutionStatus::kTimedOut,
     ExecutionStatus::kUbDetected, ExecutionStatus::kUnsupported};
+
+// A consumer's text is bytes: a field that is not UTF-8 is written shown
+// readably (\xNN) and, beside it as KEY_base64, exactly.
+void PutText(nlohmann::json& j, const char* key, const std::string& text) {
+  if (spirv::IsValidUtf8(text)) {
+    j[key] = text;
+    return;
+  }
+  j[key] = spirv::EscapeInvalidUtf8(text);
+  j[std::string(key) + "_base64"] = absl::Base64Escape(text);
+}
+
+bool TakeText(const nlohmann::json& j, const char* key, std::string* text) {
+  const std::string exact = std::string(key) + "_base64";
+  if (j.contains(exact)) {
+    return j[exact].is_string() &&
+           absl::Base64Unescape(j[exact].get<std::string>(), text);
+  }
+  if (!j.contains(key)) return true;
+  if (!j[key].is_string()) return false;
+  *text = j[key].get<std::string>();
+  return true;
+}
 }  // namespace
 
 nlohmann::json ExecutionToJson(const Execution& e) {
@@ -19,12 +43,12 @@ nlohmann::json ExecutionToJson(const Execution& e) {
         absl::string_view(reinterpret_cast<const char*>(b.data()), b.size())));
   }
   nlohmann::json j{{"status", ExecutionStatusName(e.status)},
-                   {"message", e.message},
                    {"buffers", std::move(buffers)},
-                   {"printf", e.printf_output},
-                   {"log", e.log},
                    {"instructions", e.instructions_executed},
                    {"wall_time_ns", e.wall_time.count()}};
+  PutText(j, "message", e.message);
+  PutText(j, "printf", e.printf_output);
+  PutText(j, "log", e.log);
   if (e.launch_own) j["launch_own"] = true;
   return j;
 }
@@ -53,9 +77,12 @@ absl::StatusOr<Execution> ExecutionFromJson(const nlohmann::json& j) {
     }
     e.launch_own = j["launch_own"].get<bool>();
   }
-  e.message = j.value("message", "");
-  e.printf_output = j.value("printf", "");
-  e.log = j.value("log", "");
+  if (!TakeText(j, "message", &e.message) ||
+      !TakeText(j, "printf", &e.printf_output) || !TakeText(j, "log", &e.log)) {
+    return absl::InvalidArgumentError(
+        "execution JSON: \"message\", \"printf\" and \"log\" must be "
+        "strings (their _base64 twins base64)");
+  }
   e.instructions_executed = j.value("instructions", uint64_t{0});
   e.wall_time = std::chrono::nanoseconds(j.value("wall_time_ns", int64_t{0}));
   for (const auto& b : j.value("buffers", nlohmann::json::array())) {

@@ -18,6 +18,7 @@
 #include "spirv/binary.h"
 #include "spirv/file_io.h"
 #include "spirv/spirv_tools.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::reducers {
 
@@ -118,7 +119,8 @@ absl::Status WriteReducedBundle(const Finding& finding,
     j["target"] = target;
     const std::string file = absl::StrCat(
         tmp, "/outputs/", oracles::TargetFileStem(target), ".json");
-    if (auto s = spirv::WriteTextFile(file, j.dump(2) + "\n"); !s.ok())
+    if (auto s = spirv::WriteTextFile(file, spirv::DumpJson(j, 2) + "\n");
+        !s.ok())
       return s;
   }
   nlohmann::json verdict = b.verdict.ToJson();
@@ -129,17 +131,17 @@ absl::Status WriteReducedBundle(const Finding& finding,
       const nlohmann::json diff =
           BufferDifferences(b.test_case, ref->second, act->second);
       if (auto s = spirv::WriteTextFile(tmp + "/differences.json",
-                                        diff.dump(2) + "\n");
+                                        spirv::DumpJson(diff, 2) + "\n");
           !s.ok())
         return s;
     }
   }
-  if (auto s =
-          spirv::WriteTextFile(tmp + "/verdict.json", verdict.dump(2) + "\n");
+  if (auto s = spirv::WriteTextFile(tmp + "/verdict.json",
+                                    spirv::DumpJson(verdict, 2) + "\n");
       !s.ok())
     return s;
   if (auto s = spirv::WriteTextFile(tmp + "/reduction.json",
-                                    b.report.dump(2) + "\n");
+                                    spirv::DumpJson(b.report, 2) + "\n");
       !s.ok())
     return s;
   const std::string repro = absl::StrCat(

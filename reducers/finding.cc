@@ -9,6 +9,7 @@
 #include "spirv/binary.h"
 #include "spirv/file_io.h"
 #include "spirv/json_reader.h"
+#include "spirv/link.h"
 
 namespace l0spv::reducers {
 
@@ -64,6 +65,9 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
     return absl::InvalidArgumentError(absl::StrCat(
         dir, "/case/case.json: field 'profile': ", p.status().message()));
   }
+  // A module swapped for another kernel must be named as such, not taken
+  // to "not reproduce".
+  if (auto s = spirv::CheckCaseRunnable(*tc, dir + "/case"); !s.ok()) return s;
   f.test_case = std::move(*tc);
   if (fs::exists(dir + "/original/case.json", ec)) {
     auto original = spirv::ReadTestCase(dir + "/original");
@@ -71,6 +75,9 @@ absl::StatusOr<Finding> ReadFinding(const std::string& dir) {
       return absl::InvalidArgumentError(
           absl::StrCat(dir, "/original: ", original.status().message()));
     }
+    if (auto s = spirv::CheckCaseRunnable(*original, dir + "/original");
+        !s.ok())
+      return s;
     f.original = std::move(*original);
     if (fs::exists(dir + "/spirv-fuzz/transformations", ec)) {
       auto t = spirv::ReadTextFile(dir + "/spirv-fuzz/transformations");

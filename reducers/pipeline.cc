@@ -15,6 +15,7 @@
 #include "reducers/module_edit.h"
 #include "reducers/shrink_images.h"
 #include "reducers/spirv_fuzz_shrink_stage.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::reducers {
 namespace {
@@ -97,12 +98,13 @@ std::string ReproCommand(const std::string& self,
   // Every word quoted: target names may hold spaces ("opencl:Portable
   // Computing Language"), signatures shell metacharacters.
   std::vector<std::string> repro = {
-      ShellQuote(self),
+      spirv::ShellQuote(self),
       "check",
       "\"$(dirname \"$0\")\"",
-      ShellQuote("--target=" + (targets.empty() ? std::string("ref")
-                                                : absl::StrJoin(targets, ","))),
-      ShellQuote("--signature=" + signature),
+      spirv::ShellQuote("--target=" + (targets.empty()
+                                           ? std::string("ref")
+                                           : absl::StrJoin(targets, ","))),
+      spirv::ShellQuote("--signature=" + signature),
       "--strict"};
   if (reference_steps != 0)
     repro.push_back(absl::StrCat("--ref_steps=", reference_steps));

@@ -9,24 +9,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "oracles/process/subprocess.h"
+#include "oracles/targets/scratch_dir.h"
 #include "reducers/module_edit.h"
 #include "spirv/binary.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::reducers {
 
 namespace fs = std::filesystem;
-
-std::string ShellQuote(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
 
 SpirvReduceStage::SpirvReduceStage(SpirvReduceOptions options)
     : options_(std::move(options)) {
@@ -47,11 +37,10 @@ SpirvReduceStage::SpirvReduceStage(SpirvReduceOptions options)
 }
 
 ReduceScratch::ReduceScratch(const std::string& parent) {
-  std::error_code ec;
-  const fs::path base =
-      parent.empty() ? fs::temp_directory_path(ec) : fs::path(parent);
-  std::string templ = (base / "l0spv-reduce-XXXXXX").string();
-  if (::mkdtemp(templ.data()) != nullptr) path_ = templ;
+  // Under the process's scratch root when `parent` is empty: a reduction
+  // killed half-way leaves nothing the next command does not sweep.
+  if (auto dir = oracles::MakeScratchDir(parent, "l0spv-reduce-"); dir.ok())
+    path_ = *dir;
 }
 
 ReduceScratch::~ReduceScratch() {
@@ -72,7 +61,7 @@ std::optional<CheckScript> WriteCheckScript(
   if (options.reference_steps != 0)
     check.push_back(absl::StrCat("--ref_steps=", options.reference_steps));
   std::vector<std::string> quoted;
-  for (const std::string& w : check) quoted.push_back(ShellQuote(w));
+  for (const std::string& w : check) quoted.push_back(spirv::ShellQuote(w));
   // ref + every target, each under the per-target limit, plus start-up.
   const uint32_t script_limit =
       options.target_timeout_seconds * (options.targets.size() + 1) + 5;
@@ -81,11 +70,11 @@ std::optional<CheckScript> WriteCheckScript(
     std::ofstream f(s.path);
     f << "#!/bin/sh\n# " << who
       << " interestingness: exit 0 iff `check` says interesting (exit 1).\n"
-      << "echo >> " << ShellQuote(s.runs) << "\n"
+      << "echo >> " << spirv::ShellQuote(s.runs) << "\n"
       << "timeout -k 2 " << script_limit << " " << absl::StrJoin(quoted, " ")
       << " --module=\"$1\" >/dev/null 2>&1\n"
       << "[ $? -eq 1 ] || exit 1\n"
-      << "cp \"$1\" " << ShellQuote(s.best) << "\n";
+      << "cp \"$1\" " << spirv::ShellQuote(s.best) << "\n";
     if (!f) return std::nullopt;
   }
   ::chmod(s.path.c_str(), 0755);

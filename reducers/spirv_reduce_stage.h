@@ -62,13 +62,10 @@ class SpirvReduceStage : public Stage {
   uint64_t script_runs_ = 0;
 };
 
-// Quotes a word for /bin/sh.
-std::string ShellQuote(const std::string& word);
-
 // What the stages driving an outside reducer (spirv-reduce, spirv-fuzz
 // --shrink) share: a fresh scratch directory under `parent` (the system
-// temp directory when empty; path() empty when it cannot be made), removed
-// with the object, ...
+// process's scratch root when empty; path() empty when it cannot be made),
+// removed with the object, ...
 class ReduceScratch {
  public:
   explicit ReduceScratch(const std::string& parent);

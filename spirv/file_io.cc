@@ -4,9 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <new>
 
 #include "absl/strings/str_cat.h"
@@ -37,6 +39,9 @@ absl::Status WriteError(const std::string& what, const std::string& path,
   std::string advice;
   if (err == ENOSPC || err == EDQUOT) {
     advice = "; free space on that file system and re-run (a campaign resumes)";
+  } else if (err == EFBIG) {
+    advice =
+        "; the file-size limit was reached (ulimit -f): raise it and re-run";
   } else if (err == EROFS || err == EACCES || err == EPERM) {
     advice = "; choose a writable --out";
   }
@@ -107,6 +112,119 @@ absl::StatusOr<std::string> ReadTextFile(const std::string& path,
   auto bytes = ReadFileBytes(path, max_bytes);
   if (!bytes.ok()) return bytes.status();
   return std::string(bytes->begin(), bytes->end());
+}
+
+namespace {
+const char* FileKind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "not a regular file";
+}
+}  // namespace
+
+namespace {
+// Whether `path` (resolved) is `root` (resolved) or below it.
+bool ResolvesInside(const std::filesystem::path& root,
+                    const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto r = fs::weakly_canonical(root, ec);
+  if (ec) return false;
+  // A link is followed by hand: weakly_canonical keeps a dangling one's
+  // name as it is, and a dangling link may lead anywhere once created.
+  fs::path target = path;
+  for (int depth = 0; fs::is_symlink(fs::symlink_status(target, ec)); ++depth) {
+    if (depth == 40) return false;  // a loop
+    const fs::path next = fs::read_symlink(target, ec);
+    if (ec) return false;
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
+  const auto p = fs::weakly_canonical(target, ec);
+  if (ec) return false;
+  auto [ri, pi] = std::mismatch(r.begin(), r.end(), p.begin(), p.end());
+  return ri == r.end();
+}
+}  // namespace
+
+absl::StatusOr<std::vector<uint8_t>> ReadFileInside(const std::string& dir,
+                                                    const std::string& name,
+                                                    uint64_t max_bytes) {
+  const std::string path = dir + "/" + name;
+  if (!ResolvesInside(dir, path)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, " leads outside ", dir,
+        " (a symbolic link): a case reads only its own files; replace the "
+        "link with the file itself"));
+  }
+  return ReadFileBytes(path, max_bytes);
+}
+
+absl::Status CheckTreeStaysInside(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const fs::file_status link = it->symlink_status(ec);
+    if (ec) break;
+    const std::string path = it->path().string();
+    if (fs::is_symlink(link)) {
+      if (!ResolvesInside(dir, it->path())) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            path, " is a symbolic link that leads outside ", dir,
+            ": refused, so that sharing it never copies another file of "
+            "this machine (replace the link with the file itself)"));
+      }
+      continue;
+    }
+    if (!fs::is_regular_file(link) && !fs::is_directory(link)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path,
+                       " is neither a file nor a directory (a FIFO, device or "
+                       "socket): remove it"));
+    }
+  }
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(dir, ": cannot list (", ec.message(), ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadOutputFile(const std::string& path,
+                                           uint64_t max_bytes) {
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) != 0) {
+    const int err = errno;
+    return absl::NotFoundError(
+        absl::StrCat(path, ": no such output (", ErrnoText(err), ")"));
+  }
+  if (!S_ISREG(link.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": the output is ", FileKind(link.st_mode),
+                     ", not a regular file; it is not read"));
+  }
+  const int fd =
+      ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0) {
+    const int err = errno;
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot open the output (", ErrnoText(err), ")"));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": the output is ", FileKind(st.st_mode),
+                     ", not a regular file; it is not read"));
+  }
+  ::close(fd);
+  // A regular file now: the bounded reader does the rest (it re-checks the
+  // size while reading, so a file that grows meanwhile stops at the cap).
+  return ReadTextFile(path, max_bytes);
 }
 
 absl::Status WriteFileBytes(const std::string& path,

@@ -7,6 +7,19 @@
 //   without allocating past the cap. A directory or a missing file is an
 //   error naming the path and errno's text. It never blocks in open(): a
 //   FIFO without a writer reads as empty.
+// - `ReadOutputFile` reads a file a consumer wrote: a regular file only
+//   (opened without following a last symlink and without blocking), at most
+//   `max_bytes`. A directory, FIFO, device, socket or symlink in its place
+//   is an InvalidArgument saying what the path is; a missing one NotFound.
+//   Never blocks, never reads past the cap.
+// - `ReadFileInside` reads `dir/name` (ReadFileBytes) only when the path,
+//   every symlink resolved, is still inside `dir` resolved: a case or a
+//   finding from someone else cannot make us read (and copy, and share)
+//   another file of this machine. Otherwise InvalidArgument naming both.
+// - `CheckTreeStaysInside` walks `dir`: every symlink in it must resolve
+//   inside it, and every entry must be a regular file or a directory
+//   (no FIFO, device or socket to block on or to read without end).
+//   The first offending path is an InvalidArgument naming it.
 // - `WriteFileBytes` / `WriteTextFile` write atomically (a temporary beside
 //   the target, then rename) and check every step (open, each write, close,
 //   rename): a full disk (ENOSPC), a read-only file system (EROFS) or a
@@ -36,6 +49,12 @@ absl::StatusOr<std::vector<uint8_t>> ReadFileBytes(
     const std::string& path, uint64_t max_bytes = kMaxInputFileBytes);
 absl::StatusOr<std::string> ReadTextFile(
     const std::string& path, uint64_t max_bytes = kMaxInputFileBytes);
+absl::StatusOr<std::vector<uint8_t>> ReadFileInside(
+    const std::string& dir, const std::string& name,
+    uint64_t max_bytes = kMaxInputFileBytes);
+absl::Status CheckTreeStaysInside(const std::string& dir);
+absl::StatusOr<std::string> ReadOutputFile(
+    const std::string& path, uint64_t max_bytes = kMaxModuleFileBytes);
 
 absl::Status WriteFileBytes(const std::string& path,
                             std::span<const uint8_t> bytes);

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "spirv/binary.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::spirv {
 
@@ -32,7 +33,7 @@ absl::StatusOr<json> ReadJsonFile(const std::string& path, uint64_t max_bytes) {
 }
 
 absl::Status WriteJsonFile(const std::string& path, const json& j) {
-  const std::string text = j.dump(2) + "\n";
+  const std::string text = DumpJson(j, 2) + "\n";
   return WriteFileBytes(
       path, std::span<const uint8_t>(
                 reinterpret_cast<const uint8_t*>(text.data()), text.size()));

@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "spirv/binary.h"
 #include "spirv/entry_interface.h"
 #include "spirv/ir_edit.h"
@@ -459,6 +460,36 @@ bool HasImports(std::span<const uint32_t> words) {
   return std::any_of(imported.begin(), imported.end(), [&](uint32_t id) {
     return std::find(built_ins.begin(), built_ins.end(), id) == built_ins.end();
   });
+}
+
+absl::Status CheckCaseRunnable(const TestCase& tc, const std::string& where) {
+  auto module = ReadModuleWords(tc.module_words);
+  if (!module.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": ", module.status().message()));
+  }
+  const uint32_t id = module->KernelEntryPointId(tc.entry_point);
+  if (id == 0) {
+    const std::vector<std::string> names = module->KernelNames();
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": the module has no kernel named '", tc.entry_point, "' (",
+        names.empty() ? std::string("it has no Kernel entry point")
+                      : absl::StrCat("kernels: ", absl::StrJoin(names, ", ")),
+        "); case.json and the module do not belong together"));
+  }
+  const Function* fn = module->FindFunction(id);
+  if (fn != nullptr && fn->parameters.size() != tc.args.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": kernel '", tc.entry_point, "' takes ", fn->parameters.size(),
+        " argument(s), the case gives ", tc.args.size(),
+        "; case.json and the module do not belong together"));
+  }
+  // Several modules must link (imports resolved, types agreeing).
+  if (auto linked = LinkTestCase(tc); !linked.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": ", linked.status().message()));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case,

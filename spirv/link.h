@@ -88,6 +88,15 @@ bool HasImports(std::span<const uint32_t> words);
 // `test_case` with its linked modules linked into module_words (named
 // module.spv, module-1.spv, ... in errors); unchanged when it has none.
 // An unreadable module is an InvalidArgument error too.
+// A case no target can run — its module has no Kernel entry point of that
+// name, the kernel takes another number of arguments than the case gives,
+// or its modules do not link — is bad input (exit 2) for every command,
+// whatever the target (a compile-only target would otherwise accept it):
+// InvalidArgument naming `where` and the mismatch. Commands that read a
+// case or a finding (run, check, reduce, report) all ask it.
+absl::Status CheckCaseRunnable(const TestCase& test_case,
+                               const std::string& where);
+
 absl::StatusOr<TestCase> LinkTestCase(const TestCase& test_case,
                                       const LinkOptions& options = {});
 

@@ -7,6 +7,7 @@
 #include "spirv/binary.h"
 #include "spirv/image_json.h"
 #include "spirv/json_reader.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::spirv {
 namespace {
@@ -163,7 +164,7 @@ absl::Status WriteTestCase(const TestCase& tc, const std::string& dir) {
   for (const auto& [name, bytes] : CaseFiles(tc)) {
     if (auto s = WriteFileBytes(dir + "/" + name, bytes); !s.ok()) return s;
   }
-  const std::string text = TestCaseToJson(tc).dump(2) + "\n";
+  const std::string text = DumpJson(TestCaseToJson(tc), 2) + "\n";
   return WriteFileBytes(
       dir + "/case.json",
       {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
@@ -280,7 +281,7 @@ absl::StatusOr<TestCase> ReadTestCase(const std::string& dir) {
   }
   return ReadTestCaseFrom(*parsed, dir,
                           [&dir](const std::string& name, uint64_t max_bytes) {
-                            return ReadFileBytes(dir + "/" + name, max_bytes);
+                            return ReadFileInside(dir, name, max_bytes);
                           });
 }
 

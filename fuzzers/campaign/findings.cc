@@ -18,6 +18,7 @@
 #include "spirv/hash.h"
 #include "spirv/json_reader.h"
 #include "spirv/spirv_tools.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::fuzzers::campaign {
 
@@ -108,7 +109,9 @@ absl::Status WriteFindingFiles(const FindingRecord& r, const std::string& tmp) {
   }
   if (auto s = spirv::WriteJsonFile(tmp + "/verdict.json", verdict); !s.ok())
     return s;
-  if (auto s = spirv::WriteTextFile(tmp + "/README.md", Readme(r)); !s.ok())
+  if (auto s = spirv::WriteTextFile(tmp + "/README.md",
+                                    spirv::EscapeInvalidUtf8(Readme(r)));
+      !s.ok())
     return s;
   return TouchSeed(tmp, r.seed);
 }
@@ -129,7 +132,8 @@ absl::StatusOr<bool> RecordFinding(const std::string& out_dir,
   std::error_code abs_ec;
   r.reproduce = absl::StrReplaceAll(
       r.reproduce,
-      {{"{case}", fs::absolute(final_dir, abs_ec).string() + "/case"}});
+      {{"{case}", spirv::ShellQuote(fs::absolute(final_dir, abs_ec).string() +
+                                    "/case")}});
   const std::string tmp =
       absl::StrCat(findings, "/.tmp-", FindingDirName(r.verdict.signature), "-",
                    ::getpid(), "-", r.seed);

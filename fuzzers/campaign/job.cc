@@ -23,6 +23,7 @@
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::fuzzers::campaign {
 
@@ -69,10 +70,12 @@ std::string ReproduceCommand(const CampaignOptions& o,
                              const oracles::Verdict& v) {
   if (v.kind == oracles::VerdictKind::kUb ||
       (v.target == "ref" && v.kind == oracles::VerdictKind::kCrash)) {
-    return absl::StrCat(o.self_command, " run {case} --target=ref");
+    return absl::StrCat(spirv::ShellQuote(o.self_command),
+                        " run {case} --target=ref");
   }
-  return absl::StrCat(o.self_command, " check {case} --target='", v.target,
-                      "' --signature='", v.signature, "'");
+  return absl::StrCat(spirv::ShellQuote(o.self_command), " check {case} ",
+                      spirv::ShellQuote("--target=" + v.target), " ",
+                      spirv::ShellQuote("--signature=" + v.signature));
 }
 
 namespace {
@@ -145,13 +148,14 @@ std::map<std::string, std::string> SpirvFuzzFiles(
   std::map<std::string, std::string> files{
       {"spirv-fuzz/seed", absl::StrCat(seed, "\n")},
       {"spirv-fuzz/outcome.json",
-       nlohmann::json{
-           {"outcome", generators::spirv_fuzz::OutcomeName(m.outcome)},
-           {"detail", m.detail},
-           {"transformations", m.transformation_count},
-           {"known_bugs_avoided", m.known_bugs_avoided},
-           {"fixups", m.fixups.ToJson()}}
-           .dump(2)}};
+       spirv::DumpJson(
+           nlohmann::json{
+               {"outcome", generators::spirv_fuzz::OutcomeName(m.outcome)},
+               {"detail", m.detail},
+               {"transformations", m.transformation_count},
+               {"known_bugs_avoided", m.known_bugs_avoided},
+               {"fixups", m.fixups.ToJson()}},
+           2)}};
   if (!m.transformations.empty())
     files["spirv-fuzz/transformations"] = m.transformations;
   if (!m.transformations_json.empty())
@@ -326,8 +330,9 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
   if (mrv.IsFinding()) {
     record(mrv, mt,
            {{"ref", w.reference}, {"ref~mutated", w.mutated_reference}},
-           absl::StrCat(o.self_command, " generate --seed=", w.seed,
-                        " --out=original && ", o.self_command,
+           absl::StrCat(spirv::ShellQuote(o.self_command),
+                        " generate --seed=", w.seed, " --out=original && ",
+                        spirv::ShellQuote(o.self_command),
                         " replay original {case} --check"));
   } else if (mrv.kind == oracles::VerdictKind::kOk) {
     w.mutated_ready = true;

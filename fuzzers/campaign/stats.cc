@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "spirv/text_bytes.h"
+
 namespace l0spv::fuzzers::campaign {
 
 void TargetCounters::Count(oracles::VerdictKind kind, uint64_t run_nanos) {
@@ -162,7 +164,7 @@ std::string StatsSnapshotLine(const CampaignStats& run, double elapsed_seconds,
                             {"unix_s", unix_s},
                             {"unique_findings", unique_findings},
                             {"stats", run.ToJson()}};
-  return line.dump() + "\n";
+  return spirv::DumpJson(line) + "\n";
 }
 
 }  // namespace l0spv::fuzzers::campaign

@@ -36,36 +36,6 @@ absl::StatusOr<spirv::TestCase> ReadCaseInput(const std::string& path) {
   return spirv::LoadSidecarCase(path, sidecar);
 }
 
-absl::Status CheckRunnable(const spirv::TestCase& tc,
-                           const std::string& where) {
-  auto module = spirv::ReadModuleWords(tc.module_words);
-  if (!module.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(where, ": ", module.status().message()));
-  }
-  const uint32_t id = module->KernelEntryPointId(tc.entry_point);
-  if (id == 0) {
-    const std::vector<std::string> names = module->KernelNames();
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, ": the module has no kernel named '", tc.entry_point, "' (",
-        names.empty() ? std::string("it has no Kernel entry point")
-                      : absl::StrCat("kernels: ", absl::StrJoin(names, ", ")),
-        ")"));
-  }
-  const spirv::Function* fn = module->FindFunction(id);
-  if (fn != nullptr && fn->parameters.size() != tc.args.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, ": kernel '", tc.entry_point, "' takes ", fn->parameters.size(),
-        " argument(s), the case gives ", tc.args.size()));
-  }
-  // Several modules must link (imports resolved, types agreeing).
-  if (auto linked = spirv::LinkTestCase(tc); !linked.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(where, ": ", linked.status().message()));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status CheckOutIsNotInput(const std::string& input,
                                 const std::string& out) {
   namespace fs = std::filesystem;

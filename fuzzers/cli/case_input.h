@@ -12,12 +12,7 @@ namespace l0spv::fuzzers::cli {
 
 absl::StatusOr<spirv::TestCase> ReadCaseInput(const std::string& path);
 
-// A case no target can run — its module has no Kernel entry point of that
-// name, or the kernel takes another number of arguments than the case
-// gives — is bad input (exit 2) for every command, whatever the target
-// (a compile-only target would otherwise accept it). `where` names it.
-absl::Status CheckRunnable(const spirv::TestCase& test_case,
-                           const std::string& where);
+// (Whether a case can run at all: spirv::CheckCaseRunnable, spirv/link.h.)
 
 // An output directory must not be (or hold) an input: writing it would
 // overwrite the original silently.

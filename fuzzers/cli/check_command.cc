@@ -17,7 +17,9 @@
 #include "oracles/targets/target_registry.h"
 #include "oracles/verdict/verdict.h"
 #include "reducers/check_case.h"
+#include "spirv/link.h"
 #include "spirv/test_case.h"
+#include "spirv/text_bytes.h"
 
 ABSL_DECLARE_FLAG(std::string, target);
 ABSL_DECLARE_FLAG(int, timeout);
@@ -66,8 +68,9 @@ int SaveFindings(const reducers::CheckRequest& request,
     record.test_case = *tc;
     record.outputs = outcome.executions;
     record.reproduce =
-        absl::StrCat(SelfExecutable(), " check {case} --target='", v.target,
-                     "' --signature='", v.signature, "'");
+        absl::StrCat(spirv::ShellQuote(SelfExecutable()), " check {case} ",
+                     spirv::ShellQuote("--target=" + v.target), " ",
+                     spirv::ShellQuote("--signature=" + v.signature));
     auto recorded = fuzzers::campaign::RecordFinding(out, record);
     if (!recorded.ok()) {
       std::cerr << "l0spv-fuzz check: --save_finding=" << out << ": "
@@ -115,7 +118,8 @@ int RunCheck(const std::vector<std::string>& positional) {
     auto tc = ReadCaseInput(request.case_dir);
     if (!tc.ok())
       return UsageError("check", std::string(tc.status().message()));
-    if (absl::Status s = CheckRunnable(*tc, request.case_dir); !s.ok())
+    if (absl::Status s = spirv::CheckCaseRunnable(*tc, request.case_dir);
+        !s.ok())
       return UsageError("check", std::string(s.message()));
   }
   auto outcome = reducers::CheckCaseDir(request);
@@ -126,17 +130,30 @@ int RunCheck(const std::vector<std::string>& positional) {
     const bool ref_cannot_run =
         ref != outcome->executions.end() &&
         (ref->second.status == oracles::ExecutionStatus::kUnsupported ||
-         ref->second.status == oracles::ExecutionStatus::kBuildFailed);
+         ref->second.status == oracles::ExecutionStatus::kBuildFailed ||
+         ref->second.status == oracles::ExecutionStatus::kTimedOut);
+    // A kernel that never ends (or ends past --timeout) has no reference
+    // result to judge any target by: bad input, not "not interesting".
+    const std::string timed_out_hint =
+        ref != outcome->executions.end() &&
+                ref->second.status == oracles::ExecutionStatus::kTimedOut
+            ? absl::StrCat(
+                  " (the kernel may never end; a longer --timeout "
+                  "than ",
+                  absl::GetFlag(FLAGS_timeout),
+                  " s, or --ref_steps, if it does)")
+            : "";
     if (!outcome->rejected.empty() || ref_cannot_run) {
       return UsageError(
           "check",
-          absl::StrCat(request.case_dir, ": the case cannot run: ",
-                       !outcome->rejected.empty()
-                           ? outcome->rejected
-                           : absl::StrCat("the reference interpreter says ",
-                                          oracles::ExecutionStatusName(
-                                              ref->second.status),
-                                          ": ", ref->second.message)));
+          absl::StrCat(
+              request.case_dir, ": the case cannot run: ",
+              !outcome->rejected.empty()
+                  ? outcome->rejected
+                  : absl::StrCat(
+                        "the reference interpreter says ",
+                        oracles::ExecutionStatusName(ref->second.status), ": ",
+                        ref->second.message, timed_out_hint)));
     }
   }
   const std::string& want = request.signature;
@@ -160,7 +177,7 @@ int RunCheck(const std::vector<std::string>& positional) {
   if (absl::GetFlag(FLAGS_json)) {
     nlohmann::json j{{"interesting", interesting}, {"verdicts", out}};
     if (!outcome->rejected.empty()) j["rejected"] = outcome->rejected;
-    std::cout << j.dump(2) << "\n";
+    std::cout << spirv::DumpJson(j, 2) << "\n";
   } else {
     if (!outcome->rejected.empty())
       std::cout << "rejected: " << outcome->rejected << "\n";

@@ -19,6 +19,7 @@
 #include "oracles/reference/interpreter.h"
 #include "oracles/validity/lint.h"
 #include "spirv/binary.h"
+#include "spirv/text_bytes.h"
 
 ABSL_DECLARE_FLAG(std::string, profile);
 ABSL_DECLARE_FLAG(bool, json);
@@ -391,7 +392,7 @@ int RunGenerate(const std::vector<std::string>& positional) {
   }
   if (stats) {
     if (absl::GetFlag(FLAGS_json)) {
-      std::cout << table.ToJson().dump(2) << "\n";
+      std::cout << spirv::DumpJson(table.ToJson(), 2) << "\n";
     } else {
       std::cout << table.ToText();
     }

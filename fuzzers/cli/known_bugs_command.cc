@@ -14,6 +14,7 @@
 #include "oracles/known_bugs/reproduce.h"
 #include "oracles/targets/target_kinds.h"
 #include "reducers/known_match.h"
+#include "spirv/text_bytes.h"
 
 ABSL_DECLARE_FLAG(bool, check);
 ABSL_DECLARE_FLAG(bool, json);
@@ -72,7 +73,7 @@ int MatchFindings(const std::vector<std::string>& dirs) {
                 << "\n";
     }
   }
-  if (absl::GetFlag(FLAGS_json)) std::cout << out.dump(2) << "\n";
+  if (absl::GetFlag(FLAGS_json)) std::cout << spirv::DumpJson(out, 2) << "\n";
   return any_error ? kExitUsage : kExitOk;
 }
 
@@ -197,7 +198,7 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
       std::cout << line << "\n" << std::flush;
     }
   }
-  if (json) std::cout << out.dump(2) << "\n";
+  if (json) std::cout << spirv::DumpJson(out, 2) << "\n";
   if (check) {
     std::cerr << "known-bugs --check: " << reproduced << " reproduce, " << fixed
               << " fixed here, " << absent << " consumer not installed, "

@@ -11,6 +11,7 @@
 #include "oracles/validity/device_profile.h"
 #include "oracles/validity/lint.h"
 #include "spirv/binary.h"
+#include "spirv/text_bytes.h"
 
 ABSL_FLAG(std::string, profile, "full",
           "device profile the module must be valid for: baseline, full, or a "
@@ -100,9 +101,9 @@ int RunLint(const std::vector<std::string>& positional) {
     }
   }
   if (json) {
-    std::cout << nlohmann::json{{"profile", profile->name},
-                                {"modules", results}}
-                     .dump(2)
+    std::cout << spirv::DumpJson(nlohmann::json{{"profile", profile->name},
+                                                {"modules", results}},
+                                 2)
               << "\n";
   } else {
     std::cout << files->size() << " module(s), profile " << profile->name

@@ -12,6 +12,7 @@
 #include "fuzzers/cli/case_input.h"
 #include "fuzzers/cli/commands.h"
 #include "spirv/binary.h"
+#include "spirv/file_io.h"
 #include "spirv/json_reader.h"
 
 ABSL_DECLARE_FLAG(std::string, out);
@@ -95,6 +96,9 @@ int RunMerge(const std::vector<std::string>& positional) {
       }
       if (!vr.ok())
         return UsageError("merge", std::string(vr.status().message()));
+      if (absl::Status inside = spirv::CheckTreeStaysInside(f.path().string());
+          !inside.ok())
+        return UsageError("merge", std::string(inside.message()));
       shard.findings.push_back(f.path());
     }
     shards.push_back(std::move(shard));

@@ -16,6 +16,7 @@
 #include "reducers/dedup.h"
 #include "reducers/known_match.h"
 #include "reducers/pipeline.h"
+#include "spirv/text_bytes.h"
 
 ABSL_DECLARE_FLAG(int, timeout);
 ABSL_DECLARE_FLAG(bool, json);
@@ -165,7 +166,8 @@ int RunReduce(const std::vector<std::string>& positional) {
                 << label << "; " << dir << "/reduced/\n";
     }
   }
-  if (absl::GetFlag(FLAGS_json)) std::cout << reports.dump(2) << "\n";
+  if (absl::GetFlag(FLAGS_json))
+    std::cout << spirv::DumpJson(reports, 2) << "\n";
   return any_error ? kExitUsage : kExitOk;
 }
 

@@ -22,8 +22,10 @@
 #include "reducers/bundle.h"
 #include "reducers/finding.h"
 #include "spirv/file_io.h"
+#include "spirv/link.h"
 #include "spirv/spirv_tools.h"
 #include "spirv/test_case.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::fuzzers::cli {
 namespace {
@@ -282,6 +284,8 @@ int RunReport(const std::vector<std::string>& positional) {
     auto reduced = spirv::ReadTestCase(dir + "/reduced");
     if (!reduced.ok())
       return UsageError("report", std::string(reduced.status().message()));
+    if (auto s = spirv::CheckCaseRunnable(*reduced, dir + "/reduced"); !s.ok())
+      return UsageError("report", std::string(s.message()));
     tc = std::move(*reduced);
     from = "reduced/";
   }
@@ -353,7 +357,7 @@ int RunReport(const std::vector<std::string>& positional) {
     absl::StrAppend(&md,
                     "## Expected (reference) vs actual\n\nOnly the "
                     "differing elements:\n\n```json\n",
-                    diff.dump(2), "\n```\n\n");
+                    spirv::DumpJson(diff, 2), "\n```\n\n");
   } else {
     std::string log = actual.log.empty() ? actual.message : actual.log;
     if (log.size() > 3000) log = "..." + log.substr(log.size() - 3000);
@@ -362,7 +366,10 @@ int RunReport(const std::vector<std::string>& positional) {
   }
   absl::StrAppend(&md, "## Reproduce (from this directory)\n\n```sh\n",
                   commands, "```\n");
-  if (auto s = spirv::WriteTextFile(out_dir + "/UPSTREAM.md", md); !s.ok())
+  // A consumer's bytes that are not UTF-8 shown as \xNN: a report is read.
+  if (auto s = spirv::WriteTextFile(out_dir + "/UPSTREAM.md",
+                                    spirv::EscapeInvalidUtf8(md));
+      !s.ok())
     return UsageError("report", std::string(s.message()));
   std::cout << "wrote " << out_dir << "/UPSTREAM.md (with module.spvasm"
             << (wrote_sim ? ", module.sim" : "")

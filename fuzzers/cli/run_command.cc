@@ -23,7 +23,9 @@
 #include "oracles/targets/target.h"
 #include "spirv/binary.h"
 #include "spirv/launch_spec.h"
+#include "spirv/link.h"
 #include "spirv/test_case.h"
+#include "spirv/text_bytes.h"
 
 ABSL_DECLARE_FLAG(bool, json);
 ABSL_FLAG(std::string, target, "ref",
@@ -173,7 +175,7 @@ int RunRun(const std::vector<std::string>& positional) {
     tc->linked_modules.push_back(spirv::EncodeModule(*linked));
   }
   // The launch comes from the sidecar when there is one: name it.
-  if (absl::Status s = CheckRunnable(
+  if (absl::Status s = spirv::CheckCaseRunnable(
           *tc,
           sidecar.empty() ? input : absl::StrCat(input, " with ", sidecar));
       !s.ok())
@@ -216,12 +218,13 @@ int RunRun(const std::vector<std::string>& positional) {
   if (absl::GetFlag(FLAGS_json)) {
     nlohmann::json j = oracles::ExecutionToJson(e);
     j["target"] = target;
-    std::cout << j.dump(2) << "\n";
+    std::cout << spirv::DumpJson(j, 2) << "\n";
   } else {
     std::cout << e.printf_output;
     std::cerr << "target " << target << ", kernel " << tc->entry_point
               << ": status " << oracles::ExecutionStatusName(e.status)
-              << (e.message.empty() ? "" : ": ") << e.message << "\n"
+              << (e.message.empty() ? "" : ": ")
+              << spirv::EscapeInvalidUtf8(e.message) << "\n"
               << "instructions executed: " << e.instructions_executed << "\n";
     if (!(*adapter)->executes() && e.status == oracles::ExecutionStatus::kOk)
       std::cerr << "compile-only target: the module was accepted; there are "

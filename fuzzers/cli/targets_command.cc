@@ -11,6 +11,7 @@
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target_registry.h"
+#include "spirv/text_bytes.h"
 
 ABSL_DECLARE_FLAG(bool, json);
 
@@ -41,7 +42,7 @@ int RunTargets(const std::vector<std::string>& positional) {
                      {"versions", versions(t.name)},
                      {"reason", t.reason}});
     }
-    std::cout << out.dump(2) << "\n";
+    std::cout << spirv::DumpJson(out, 2) << "\n";
     return kExitOk;
   }
   size_t width = 6;

@@ -1,6 +1,8 @@
 #include "oracles/process/frames.h"
 
 #include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -81,6 +83,7 @@ absl::StatusOr<std::pair<pid_t, int>> ForkPeer(
     return absl::ResourceExhaustedError(
         absl::StrCat("socketpair() failed: ", std::strerror(errno)));
   fflush(nullptr);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
@@ -89,6 +92,10 @@ absl::StatusOr<std::pair<pid_t, int>> ForkPeer(
         absl::StrCat("fork() failed: ", std::strerror(errno)));
   }
   if (pid == 0) {
+    // Gone with its caller, even one killed with SIGKILL (a campaign job
+    // killed at its deadline, a `run` interrupted).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);
     close(fds[0]);
     child(fds[1]);
     _exit(0);

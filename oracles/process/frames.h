@@ -46,7 +46,8 @@ bool TakeString(const std::string& in, size_t& at, std::string* s);
 
 // A worker to exchange frames with: a socket pair (close-on-exec), then a
 // fork whose child runs `child` on its end (it must not return: it ends
-// with _exit). Returns the child's pid and the caller's end.
+// with _exit). The child is killed when the caller's thread dies, even by
+// SIGKILL (PR_SET_PDEATHSIG). Returns the child's pid and the caller's end.
 absl::StatusOr<std::pair<pid_t, int>> ForkPeer(
     const std::function<void(int fd)>& child);
 

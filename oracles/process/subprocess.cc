@@ -1,9 +1,11 @@
 #include "oracles/process/subprocess.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -11,8 +13,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <mutex>
+#include <sstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -32,8 +39,55 @@ void AppendBounded(std::string& out, const char* data, size_t n, size_t cap) {
   }
 }
 
+// The consumers running now, each the leader of a session of its own:
+// what the termination handler and the stray sweep must know. A fixed
+// array of atomics, because a signal handler reads it.
+constexpr size_t kMaxLiveChildren = 512;
+std::array<std::atomic<pid_t>, kMaxLiveChildren> g_live{};
+// Held from before a child exists until it is registered, so a sweep in
+// another thread never takes a starting consumer for a stray.
+std::mutex g_spawn_mutex;
+
+void Register(pid_t pid) {
+  for (auto& slot : g_live) {
+    pid_t expected = 0;
+    if (slot.compare_exchange_strong(expected, pid)) return;
+  }
+  // More than kMaxLiveChildren at once: the child still runs and is
+  // reaped; only the termination handler would not know it.
+}
+
+void Unregister(pid_t pid) {
+  for (auto& slot : g_live) {
+    pid_t expected = pid;
+    if (slot.compare_exchange_strong(expected, 0)) return;
+  }
+}
+
+bool IsRegistered(pid_t pid) {
+  for (const auto& slot : g_live)
+    if (slot.load() == pid) return true;
+  return false;
+}
+
+// Orphaned descendants (a daemon a consumer left) are re-parented to the
+// nearest subreaper: this process, so the sweep can find and end them. Per
+// process: the setting is not inherited by fork, and workers run consumers
+// too.
+void BecomeSubreaper() {
+  static std::atomic<pid_t> done_for{0};
+  const pid_t self = getpid();
+  if (done_for.load() == self) return;
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  done_for.store(self);
+}
+
 void ApplyLimitsInChild(const ChildLimits& limits) {
-  setpgid(0, 0);
+  // A session (and process group) of its own: every process the consumer
+  // starts is ended with it, and no terminal signal reaches it. Killed if
+  // this thread dies first, even by SIGKILL.
+  setsid();
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (kMemoryLimitsEnforced && limits.memory_bytes != 0) {
     struct rlimit rl {
       limits.memory_bytes, limits.memory_bytes
@@ -44,6 +98,64 @@ void ApplyLimitsInChild(const ChildLimits& limits) {
     0, 0
   };  // crashing consumers must not litter cores
   setrlimit(RLIMIT_CORE, &no_core);
+}
+
+// Whether `pid` ended by `deadline`, leaving it unreaped (a zombie).
+bool WaitForExit(pid_t pid, Clock::time_point deadline) {
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  bool ended = false;
+  while (true) {
+    siginfo_t info{};
+    const int w = waitid(P_PID, static_cast<id_t>(pid), &info,
+                         WEXITED | WNOHANG | WNOWAIT);
+    // Ended, or not (any more) a child of ours: nothing to wait for.
+    if ((w == 0 && info.si_pid == pid) || (w < 0 && errno != EINTR)) {
+      ended = true;
+      break;
+    }
+    const auto now = Clock::now();
+    if (now >= deadline) break;
+    if (pidfd >= 0) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)
+              .count();
+      pollfd f{pidfd, POLLIN, 0};
+      poll(&f, 1, static_cast<int>(std::clamp<int64_t>(left, 1, 1000)));
+    } else {
+      usleep(1000);
+    }
+  }
+  if (pidfd >= 0) close(pidfd);
+  return ended;
+}
+
+// The children of this process (every thread's), from /proc.
+std::vector<pid_t> ChildrenOfThisProcess() {
+  std::vector<pid_t> out;
+  DIR* tasks = opendir("/proc/self/task");
+  if (tasks == nullptr) return out;
+  while (const dirent* d = readdir(tasks)) {
+    if (d->d_name[0] == '.') continue;
+    std::ifstream in(absl::StrCat("/proc/self/task/", d->d_name, "/children"));
+    pid_t pid = 0;
+    while (in >> pid) out.push_back(pid);
+  }
+  closedir(tasks);
+  return out;
+}
+
+// The session of `pid` (field 6 of /proc/PID/stat), or -1.
+pid_t SessionOf(pid_t pid) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::string stat((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  const size_t close_paren = stat.rfind(')');
+  if (close_paren == std::string::npos) return -1;
+  std::istringstream fields(stat.substr(close_paren + 1));
+  std::string state;
+  pid_t ppid = 0, pgrp = 0, session = -1;
+  fields >> state >> ppid >> pgrp >> session;
+  return fields ? session : -1;
 }
 
 struct Pipes {
@@ -75,6 +187,12 @@ ChildResult Supervise(pid_t pid, Pipes& p, const std::string& stdin_data,
     fcntl(p.in[1], F_SETFL, O_NONBLOCK);
   }
   bool timed_out = false;
+  // The child's end is seen through a pidfd even while something it started
+  // keeps the pipes open (a daemon): its output is then read for
+  // kPipeGrace more, and the rest of its session is killed below.
+  constexpr auto kPipeGrace = std::chrono::milliseconds(100);
+  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  std::optional<Clock::time_point> ended_at;
   char buf[65536];
   while (p.out[0] >= 0 || p.err[0] >= 0) {
     const auto now = Clock::now();
@@ -82,11 +200,13 @@ ChildResult Supervise(pid_t pid, Pipes& p, const std::string& stdin_data,
       timed_out = true;
       break;
     }
-    pollfd fds[3];
+    if (ended_at && now >= *ended_at + kPipeGrace) break;
+    pollfd fds[4];
     int n = 0;
     if (p.out[0] >= 0) fds[n++] = {p.out[0], POLLIN, 0};
     if (p.err[0] >= 0) fds[n++] = {p.err[0], POLLIN, 0};
     if (p.in[1] >= 0) fds[n++] = {p.in[1], POLLOUT, 0};
+    if (pidfd >= 0) fds[n++] = {pidfd, POLLIN, 0};
     const int wait_ms = static_cast<int>(
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)
             .count());
@@ -94,6 +214,12 @@ ChildResult Supervise(pid_t pid, Pipes& p, const std::string& stdin_data,
     if (ready < 0 && errno != EINTR) break;
     for (int i = 0; i < n; ++i) {
       if (fds[i].revents == 0) continue;
+      if (fds[i].fd == pidfd) {
+        close(pidfd);
+        pidfd = -1;
+        ended_at = Clock::now();
+        continue;
+      }
       if (fds[i].fd == p.in[1]) {
         const ssize_t w = write(p.in[1], stdin_data.data() + written,
                                 stdin_data.size() - written);
@@ -117,16 +243,19 @@ ChildResult Supervise(pid_t pid, Pipes& p, const std::string& stdin_data,
       }
     }
   }
+  if (pidfd >= 0) close(pidfd);
   int status = 0;
-  if (!timed_out) {
-    // Output closed; the child may still linger (e.g. a daemonised
-    // grandchild kept nothing open). Wait out the remaining budget.
-    timed_out = !WaitForChild(pid, &status, deadline);
-  }
+  // Output closed (or held open by what the child left behind): the child
+  // itself gets the rest of the budget to end.
+  if (!timed_out) timed_out = !WaitForExit(pid, deadline);
+  // Whatever else runs in its session goes with it, before the child is
+  // reaped (a zombie leader keeps its group id from being reused).
+  kill(-pid, SIGKILL);
+  if (timed_out) kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  Unregister(pid);
+  SweepStrays();
   if (timed_out) {
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
     result.ending = ChildResult::Ending::kTimedOut;
     result.signal = SIGKILL;
   } else if (WIFSIGNALED(status)) {
@@ -201,29 +330,40 @@ void ResetSignalsInChild(const sigset_t& mask) {
 // worker each) before it. Without pidfds, the loop is the fallback.
 bool WaitForChild(pid_t pid, int* status,
                   std::chrono::steady_clock::time_point deadline) {
-  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-  bool ended = true;
-  while (true) {
-    const pid_t w = waitpid(pid, status, WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) break;
-    const auto now = Clock::now();
-    if (now >= deadline) {
-      ended = false;
-      break;
-    }
-    if (pidfd >= 0) {
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)
-              .count();
-      pollfd f{pidfd, POLLIN, 0};
-      poll(&f, 1, static_cast<int>(std::clamp<int64_t>(left, 1, 1000)));
-    } else {
-      usleep(1000);
-    }
+  if (!WaitForExit(pid, deadline)) return false;
+  while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
   }
-  if (pidfd >= 0) close(pidfd);
-  return ended;
+  return true;
+}
+
+void SweepStrays() {
+  const pid_t own_session = getsid(0);
+  std::lock_guard<std::mutex> lock(g_spawn_mutex);
+  // Ending a stray re-parents its own children to us: look again.
+  for (int round = 0; round < 8; ++round) {
+    bool found = false;
+    for (pid_t pid : ChildrenOfThisProcess()) {
+      if (IsRegistered(pid)) continue;
+      const pid_t session = SessionOf(pid);
+      // Our own workers and campaign jobs share our session; a consumer
+      // started here leads one of its own and is registered while it runs.
+      if (session < 0 || session == own_session) continue;
+      found = true;
+      kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+    if (!found) return;
+  }
+}
+
+void KillRunningChildren() {
+  for (auto& slot : g_live) {
+    const pid_t pid = slot.load();
+    if (pid <= 0) continue;
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+  }
 }
 
 std::string ChildResult::Describe() const {
@@ -263,8 +403,10 @@ absl::StatusOr<ChildResult> RunCommand(
   // before the exec, ~0.8 ms a child of a campaign job; the tools are
   // started once a case when unbatched and on every reduction step.
   // Signals are blocked across it so no handler of ours runs in the child.
+  BecomeSubreaper();
   sigset_t all, saved;
   sigfillset(&all);
+  std::unique_lock<std::mutex> spawning(g_spawn_mutex);
   pthread_sigmask(SIG_SETMASK, &all, &saved);
   const pid_t pid = vfork();
   if (pid == 0) {
@@ -281,6 +423,8 @@ absl::StatusOr<ChildResult> RunCommand(
     _exit(127);
   }
   const int vfork_error = errno;
+  if (pid > 0) Register(pid);
+  spawning.unlock();
   pthread_sigmask(SIG_SETMASK, &saved, nullptr);
   if (pid < 0) {
     return absl::ResourceExhaustedError(
@@ -293,12 +437,14 @@ absl::StatusOr<ChildResult> RunInChild(const std::function<std::string()>& body,
                                        const ChildLimits& limits) {
   Pipes p;
   if (auto s = MakePipes(p); !s.ok()) return s;
+  BecomeSubreaper();
   fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) {
     return absl::ResourceExhaustedError(
         absl::StrCat("fork() failed: ", std::strerror(errno)));
   }
+  if (pid > 0) Register(pid);
   if (pid == 0) {
     RedirectInChild(p);
     ApplyLimitsInChild(limits);

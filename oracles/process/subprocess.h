@@ -6,8 +6,16 @@
 // ChildResult describing how the child ended; only failures to create the
 // child at all (fork/pipe/exec setup) are reported as an error Status.
 // Output beyond `max_output_bytes` per stream is dropped (the tail is kept,
-// since crash messages come last). The child gets its own process group so a
-// timeout kills grandchildren too.
+// since crash messages come last).
+//
+// Nothing a child starts outlives it: each child leads a session of its
+// own (so no terminal signal reaches it) and is killed if the thread that
+// started it dies (PR_SET_PDEATHSIG). When it ends — by itself, at its
+// timeout — everything else in its session is killed, and a daemon that
+// left that session (setsid) is found among the orphans re-parented to
+// this process (a child subreaper) and killed too (SweepStrays). A child
+// that ends while something it started keeps its pipes open is reported
+// as it ended, after 100 ms more of reading, not as a timeout.
 #pragma once
 
 #include <sys/types.h>
@@ -77,6 +85,16 @@ absl::StatusOr<ChildResult> RunInChild(const std::function<std::string()>& body,
 // pidfd; a 1 ms poll loop without one).
 bool WaitForChild(pid_t pid, int* status,
                   std::chrono::steady_clock::time_point deadline);
+
+// Kills and reaps every child of this process that is neither running
+// under RunCommand/RunInChild now nor in this process's own session (our
+// workers and campaign jobs are): what consumers left behind. Runs after
+// every child; cheap (a read of /proc/self/task/*/children).
+void SweepStrays();
+
+// SIGKILLs every running child's session. Async-signal-safe: for the
+// termination handlers (fuzzers/cli), which then end the process.
+void KillRunningChildren();
 
 // Absolute path of an executable found in PATH, or nullopt.
 std::optional<std::string> FindProgram(const std::string& name);

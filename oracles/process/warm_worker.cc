@@ -46,12 +46,7 @@ std::string DescribeStatus(int status) {
 
 absl::StatusOr<std::unique_ptr<WarmWorker>> WarmWorker::Start(
     Handler handler, uint64_t memory_bytes) {
-  const pid_t parent = getpid();
   auto peer = frames::ForkPeer([&](int fd) {
-    // Gone with its caller, even one killed with SIGKILL (a campaign job
-    // killed at its deadline).
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(0);
     setpgid(0, 0);
     if (memory_bytes != 0 && kMemoryLimitsEnforced) {
       rlimit rl{memory_bytes, memory_bytes};

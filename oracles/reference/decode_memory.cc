@@ -92,6 +92,14 @@ absl::Status DecodeState::DecodeGlobalVariable(const Instruction& inst) {
   } else if (sc == kScUniformConstant || sc == kScCrossWorkgroup ||
              sc == kScWorkgroup) {
     const TypeDesc* vt = Type(pt->elem);
+    if (vt != nullptr) {
+      if (auto s = CheckObjectSize(
+              *vt,
+              absl::StrCat("the ", sc == kScWorkgroup ? "Workgroup" : "global",
+                           " variable %", id));
+          !s.ok())
+        return s;
+    }
     if (vt == nullptr || !vt->sized)
       return Unimpl(
           absl::StrCat("global variable %", id, " has a type without storage"));
@@ -157,6 +165,12 @@ absl::Status DecodeState::Variable(const Instruction& inst) {
   if (inst.word(0) != kScFunction)
     return Bad("OpVariable in a function must be Function storage");
   const TypeDesc* vt = Type(pt->elem);
+  if (vt != nullptr) {
+    if (auto s = CheckObjectSize(
+            *vt, absl::StrCat("the Function variable %", inst.result_id()));
+        !s.ok())
+      return s;
+  }
   if (vt == nullptr || !vt->sized || vt->size > 0xFFFFFFFFu)
     return Unimpl("OpVariable of a type without storage");
   Inst i{Op_::kVariable};
@@ -275,6 +289,9 @@ absl::Status DecodeState::AccessChain(const Instruction& inst, bool ptr_chain) {
   for (size_t i = first; i < inst.NumOperands(); ++i) {
     const TypeDesc* t = Type(cur);
     if (t == nullptr) return Bad("access chain through an unknown type");
+    if (auto s = CheckObjectSize(*t, "the object an access chain indexes");
+        !s.ok())
+      return s;
     const uint32_t index_id = inst.word(i);
     if (t->cls == TypeDesc::kStruct) {
       auto c = ConstantInt(index_id);

@@ -23,6 +23,17 @@ absl::Status Unimpl(absl::string_view what) {
   return absl::UnimplementedError(what);
 }
 
+absl::Status CheckObjectSize(const TypeDesc& t, absl::string_view what) {
+  if (t.oversize_bytes == 0) return absl::OkStatus();
+  const std::string size = t.oversize_bytes == UINT64_MAX
+                               ? std::string("2^64 bytes or more")
+                               : absl::StrCat(t.oversize_bytes, " bytes (",
+                                              t.oversize_bytes >> 30, " GiB)");
+  return Unimpl(absl::StrCat(what, " needs ", size,
+                             " of memory; the reference interpreter holds "
+                             "objects below 4 GiB"));
+}
+
 std::string OpName(uint32_t opcode) {
   const spirv::OpcodeInfo* info = spirv::FindOpcode(opcode);
   return info ? info->name : absl::StrCat("opcode ", opcode);

@@ -68,6 +68,9 @@ struct TypeDesc {
   uint32_t lanes = 1;  // vector components
   uint32_t elem = 0;   // vector/array element, pointee
   uint64_t count = 0;  // array length
+  // An array the interpreter cannot hold (kMaxObjectBytes or more): the
+  // bytes it needs (UINT64_MAX: 2^64 or more), for the message naming it.
+  uint64_t oversize_bytes = 0;
   bool sized = false;
   uint64_t size = 0;
   uint64_t align = 1;
@@ -116,6 +119,10 @@ struct Shape {
 absl::Status Bad(absl::string_view what);
 // Unimplemented <what> (a feature the interpreter lacks).
 absl::Status Unimpl(absl::string_view what);
+// "the Function variable %7 needs 8589934592 bytes (8 GiB) of memory; the
+// reference holds objects below 4 GiB" when `t` is too large to hold, else
+// OK.
+absl::Status CheckObjectSize(const TypeDesc& t, absl::string_view what);
 // "OpIAdd", or "opcode N" for opcodes the grammar does not know.
 std::string OpName(uint32_t opcode);
 // How a shape reads in messages: "uint", "float4", "bool", ...

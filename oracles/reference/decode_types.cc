@@ -91,8 +91,22 @@ absl::Status DecodeState::DecodeType(const Instruction& inst) {
       t.elem = w(0);
       t.count = info != nullptr && info->known_length ? info->count : 0;
       // Objects stay below 4 GiB: offsets in the executor are 32-bit.
-      take_layout(e != nullptr && t.count != 0 &&
-                  t.count <= kMaxObjectBytes / e->size);
+      const bool fits =
+          e != nullptr && t.count != 0 && t.count <= kMaxObjectBytes / e->size;
+      take_layout(fits);
+      // The length as declared, even where the layout table refused it.
+      uint64_t length = t.count;
+      if (length == 0) {
+        if (auto it = values_.find(w(1)); it != values_.end()) {
+          std::memcpy(&length, it->second.bytes.data(),
+                      std::min<size_t>(8, it->second.bytes.size()));
+        }
+      }
+      if (!fits && e != nullptr && e->size != 0 &&
+          length > kMaxObjectBytes / e->size) {
+        t.oversize_bytes =
+            length > UINT64_MAX / e->size ? UINT64_MAX : length * e->size;
+      }
       break;
     }
     case Op::OpTypeStruct: {

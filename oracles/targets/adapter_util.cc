@@ -19,7 +19,9 @@
 #include "oracles/execution_json.h"
 #include "oracles/targets/warm_reference.h"
 #include "spirv/binary.h"
+#include "spirv/file_io.h"
 #include "spirv/spirv_tools.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::oracles {
 
@@ -158,8 +160,8 @@ Execution RunReferenceInWorker(const spirv::TestCase& test_case,
       std::max(worker_limits.max_output_bytes, 2 * bytes + (size_t{16} << 20));
   auto child = RunInChild(
       [&] {
-        return ExecutionToJson(reference::RunReference(test_case, options))
-            .dump();
+        return spirv::DumpJson(
+            ExecutionToJson(reference::RunReference(test_case, options)));
       },
       worker_limits);
   return ExecutionFromWorker(child, "reference interpreter");
@@ -189,7 +191,7 @@ std::vector<Execution> RunReferenceBatchInWorker(
           for (const Execution& e :
                reference::RunReferenceBatch(launches, options))
             list.push_back(ExecutionToJson(e));
-          return list.dump();
+          return spirv::DumpJson(list);
         },
         worker_limits);
     if (child.ok() && child->ending == ChildResult::Ending::kExited &&
@@ -357,10 +359,9 @@ std::optional<Execution> RunToolStage(const std::vector<std::string>& argv,
 }
 
 absl::StatusOr<std::vector<uint32_t>> ReadModule(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("no output file ", path));
-  const std::string bytes((std::istreambuf_iterator<char>(in)),
-                          std::istreambuf_iterator<char>());
+  auto read = spirv::ReadOutputFile(path);
+  if (!read.ok()) return read.status();
+  const std::string& bytes = *read;
   if (bytes.size() % 4 != 0 || bytes.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         path, ": ", bytes.size(), " bytes, not a whole number of words"));

@@ -4,6 +4,7 @@
 #include "nlohmann/json.hpp"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/consumer_probe.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -21,14 +22,14 @@ std::string ProbeInChild() {
             ? " (ZE_RESULT_ERROR_UNINITIALIZED: no GPU the installed drivers "
               "support)"
             : "");
-    return out.dump();
+    return spirv::DumpJson(out);
   }
   out["initialized"] = true;
   uint32_t driver_count = 0;
   if (zeDriverGet(&driver_count, nullptr) != ZE_RESULT_SUCCESS ||
       driver_count == 0) {
     out["error"] = "no Level Zero driver reported by zeDriverGet";
-    return out.dump();
+    return spirv::DumpJson(out);
   }
   std::vector<ze_driver_handle_t> drivers(driver_count);
   zeDriverGet(&driver_count, drivers.data());
@@ -56,7 +57,7 @@ std::string ProbeInChild() {
     }
   }
   if (out["devices"].empty()) out["error"] = "Level Zero reports no device";
-  return out.dump();
+  return spirv::DumpJson(out);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "oracles/targets/worker_reply.h"
 #include "spirv/binary.h"
 #include "spirv/hash.h"
+#include "spirv/text_bytes.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::oracles {
@@ -842,10 +843,7 @@ std::string Worker(const WorkerInput& in) {
     }
   }
   std::fflush(stdout);
-  return absl::StrCat(
-      kResultMarker,
-      reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-      "\n");
+  return absl::StrCat(kResultMarker, spirv::DumpJson(reply), "\n");
 }
 
 }  // namespace

@@ -16,15 +16,16 @@
 #include "oracles/targets/opencl_adapter.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/targets/tool_adapter.h"
+#include "spirv/file_io.h"
 #include "spirv/kernel_batch.h"
 
 namespace l0spv::oracles {
 namespace {
 
+// Oclgrind's log; what is not a readable regular file (a FIFO, a
+// directory in its place) reads as no report.
 std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in),
-                     std::istreambuf_iterator<char>());
+  return spirv::ReadOutputFile(path, spirv::kMaxInputFileBytes).value_or("");
 }
 
 struct OclgrindReport {

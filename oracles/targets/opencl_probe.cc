@@ -10,6 +10,7 @@
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/cl_info.h"
 #include "oracles/targets/consumer_probe.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -29,7 +30,7 @@ std::string ProbeInChild(const std::vector<std::string>& environment) {
         "no OpenCL platform (clGetPlatformIDs returned %d; is an ICD such as "
         "pocl-opencl-icd installed?)",
         err);
-    return out.dump();
+    return spirv::DumpJson(out);
   }
   std::vector<cl_platform_id> platforms(count);
   clGetPlatformIDs(count, platforms.data(), nullptr);
@@ -59,7 +60,7 @@ std::string ProbeInChild(const std::vector<std::string>& environment) {
     }
     out["platforms"].push_back(pj);
   }
-  return out.dump();
+  return spirv::DumpJson(out);
 }
 
 OpenClProbe ProbeOpenClNow(const std::vector<std::string>& environment) {

@@ -35,6 +35,7 @@
 #include "oracles/targets/worker_reply.h"
 #include "spirv/binary.h"
 #include "spirv/grammar.h"
+#include "spirv/text_bytes.h"
 #include "spirv/unified1/spirv.hpp11"
 
 namespace l0spv::oracles {
@@ -749,7 +750,7 @@ std::string Worker(const WorkerInput& in) {
       reply = ExecutionsReply(RunOnDevice(in, device, platform, capture));
     }
   }
-  return absl::StrCat(kResultMarker, reply.dump());
+  return absl::StrCat(kResultMarker, spirv::DumpJson(reply));
 }
 
 // A batch handed to a warm worker (OpenClWarmWorker), as one CBOR
@@ -808,7 +809,7 @@ std::string ServeWorkerRequest(const std::string& payload) {
   const auto fail = [](const std::string& why) {
     const nlohmann::json error{
         {"error", {{"message", absl::StrCat("harness: warm worker: ", why)}}}};
-    return absl::StrCat(kResultMarker, error.dump());
+    return absl::StrCat(kResultMarker, spirv::DumpJson(error));
   };
   const auto j = nlohmann::json::from_cbor(payload, /*strict=*/true,
                                            /*allow_exceptions=*/false);

@@ -9,19 +9,18 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "oracles/process/scratch_root.h"
 
 namespace l0spv::oracles {
 
 absl::StatusOr<std::string> MakeScratchDir(const std::string& parent,
                                            const std::string& prefix) {
   std::error_code ec;
-  const std::filesystem::path base =
-      parent.empty() ? std::filesystem::temp_directory_path(ec)
-                     : std::filesystem::path(parent);
-  if (ec) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("no temporary directory: ", ec.message(),
-                     " (set TMPDIR or pass a scratch directory)"));
+  std::filesystem::path base(parent);
+  if (parent.empty()) {
+    auto root = ProcessScratchRoot();
+    if (!root.ok()) return root.status();
+    base = *root;
   }
   std::filesystem::create_directories(base, ec);
   std::string templ = (base / (prefix + "XXXXXX")).string();

@@ -2,7 +2,9 @@
 // targets and the module file written into them.
 //
 // Contract: a scratch directory is uniquely named (mkdtemp) under the
-// given parent, or under the system temp dir when the parent is empty;
+// given parent, or under this process's scratch root when the parent is
+// empty (oracles/process/scratch_root.h: removed at exit, swept after a
+// kill);
 // the parent is created if missing. Failure is FailedPrecondition saying
 // what to fix (TMPDIR, a writable directory). A `ScratchDir` removes its
 // directory with everything in it when it dies; a moved-from one removes

@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "oracles/targets/scratch_dir.h"
+#include "spirv/file_io.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -71,16 +72,21 @@ absl::StatusOr<SpirTranslation> TranslateToSpir(
     case ChildResult::Ending::kExited:
       break;
   }
-  std::ifstream in(bc, std::ios::binary);
-  if (child->exit_code != 0 || !in) {
+  if (child->exit_code != 0) {
     result.status = ExecutionStatus::kBuildFailed;
     result.message =
         absl::StrCat(who, " rejected the module (", child->Describe(),
                      "): ", FirstLine(child->stderr_text));
     return result;
   }
-  result.bitcode.assign(std::istreambuf_iterator<char>(in),
-                        std::istreambuf_iterator<char>());
+  auto bitcode = spirv::ReadOutputFile(bc);
+  if (!bitcode.ok()) {
+    result.status = ExecutionStatus::kBuildFailed;
+    result.message = absl::StrCat(who, " exited 0 but wrote no usable output: ",
+                                  bitcode.status().message());
+    return result;
+  }
+  result.bitcode.assign(bitcode->begin(), bitcode->end());
   return result;
 }
 

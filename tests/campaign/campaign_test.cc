@@ -131,7 +131,7 @@ TEST(CampaignTest, WrongResultsAreOneDeduplicatedMismatch) {
   std::stringstream text;
   text << readme.rdbuf();
   EXPECT_THAT(text.str(), HasSubstr("check "));
-  EXPECT_THAT(text.str(), HasSubstr("--signature='mismatch:fault:bytes'"));
+  EXPECT_THAT(text.str(), HasSubstr("--signature=mismatch:fault:bytes"));
   // The case in the finding is a complete, readable test case.
   EXPECT_TRUE(spirv::ReadTestCase(dir + "/case").ok());
 }

@@ -26,6 +26,7 @@
 #include "spirv/file_io.h"
 #include "spirv/image_format.h"
 #include "spirv/spirv_tools.h"
+#include "spirv/text_bytes.h"
 #include "tests/reducer/fault_findings.h"
 #include "tests/reducer/reduce_fault_target.h"
 
@@ -483,8 +484,8 @@ TEST(SpirvReduceStage, MissingProgramIsUnsupportedWithTheReason) {
 }
 
 TEST(SpirvReduceStage, ShellQuoteSurvivesQuotes) {
-  EXPECT_EQ(ShellQuote("a'b"), "'a'\\''b'");
-  EXPECT_EQ(ShellQuote("x y"), "'x y'");
+  EXPECT_EQ(spirv::ShellQuote("a'b"), "'a'\\''b'");
+  EXPECT_EQ(spirv::ShellQuote("x y"), "'x y'");
 }
 
 TEST(Dedup, SameReducedSignatureBecomesOneBucketWithEverySeed) {

@@ -251,5 +251,61 @@ TEST_F(FileIoTest, AppendAddsLines) {
   EXPECT_EQ(Contents(path), "a\nb\n");
 }
 
+TEST_F(FileIoTest, ReadOutputFileReadsOnlyRegularFiles) {
+  const std::string file = (dir_ / "out.spv").string();
+  ASSERT_TRUE(WriteTextFile(file, "abcd").ok());
+  EXPECT_EQ(ReadOutputFile(file).value_or(""), "abcd");
+  // What a hostile consumer leaves where its output belongs.
+  fs::create_directory(dir_ / "a_dir");
+  ASSERT_EQ(::mkfifo((dir_ / "a_fifo").c_str(), 0600), 0);
+  fs::create_symlink("/dev/zero", dir_ / "a_link");
+  for (const auto& [name, kind] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"a_dir", "a directory"},
+           {"a_fifo", "a FIFO"},
+           {"a_link", "a symbolic link"}}) {
+    auto r = ReadOutputFile((dir_ / name).string());
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(r.status().message(), HasSubstr(kind));
+    EXPECT_THAT(r.status().message(), HasSubstr("not a regular file"));
+  }
+  EXPECT_EQ(ReadOutputFile((dir_ / "missing").string()).status().code(),
+            absl::StatusCode::kNotFound);
+  auto big = ReadOutputFile(file, 3);
+  EXPECT_FALSE(big.ok());
+}
+
+TEST_F(FileIoTest, ReadFileInsideRefusesLinksLeadingOut) {
+  ASSERT_TRUE(WriteTextFile((dir_ / "arg0.bin").string(), "data").ok());
+  fs::create_symlink("arg0.bin", dir_ / "arg1.bin");
+  fs::create_symlink("/etc/passwd", dir_ / "arg2.bin");
+  fs::create_symlink("../outside.bin", dir_ / "arg3.bin");
+  EXPECT_EQ(ReadFileInside(dir_.string(), "arg0.bin")->size(), 4u);
+  EXPECT_EQ(ReadFileInside(dir_.string(), "arg1.bin")->size(), 4u);
+  for (const char* name : {"arg2.bin", "arg3.bin"}) {
+    auto r = ReadFileInside(dir_.string(), name);
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_THAT(r.status().message(), HasSubstr(name));
+    EXPECT_THAT(r.status().message(), HasSubstr("leads outside"));
+  }
+}
+
+TEST_F(FileIoTest, CheckTreeStaysInsideNamesTheFirstEscape) {
+  fs::create_directories(dir_ / "case");
+  ASSERT_TRUE(WriteTextFile((dir_ / "case" / "module.spv").string(), "x").ok());
+  fs::create_symlink("module.spv", dir_ / "case" / "alias.spv");
+  EXPECT_TRUE(CheckTreeStaysInside(dir_.string()).ok());
+  fs::create_symlink("/etc/passwd", dir_ / "case" / "arg0.bin");
+  auto s = CheckTreeStaysInside(dir_.string());
+  EXPECT_THAT(s.message(), HasSubstr("arg0.bin"));
+  EXPECT_THAT(s.message(), HasSubstr("symbolic link"));
+  fs::remove(dir_ / "case" / "arg0.bin");
+  ASSERT_EQ(::mkfifo((dir_ / "case" / "pipe").c_str(), 0600), 0);
+  s = CheckTreeStaysInside(dir_.string());
+  EXPECT_THAT(s.message(), HasSubstr("pipe"));
+  EXPECT_THAT(s.message(), HasSubstr("FIFO"));
+}
+
 }  // namespace
 }  // namespace l0spv::spirv

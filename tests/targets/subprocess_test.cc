@@ -3,13 +3,16 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 
 namespace l0spv::oracles {
@@ -199,6 +202,73 @@ TEST(FindProgram, FindsShellAndRejectsMissing) {
   EXPECT_TRUE(FindProgram("sh").has_value());
   EXPECT_FALSE(FindProgram("l0spv-no-such-program").has_value());
   EXPECT_EQ(FindProgram("/bin/sh"), "/bin/sh");
+}
+
+// Whether a process whose command line holds `marker` still runs.
+bool Running(const std::string& marker) {
+  auto r = RunCommand(
+      {"sh", "-c",
+       "ps -eo args | grep -v grep | grep -c '" + marker + "' || true"},
+      Quick());
+  return r.ok() && r->stdout_text != "0\n";
+}
+
+TEST(RunCommand, AGrandchildHoldingThePipesEndsWithTheChild) {
+  // The child exits at once; its background sleep keeps stdout open. The
+  // result is the child's own (not a timeout), and the sleep is gone.
+  ChildLimits limits;
+  limits.wall_time = 20s;
+  auto r =
+      RunCommand({"sh", "-c", "sleep 3141 & echo started; exit 4"}, limits);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->ending, ChildResult::Ending::kExited);
+  EXPECT_EQ(r->exit_code, 4);
+  EXPECT_EQ(r->stdout_text, "started\n");
+  EXPECT_LT(r->wall_time, 5s);
+  EXPECT_FALSE(Running("sleep 3141"));
+}
+
+TEST(RunCommand, AGrandchildThatClosedThePipesIsKilledToo) {
+  auto r = RunCommand(
+      {"sh", "-c", "(sleep 3142 </dev/null >/dev/null 2>&1 &); exit 0"},
+      Quick());
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->Succeeded());
+  EXPECT_FALSE(Running("sleep 3142"));
+}
+
+TEST(RunCommand, ADaemonThatLeftTheSessionIsSweptAfterTheChild) {
+  // setsid in a double fork: another session, re-parented to us.
+  auto r = RunCommand({"sh", "-c",
+                       "(setsid sleep 3143 </dev/null >/dev/null 2>&1 &); "
+                       "sleep 0.2; exit 0"},
+                      Quick());
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->Succeeded());
+  EXPECT_FALSE(Running("sleep 3143"));
+}
+
+TEST(RunCommand, TheChildLeadsASessionOfItsOwn) {
+  auto r = RunCommand({"sh", "-c", "ps -o sid= -p $$; echo $$"}, Quick());
+  ASSERT_TRUE(r.ok());
+  std::vector<std::string> lines = absl::StrSplit(r->stdout_text, '\n');
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_EQ(std::string(absl::StripAsciiWhitespace(lines[0])), lines[1]);
+}
+
+TEST(SweepStrays, LeavesOurOwnSessionsChildrenAlone) {
+  // A child of this process in our session (a worker, a campaign job) is
+  // not a stray, however long it runs.
+  const pid_t pid = fork();
+  if (pid == 0) {
+    sleep(30);
+    _exit(0);
+  }
+  ASSERT_GT(pid, 0);
+  SweepStrays();
+  EXPECT_EQ(kill(pid, 0), 0);
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "oracles/reference/interpreter.h"
 #include "oracles/reference/level_zero/memory_registry.h"
 #include "spirv/test_case.h"
+#include "spirv/text_bytes.h"
 
 namespace l0spv::zeref {
 namespace {
@@ -253,8 +254,7 @@ ze_result_t ZE_APICALL TakeLaunchReports(size_t* size, char* text) {
                       {"reports", nlohmann::json::array()}};
   for (const nlohmann::json& r : log.reports) j["reports"].push_back(r);
   // Invalid UTF-8 in printf output must not throw.
-  const std::string dump =
-      j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string dump = spirv::DumpJson(j);
   const size_t needed = dump.size() + 1;
   if (text == nullptr) {
     *size = needed;
