@@ -6,8 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -204,13 +207,18 @@ TEST(FindProgram, FindsShellAndRejectsMissing) {
   EXPECT_EQ(FindProgram("/bin/sh"), "/bin/sh");
 }
 
-// Whether a process whose command line holds `marker` still runs.
+// Whether a process whose command line holds `marker` still runs (read
+// from /proc: a minimal Debian has no `ps`).
 bool Running(const std::string& marker) {
-  auto r = RunCommand(
-      {"sh", "-c",
-       "ps -eo args | grep -v grep | grep -c '" + marker + "' || true"},
-      Quick());
-  return r.ok() && r->stdout_text != "0\n";
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = e.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    std::string cmd((std::istreambuf_iterator<char>(in)), {});
+    std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+    if (cmd.find(marker) != std::string::npos) return true;
+  }
+  return false;
 }
 
 TEST(RunCommand, AGrandchildHoldingThePipesEndsWithTheChild) {
@@ -249,7 +257,9 @@ TEST(RunCommand, ADaemonThatLeftTheSessionIsSweptAfterTheChild) {
 }
 
 TEST(RunCommand, TheChildLeadsASessionOfItsOwn) {
-  auto r = RunCommand({"sh", "-c", "ps -o sid= -p $$; echo $$"}, Quick());
+  // Field 6 of /proc/PID/stat is the session ("sh" holds no space).
+  auto r =
+      RunCommand({"sh", "-c", "cut -d' ' -f6 /proc/$$/stat; echo $$"}, Quick());
   ASSERT_TRUE(r.ok());
   std::vector<std::string> lines = absl::StrSplit(r->stdout_text, '\n');
   ASSERT_GE(lines.size(), 2u);
