@@ -21,7 +21,9 @@ cases/s and findings over time (SVG charts from stats-history.jsonl),
 the yield across nights (cases/s per target and findings per CPU-hour,
 new and known bugs apart: SVG charts and a table),
 per-target rates of build failures (rejected-valid), timeouts and crashes
-with time per run and harness overhead, and the generator's opcode coverage.
+with time per run and harness overhead, each target's reach (the opcodes
+and OpenCL.std instructions its cases held, by opcode family:
+ci/nightly_reach.py), and the generator's opcode coverage.
 
 Python 3 standard library only. Exit 0 on success, 2 on a missing or
 malformed input (the message names the file) or a failed write (every
@@ -35,6 +37,7 @@ import os
 import sys
 import time
 
+import nightly_reach
 import nightly_yield
 from svg_chart import svg_chart
 
@@ -357,6 +360,8 @@ def render_html(run, previous, nights):
                "lint-clean module the consumer refused); harness overhead = case time "
                "outside every target, per campaign.</p>")
 
+    out += nightly_reach.render_html(run, html.escape)
+
     # Coverage.
     cov = run["coverage"]
     out.append("<h2>Generator coverage</h2>")
@@ -442,6 +447,7 @@ def render_markdown(run, previous, nights):
         else:
             lines.append(f"- {c['name']}: no snapshots")
     lines += [""] + nightly_yield.render_markdown(nights)
+    lines += [""] + nightly_reach.render_markdown(run)
     cov = run["coverage"]
     lines += ["", "## Generator coverage", ""]
     if cov:

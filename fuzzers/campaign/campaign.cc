@@ -25,6 +25,7 @@
 #include "fuzzers/campaign/findings.h"
 #include "fuzzers/campaign/job.h"
 #include "fuzzers/campaign/running_cases.h"
+#include "oracles/targets/target_kinds.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
@@ -114,6 +115,18 @@ absl::Status CheckOrWriteCampaignFile(const CampaignOptions& o) {
 
 uint64_t CaseSeed(const CampaignOptions& o, uint64_t index) {
   return o.seed + index * o.shards + o.shard;
+}
+
+CaseRouter RouterOf(const CampaignOptions& o) {
+  std::vector<RouteTarget> targets;
+  for (const std::string& name : o.targets) {
+    targets.push_back(
+        {name, o.avoid_known_bugs ? oracles::ConsumersOfTarget(name) : 0u,
+         o.spirv_version_fixed ? ~0u
+                               : oracles::NewestSpirvVersionOfTarget(name)});
+  }
+  return CaseRouter(std::move(targets),
+                    o.avoid_known_bugs ? o.route : RouteMode::kAll);
 }
 
 namespace {

@@ -6,9 +6,10 @@
 //  - Case i of the campaign has seed `seed + i * shards + shard`, so shards
 //    K/N of one seed base split the seed space deterministically; job j of
 //    `jobs` takes the cases i ≡ j (mod jobs), in increasing order, a group
-//    of up to `batch` (the largest batch of its targets) at a time: each
-//    case's own work first (generate, reference, transform), then every
-//    target on the group, batched (batch_runner.h).
+//    of cases at a time (enough to fill the largest batch of its targets
+//    at their routed share): each case's own work first (generate,
+//    reference, transform), then every target on the cases routed to it
+//    (routing.h), batched (batch_runner.h).
 //  - Jobs are forked worker processes (each target additionally runs its
 //    consumer in its own worker, see oracles/targets/target.h). A job's
 //    progress lives in OUT/state/job-J.json, rewritten atomically after every
@@ -46,6 +47,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "fuzzers/campaign/routing.h"
 #include "fuzzers/campaign/stats.h"
 #include "generators/kernel/generator.h"
 #include "oracles/targets/target.h"
@@ -61,7 +63,17 @@ struct CampaignOptions {
   uint32_t jobs = 1;
   uint32_t shard = 0;
   uint32_t shards = 1;
-  generators::kernel::GeneratorOptions generator;  // seed is set per case
+  // Seed, avoid_known_bugs and (unless spirv_version_fixed) the newest
+  // SPIR-V version are set per case from its route.
+  generators::kernel::GeneratorOptions generator;
+  // Which targets each case is generated for (routing.h): kSwarm gives
+  // each case a drawn subset, avoiding only their known bugs; kAll sends
+  // every case everywhere, avoiding every target's.
+  RouteMode route = RouteMode::kSwarm;
+  bool avoid_known_bugs = true;  // false: --allow_known_bugs
+  // --spirv_version given: every case is in generator's range, whatever
+  // its targets read (a consumer that cannot read it says unsupported).
+  bool spirv_version_fixed = false;
   oracles::TargetRunLimits limits;
   oracles::TargetOptions target_options;
   // Builds a target by name; null = oracles::MakeTarget(name,
@@ -114,5 +126,11 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
 
 // Seed of global case index i.
 uint64_t CaseSeed(const CampaignOptions& options, uint64_t index);
+
+// The campaign's router: its targets in order, each with the consumers to
+// avoid for it (none without avoid_known_bugs) and the newest SPIR-V its
+// consumer reads (no limit with spirv_version_fixed); kAll when known bugs
+// are not avoided (nothing to route by).
+CaseRouter RouterOf(const CampaignOptions& options);
 
 }  // namespace l0spv::fuzzers::campaign

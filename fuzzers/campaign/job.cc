@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -13,13 +14,17 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "fuzzers/campaign/batch_runner.h"
 #include "fuzzers/campaign/findings.h"
+#include "fuzzers/campaign/routing.h"
+#include "generators/kernel/opcode_stats.h"
 #include "generators/spirv_fuzz/engine.h"
 #include "generators/transform/engine.h"
 #include "generators/transform/split_module.h"
 #include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target_name.h"
+#include "oracles/validity/device_profile.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
@@ -96,6 +101,7 @@ void OnTerm(int) { g_stop = true; }
 // split, reference, transform) before the targets run on the whole group.
 struct CaseWork {
   uint64_t seed = 0;
+  CaseRoute route;  // which targets run it, what it avoids
   absl::StatusOr<spirv::TestCase> test_case = absl::UnknownError("not run");
   // The whole case: what --mutate transforms (then splits alike).
   std::optional<spirv::TestCase> whole;
@@ -108,7 +114,38 @@ struct CaseWork {
   // --mutate=spirv-fuzz: what a finding on the mutant keeps (FindingRecord::
   // extra_files), and the mutant's target name ("spirv-fuzz:SEED").
   std::map<std::string, std::string> spirv_fuzz_files;
+  // What a target that runs the case (or its mutant) to a verdict other
+  // than skipped adds to its stats.json coverage.
+  TargetCoverage names, mutated_names;
 };
+
+// The names of `c`'s modules for per-target coverage.
+TargetCoverage CoverageOf(const spirv::TestCase& c,
+                          const oracles::DeviceProfile& profile) {
+  TargetCoverage names;
+  generators::kernel::AddCoverageNames(c.module_words, profile, names.core,
+                                       names.opencl_std);
+  for (const auto& words : c.linked_modules)
+    generators::kernel::AddCoverageNames(words, profile, names.core,
+                                         names.opencl_std);
+  return names;
+}
+
+void AddCoverage(const TargetCoverage& names, TargetCoverage& into) {
+  into.core.insert(names.core.begin(), names.core.end());
+  into.opencl_std.insert(names.opencl_std.begin(), names.opencl_std.end());
+}
+
+// `generate` flags that give what the campaign sent case `w`'s targets.
+std::string GenerateFlagsOf(const CampaignOptions& o, const CaseWork& w) {
+  std::string flags = " --profile=" + o.generator.profile;
+  if (!o.avoid_known_bugs) return flags + " --allow_known_bugs";
+  std::vector<std::string> routed;
+  for (size_t i = 0; i < o.targets.size(); ++i)
+    if (w.route.runs[i]) routed.push_back(o.targets[i]);
+  if (routed.empty()) return flags + " --allow_known_bugs";
+  return flags + " " + spirv::ShellQuote("--avoid=" + absl::StrJoin(routed, ","));
+}
 
 // Records a finding of case `w`; a write that fails stops the job before
 // the case is counted, so a resume redoes it.
@@ -184,7 +221,7 @@ void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
   ++c["runs"];
   sf::EngineOptions eo;
   eo.program = o.spirv_fuzz;
-  eo.avoid_known_bugs = o.generator.avoid_known_bugs;
+  eo.avoid_known_bugs = w.route.avoid;
   eo.scratch_dir = o.target_options.scratch_dir;
   eo.wall_time = std::max<std::chrono::milliseconds>(o.limits.wall_time,
                                                      std::chrono::seconds(30));
@@ -259,14 +296,23 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
                  oracles::Target& ref, oracles::Target& strict_ref) {
   generators::kernel::GeneratorOptions g = o.generator;
   g.seed = w.seed;
+  g.avoid_known_bugs = w.route.avoid;
+  if (w.route.newest_spirv != ~0u)
+    g.max_spirv_version = g.max_spirv_version == 0
+                              ? w.route.newest_spirv
+                              : std::min(g.max_spirv_version,
+                                         w.route.newest_spirv);
   w.test_case = generators::kernel::GenerateTestCase(g);
+  const bool linkonce =
+      o.split_linkonce &&
+      (w.route.avoid & generators::transform::LinkonceBugConsumers()) == 0;
   const auto split = [&](spirv::TestCase& c) {
     if (o.split_modules == 0) return;
     generators::transform::SplitOptions so;
     so.seed = w.seed;
     so.modules = o.split_modules == 1 ? 0 : o.split_modules;
-    so.avoid_known_bugs = o.generator.avoid_known_bugs;
-    auto parts = generators::transform::SplitCase(c, so, o.split_linkonce);
+    so.avoid_known_bugs = w.route.avoid;
+    auto parts = generators::transform::SplitCase(c, so, linkonce);
     if (parts.ok()) {
       c = *std::move(parts);
     } else if (!absl::IsFailedPrecondition(parts.status())) {
@@ -300,7 +346,7 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
   // transformations must give every target the same results.
   generators::transform::TransformOptions to;
   to.seed = w.seed;
-  to.avoid_known_bugs = o.generator.avoid_known_bugs;
+  to.avoid_known_bugs = w.route.avoid;
   auto mutated = generators::transform::Transform(w.whole ? *w.whole : tc, to);
   if (!mutated.ok()) {
     ++stats.generator_errors;
@@ -331,7 +377,8 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
     record(mrv, mt,
            {{"ref", w.reference}, {"ref~mutated", w.mutated_reference}},
            absl::StrCat(spirv::ShellQuote(o.self_command),
-                        " generate --seed=", w.seed, " --out=original && ",
+                        " generate --seed=", w.seed, GenerateFlagsOf(o, w),
+                        " --out=original && ",
                         spirv::ShellQuote(o.self_command),
                         " replay original {case} --check"));
   } else if (mrv.kind == oracles::VerdictKind::kOk) {
@@ -355,6 +402,10 @@ uint32_t GroupSizeFor(const CampaignOptions& o, const oracles::Target& target) {
   const uint32_t batch = BatchSizeFor(o, target.name());
   return batch > 1 && target.batches_by_key() ? 4 * batch : batch;
 }
+
+// A group's cases are held in memory and redone whole after a failed
+// write: bounded whatever a target's share.
+constexpr uint32_t kMaxGroupCases = 512;
 
 }  // namespace
 
@@ -389,9 +440,18 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline,
   // (generate, split, reference, transform), then every target on the whole
   // group (batched by RunOnTarget), so a consumer pays its fixed cost once
   // per batch.
+  // Each target's batches fill at its routed share of the group.
+  const CaseRouter router = RouterOf(o);
   uint32_t group_size = 1;
-  for (const auto& target : targets)
-    group_size = std::max(group_size, GroupSizeFor(o, *target));
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const double share = std::max(router.Share(i), 1.0 / 16);
+    group_size = std::max(
+        group_size, static_cast<uint32_t>(std::ceil(
+                        GroupSizeFor(o, *targets[i]) / share)));
+  }
+  group_size = std::min(group_size, kMaxGroupCases);
+  auto profile = oracles::FindDeviceProfile(o.generator.profile);
+  if (!profile.ok()) return kJobSetupFailed;
   while (!g_stop && Clock::now() < deadline) {
     const auto group_start = Clock::now();
     uint64_t inside_targets = 0;
@@ -415,6 +475,7 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline,
       if (o.iterations != 0 && index >= o.iterations) break;
       CaseWork& w = group.emplace_back();
       w.seed = CaseSeed(o, index);
+      w.route = router.Route(w.seed);
       // In-process work runs now: a job dying here names this case. `next`
       // stays at the group's first case, so a resume after a failed write
       // redoes the whole group (a death skips the first case per restart).
@@ -428,19 +489,22 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline,
                          std::move(reproduce), state.stats);
           },
           **ref, **strict_ref);
+      if (w.original_ready) w.names = CoverageOf(*w.test_case, *profile);
+      if (w.mutated_ready) w.mutated_names = CoverageOf(*w.mutated, *profile);
     }
     if (group.empty()) break;
     // The targets' turn: a job dying now is recorded against the group's
     // first case.
     running.Set(job, static_cast<int64_t>(group.front().seed));
-    for (auto& target : targets) {
-      const std::string& name = target->name();
+    for (size_t t = 0; t < targets.size(); ++t) {
+      oracles::Target& target = *targets[t];
+      const std::string& name = target.name();
       for (const bool mutated : {false, true}) {
         std::vector<CaseOnTarget> runnable;
         std::vector<CaseWork*> owners;
         for (CaseWork& w : group) {
           const bool ready = mutated ? w.mutated_ready : w.original_ready;
-          if (!ready) continue;
+          if (!ready || !w.route.runs[t]) continue;
           runnable.push_back({mutated ? &*w.mutated : &*w.test_case,
                               mutated ? &w.mutated_reference : &w.reference});
           owners.push_back(&w);
@@ -450,7 +514,7 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline,
         TargetCounters& counters = state.stats.targets[counter_name];
         const std::vector<TargetResult> results =
             timed([&] {
-              return RunOnTarget(*target, runnable, BatchSizeFor(o, name),
+              return RunOnTarget(target, runnable, BatchSizeFor(o, name),
                                  o.limits, counters);
             }).first;
         for (size_t i = 0; i < results.size(); ++i) {
@@ -460,6 +524,9 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline,
           const oracles::Execution& e = results[i].execution;
           const oracles::Verdict& v = results[i].verdict;
           counters.Count(v.kind, results[i].nanos);
+          if (v.kind != oracles::VerdictKind::kSkipped)
+            AddCoverage(mutated ? w.mutated_names : w.names,
+                        state.stats.coverage[name]);
           if (!mutated) {
             w.original_signatures[name] = v.signature;
             if (v.IsFinding())

@@ -30,6 +30,11 @@ void CampaignStats::Add(const CampaignStats& o) {
   harness_nanos = SaturatingAdd(harness_nanos, o.harness_nanos);
   for (const auto& [name, n] : o.spirv_fuzz)
     spirv_fuzz[name] = SaturatingAdd(spirv_fuzz[name], n);
+  for (const auto& [name, c] : o.coverage) {
+    TargetCoverage& mine = coverage[name];
+    mine.core.insert(c.core.begin(), c.core.end());
+    mine.opencl_std.insert(c.opencl_std.begin(), c.opencl_std.end());
+  }
   for (const auto& [name, c] : o.targets) {
     TargetCounters& mine = targets[name];
     mine.runs = SaturatingAdd(mine.runs, c.runs);
@@ -87,6 +92,11 @@ nlohmann::json CampaignStats::ToJson() const {
                         {"harness_nanos", harness_nanos},
                         {"targets", t}};
   if (!spirv_fuzz.empty()) out["spirv_fuzz"] = spirv_fuzz;
+  if (!coverage.empty()) {
+    nlohmann::json& c = out["coverage"] = nlohmann::json::object();
+    for (const auto& [name, reach] : coverage)
+      c[name] = {{"core", reach.core}, {"opencl_std", reach.opencl_std}};
+  }
   return out;
 }
 
@@ -115,6 +125,14 @@ CampaignStats CampaignStats::Read(spirv::JsonField j) {
       if (y[key].present()) y[key].Number(0, kMax);
     for (auto& [name, t] : y["targets"].Members(kMaxTargets))
       t["cases_per_second"].Number(0, kMax);
+  }
+  // The grammar has under a thousand core opcodes and 162 OpenCL.std ones.
+  constexpr size_t kMaxNames = 4096;
+  for (auto& [name, t] : j["coverage"].Members(kMaxTargets, false)) {
+    TargetCoverage& c = s.coverage[name];
+    for (auto& op : t["core"].Array(kMaxNames)) c.core.insert(op.NonEmptyString());
+    for (auto& op : t["opencl_std"].Array(kMaxNames))
+      c.opencl_std.insert(op.NonEmptyString());
   }
   for (auto& [name, t] : j["targets"].Members(kMaxTargets)) {
     TargetCounters c;

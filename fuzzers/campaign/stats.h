@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -31,6 +32,15 @@ struct TargetCounters {
   void Count(oracles::VerdictKind kind, uint64_t run_nanos);
 };
 
+// The language one target received (stats.json "coverage"): the usable
+// core opcodes outside images and the OpenCL.std instructions, by name, of
+// the cases it ran to a verdict other than `skipped`
+// (generators/kernel/opcode_stats.h, AddCoverageNames).
+struct TargetCoverage {
+  std::set<std::string> core;
+  std::set<std::string> opencl_std;
+};
+
 struct CampaignStats {
   uint64_t cases = 0;
   uint64_t generator_errors = 0;
@@ -47,6 +57,10 @@ struct CampaignStats {
   // changed-results (spirv-fuzz bugs), usable, transformations, and
   // fixup.<what> per Kernel fix-up). Written as "spirv_fuzz" when not empty.
   std::map<std::string, uint64_t> spirv_fuzz;
+  // By target name (original and mutated cases alike). Add() unites the
+  // sets; Since() keeps them whole (a resumed run's reach includes what
+  // it inherited). Written as "coverage" when not empty.
+  std::map<std::string, TargetCoverage> coverage;
 
   // Sums saturate at kMaxCounter (a merged or resumed campaign cannot wrap).
   void Add(const CampaignStats& other);

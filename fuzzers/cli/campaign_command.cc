@@ -10,6 +10,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "fuzzers/campaign/campaign.h"
@@ -34,6 +35,7 @@ ABSL_DECLARE_FLAG(bool, allow_known_bugs);
 ABSL_DECLARE_FLAG(bool, non_uniform);
 ABSL_DECLARE_FLAG(std::string, reduce_time);
 ABSL_DECLARE_FLAG(std::string, spirv_reduce);
+ABSL_DECLARE_FLAG(std::string, spirv_version);
 ABSL_FLAG(std::string, time, "60s",
           "how long to run: 90, 90s, 10m, 2h (ignored with --iterations)");
 ABSL_FLAG(uint64_t, iterations, 0, "number of test cases (0 = use --time)");
@@ -52,6 +54,12 @@ ABSL_FLAG(std::string, mutate, "off",
           "(or --mutate alone: our semantics-preserving transformations), "
           "`spirv-fuzz` (SPIRV-Tools' spirv-fuzz + the Kernel fix-up; "
           "install it with ci/install-spirv-fuzz.sh), or off");
+ABSL_FLAG(std::string, route, "swarm",
+          "which targets each case is generated for: swarm (default: a "
+          "drawn subset of about half the targets per case, avoiding only "
+          "their known bugs, so one consumer's bug or limitation never "
+          "narrows what the others get) or all (every case on every "
+          "target, avoiding all their bugs)");
 ABSL_FLAG(bool, no_reduce, false,
           "do not reduce findings after the campaign (see `reduce`)");
 
@@ -99,6 +107,50 @@ std::string AutoProfile(const std::vector<std::string>& targets) {
     }
   }
   return chosen;
+}
+
+// "routing swarm (each target about 45% of the cases)" for the banner.
+std::string RoutingText(const fuzzers::campaign::CampaignOptions& o) {
+  const fuzzers::campaign::CaseRouter router = fuzzers::campaign::RouterOf(o);
+  if (router.mode() == fuzzers::campaign::RouteMode::kAll ||
+      o.targets.size() < 2)
+    return "every case on every target";
+  std::vector<std::string> shares;
+  for (size_t i = 0; i < o.targets.size(); ++i)
+    shares.push_back(absl::StrFormat("%s %.0f%%", o.targets[i],
+                                     100 * router.Share(i)));
+  return "routing swarm (cases per target: " + absl::StrJoin(shares, ", ") +
+         ")";
+}
+
+// One line per target at the campaign's end: the cases it ran and the
+// language they held (stats.json "coverage"), then the union.
+void PrintReach(const fuzzers::campaign::CampaignOptions& o,
+                const fuzzers::campaign::CampaignStats& stats,
+                std::ostream& out) {
+  fuzzers::campaign::TargetCoverage all;
+  for (const std::string& t : o.targets) {
+    auto counters = stats.targets.find(t);
+    if (counters == stats.targets.end()) continue;
+    const uint64_t runs = counters->second.runs;
+    auto skipped = counters->second.verdicts.find("skipped");
+    fuzzers::campaign::TargetCoverage reach;
+    if (auto c = stats.coverage.find(t); c != stats.coverage.end())
+      reach = c->second;
+    all.core.insert(reach.core.begin(), reach.core.end());
+    all.opencl_std.insert(reach.opencl_std.begin(), reach.opencl_std.end());
+    out << absl::StrFormat(
+        "reach %s: %u of %u cases (%.0f%%, %u skipped), %u core opcodes, "
+        "%u OpenCL.std\n",
+        t, runs, stats.cases,
+        stats.cases == 0 ? 0.0 : 100.0 * runs / stats.cases,
+        skipped == counters->second.verdicts.end() ? 0 : skipped->second,
+        reach.core.size(), reach.opencl_std.size());
+  }
+  if (o.targets.size() > 1)
+    out << absl::StrFormat(
+        "reach of all targets: %u core opcodes, %u OpenCL.std\n",
+        all.core.size(), all.opencl_std.size());
 }
 
 // Reduces every finding of OUT without a reduced/ bundle (one --reduce_time
@@ -291,13 +343,15 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   }
   o.generator.profile = profile;
   o.generator.max_statements = absl::GetFlag(FLAGS_max_statements);
-  // Avoid the known bugs of the consumers this campaign exercises (and only
-  // those), unless --allow_known_bugs.
-  o.generator.avoid_known_bugs = 0;
-  if (!absl::GetFlag(FLAGS_allow_known_bugs)) {
-    for (const std::string& t : o.targets)
-      o.generator.avoid_known_bugs |= oracles::ConsumersOfTarget(t);
-  }
+  // Each case avoids the known bugs of the targets it is routed to (and
+  // only those), unless --allow_known_bugs.
+  o.avoid_known_bugs = !absl::GetFlag(FLAGS_allow_known_bugs);
+  const std::string route = absl::GetFlag(FLAGS_route);
+  if (route != "swarm" && route != "all")
+    return UsageError("campaign",
+                      "--route expects swarm or all, not '" + route + "'");
+  o.route = route == "all" ? fuzzers::campaign::RouteMode::kAll
+                           : fuzzers::campaign::RouteMode::kSwarm;
   auto allowed = AllowedBugsFromFlag();
   if (!allowed.ok())
     return UsageError("campaign", std::string(allowed.status().message()));
@@ -315,23 +369,21 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (!split.ok())
     return UsageError("campaign", std::string(split.status().message()));
   o.split_modules = *split;
+  // Per case, only while no linker bug about it is avoided (job.cc).
   o.split_linkonce =
-      device_profile->FindExtension("SPV_KHR_linkonce_odr") != nullptr &&
-      (o.generator.avoid_known_bugs & SpirvLinkLinkonceBugs()) == 0;
+      device_profile->FindExtension("SPV_KHR_linkonce_odr") != nullptr;
   if (absl::Status v = SpirvVersionsFromFlag(*device_profile, o.generator);
       !v.ok())
     return UsageError("campaign", std::string(v.message()));
-  // The version swarm stops at the newest SPIR-V every target's consumer
-  // reads; a version asked for explicitly is sent as asked (a consumer that
-  // cannot read it says unsupported).
-  if (o.generator.max_spirv_version == 0) {
-    uint32_t newest = ~0u;
-    for (const std::string& t : o.targets)
-      newest = std::min(newest, oracles::NewestSpirvVersionOfTarget(t));
-    if (o.mutate ==
-        fuzzers::campaign::CampaignOptions::MutateEngine::kSpirvFuzz)
-      newest =
-          std::min(newest, oracles::NewestSpirvVersionOfTarget("spirv-fuzz"));
+  // The version swarm stops at the newest SPIR-V every target of a case
+  // reads (the router's, per case) and spirv-fuzz reads; a version asked
+  // for explicitly is sent as asked (a consumer that cannot read it says
+  // unsupported).
+  o.spirv_version_fixed = absl::GetFlag(FLAGS_spirv_version) != "swarm";
+  if (!o.spirv_version_fixed &&
+      o.mutate ==
+          fuzzers::campaign::CampaignOptions::MutateEngine::kSpirvFuzz) {
+    const uint32_t newest = oracles::NewestSpirvVersionOfTarget("spirv-fuzz");
     if (newest != ~0u) o.generator.max_spirv_version = newest;
   }
   o.limits.wall_time = std::chrono::seconds(absl::GetFlag(FLAGS_timeout));
@@ -343,7 +395,8 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   o.live_progress = ::isatty(STDERR_FILENO);
   std::cerr << "campaign: targets ref" << (o.targets.empty() ? "" : ",")
             << absl::StrJoin(o.targets, ",") << "; profile " << profile << "; "
-            << o.jobs << " job(s); out " << o.out << "\n";
+            << RoutingText(o) << "; " << o.jobs << " job(s); out " << o.out
+            << "\n";
   auto result = fuzzers::campaign::RunCampaign(o, std::cerr);
   if (!result.ok()) {
     return UsageError("campaign", std::string(result.status().message()));
@@ -358,6 +411,7 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
     ReduceNewFindings(o.out);
     LabelKnownFindings(o.out);
   }
+  PrintReach(o, result->stats, std::cout);
   std::cout << "campaign done: " << result->stats.cases << " cases";
   if (o.split_modules != 0)
     std::cout << " (" << result->stats.split_cases << " of several modules)";
@@ -380,6 +434,7 @@ Command CampaignCommand() {
       "           [--non_uniform]\n"
       "           [--images=off|swarm|on] [--printf=swarm|on|off]\n"
       "           [--spirv_version=swarm|1.N|1.N-1.M] [--batch=auto|off|N]\n"
+      "           [--route=swarm|all]\n"
       "           [--no_reduce] [--reduce_time=5m] [--spirv_reduce=PATH]\n\n"
       "Generates test cases, runs each on the reference interpreter and on "
       "every target, and judges every target against the reference "
@@ -390,7 +445,9 @@ Command CampaignCommand() {
       "with the same --out, a campaign resumes. --shard=K/N splits the "
       "seed space for batch schedulers; `l0spv-fuzz merge` combines the "
       "shards. Without --target: every available target (`l0spv-fuzz "
-      "targets`). --images=on|swarm adds image and sampler kernels (as in "
+      "targets`). Each case is generated for a drawn subset of the targets "
+      "(--route=swarm, default) and avoids only their known bugs; "
+      "--route=all sends every case to every target. --images=on|swarm adds image and sampler kernels (as in "
       "`generate`); --printf likewise (default swarm). Each case is a SPIR-V "
       "version from 1.0 to the newest "
       "the profile and every target's consumer read (--spirv_version). After "
@@ -420,6 +477,7 @@ Command CampaignCommand() {
        "split",
        "mutate",
        "batch",
+       "route",
        "no_reduce",
        "reduce_time",
        "spirv_reduce"},

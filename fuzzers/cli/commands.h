@@ -30,9 +30,6 @@ absl::StatusOr<generators::kernel::PrintfMode> PrintfModeFromFlag();
 absl::StatusOr<std::vector<oracles::KnownBugId>> AllowedBugsFromFlag();
 // --split: 0 = off, 1 = on (2-4 modules drawn per case), else the count.
 absl::StatusOr<uint32_t> SplitModulesFromFlag();
-// The consumers of the known LinkOnceODR bugs (spirv-link): split cases get
-// LinkOnceODR copies only while none of them is avoided.
-uint32_t SpirvLinkLinkonceBugs();
 // The generator's SPIR-V version range from --spirv_version (generate and
 // campaign); InvalidArgument for a malformed value or one the profile
 // cannot take.

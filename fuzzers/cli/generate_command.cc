@@ -1,5 +1,6 @@
 // `l0spv-fuzz generate`: test cases from the kernel generator; optionally
 // checks each one (lint + reference run) and prints the coverage table.
+#include <algorithm>
 #include <iostream>
 #include <map>
 
@@ -17,6 +18,8 @@
 #include "oracles/compare/compare.h"
 #include "oracles/known_bugs/registry.h"
 #include "oracles/reference/interpreter.h"
+#include "oracles/targets/target_kinds.h"
+#include "oracles/targets/target_registry.h"
 #include "oracles/validity/lint.h"
 #include "spirv/binary.h"
 #include "spirv/text_bytes.h"
@@ -45,7 +48,14 @@ ABSL_FLAG(uint32_t, max_statements, 60,
           "upper bound on the kernel's statements (each case draws its size "
           "below it)");
 ABSL_FLAG(bool, allow_known_bugs, false,
-          "also emit constructs with known, filed consumer bugs");
+          "also emit constructs with known, filed consumer bugs (a "
+          "campaign; `generate` emits them unless --avoid)");
+ABSL_FLAG(std::string, avoid, "",
+          "generate: comma-separated targets (`l0spv-fuzz targets` names) "
+          "whose consumers' known bugs and limitations the cases leave out, "
+          "staying at the newest SPIR-V they all read: what a campaign "
+          "sends a case routed to those targets. Default: none (the whole "
+          "language)");
 ABSL_FLAG(std::string, allow_bug, "",
           "comma-separated known-bug registry names (`l0spv-fuzz known-bugs` "
           "lists them) whose constructs are emitted anyway, every other gate "
@@ -197,12 +207,6 @@ absl::StatusOr<generators::kernel::ImageMode> ImageModeFromFlag() {
                                                    absl::GetFlag(FLAGS_images));
 }
 
-uint32_t SpirvLinkLinkonceBugs() {
-  return oracles::ConsumersOf(
-      {oracles::KnownBugId::kSpirvLinkLinkonceOdrImport,
-       oracles::KnownBugId::kSpirvLinkLinkonceOdrDecoration});
-}
-
 absl::StatusOr<std::vector<oracles::KnownBugId>> AllowedBugsFromFlag() {
   std::vector<oracles::KnownBugId> ids;
   const std::string list = absl::GetFlag(FLAGS_allow_bug);
@@ -276,13 +280,37 @@ int RunGenerate(const std::vector<std::string>& positional) {
   generators::kernel::GeneratorOptions options;
   options.profile = profile_name;
   options.max_statements = absl::GetFlag(FLAGS_max_statements);
-  options.avoid_known_bugs =
-      absl::GetFlag(FLAGS_allow_known_bugs)
-          ? 0u
-          : static_cast<uint32_t>(oracles::kAllConsumers);
+  // The whole language unless --avoid names the targets to spare.
+  options.avoid_known_bugs = 0;
+  uint32_t newest_spirv = ~0u;
+  const std::string avoid = absl::GetFlag(FLAGS_avoid);
+  if (!avoid.empty()) {
+    if (absl::GetFlag(FLAGS_allow_known_bugs))
+      return UsageError("generate",
+                        "--avoid and --allow_known_bugs contradict each "
+                        "other: drop one");
+    auto targets = oracles::ParseTargetList(avoid);
+    if (!targets.ok())
+      return UsageError("generate",
+                        "--avoid: " + std::string(targets.status().message()));
+    for (const std::string& t : *targets) {
+      options.avoid_known_bugs |= oracles::ConsumersOfTarget(t);
+      newest_spirv =
+          std::min(newest_spirv, oracles::NewestSpirvVersionOfTarget(t));
+    }
+  } else {
+    std::cerr << "generate: no --avoid: the whole language, constructs of "
+                 "known consumer bugs included (--avoid=TARGET,... leaves "
+                 "out those targets' known bugs, as a campaign does)\n";
+  }
   auto allowed = AllowedBugsFromFlag();
   if (!allowed.ok())
     return UsageError("generate", std::string(allowed.status().message()));
+  if (!allowed->empty() && avoid.empty())
+    return UsageError("generate",
+                      "--allow_bug lifts one gate of the targets --avoid "
+                      "names; without --avoid every known bug's construct is "
+                      "emitted already");
   options.allowed_bugs = *std::move(allowed);
   options.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
   auto images = ImageModeFromFlag();
@@ -295,6 +323,8 @@ int RunGenerate(const std::vector<std::string>& positional) {
   options.printf = *printf_mode;
   if (absl::Status v = SpirvVersionsFromFlag(*profile, options); !v.ok())
     return UsageError("generate", std::string(v.message()));
+  if (absl::GetFlag(FLAGS_spirv_version) == "swarm" && newest_spirv != ~0u)
+    options.max_spirv_version = newest_spirv;
   if (options.images == generators::kernel::ImageMode::kOn &&
       !profile->images) {
     return UsageError(
@@ -319,7 +349,8 @@ int RunGenerate(const std::vector<std::string>& positional) {
       split.modules = split_modules == 1 ? 0 : split_modules;
       const bool linkonce =
           profile->FindExtension("SPV_KHR_linkonce_odr") != nullptr &&
-          (options.avoid_known_bugs & SpirvLinkLinkonceBugs()) == 0;
+          (options.avoid_known_bugs &
+           generators::transform::LinkonceBugConsumers()) == 0;
       split.avoid_known_bugs = options.avoid_known_bugs;
       auto parts = generators::transform::SplitCase(*tc, split, linkonce);
       if (parts.ok()) {
@@ -424,12 +455,14 @@ Command GenerateCommand() {
       "random, valid, UB-free Level Zero kernels (test cases) from seeds",
       "generate [--seed=N] [--count=K] [--out=DIR] [--profile=NAME]\n"
       "         [--stats [--coverage]] [--check] [--max_statements=N]\n"
-      "         [--allow_known_bugs | --allow_bug=NAME,...] [--non_uniform] "
+      "         [--avoid=TARGET,... | --allow_bug=NAME,...] [--non_uniform] "
       "[--images=off|swarm|on] [--printf=swarm|on|off]\n"
       "         [--spirv_version=swarm|1.N|1.N-1.M]\n\n"
       "Generates test cases (module, ND-range, argument buffers, float "
       "tolerances) from consecutive seeds; the same seed, flags and "
-      "profile always give the same bytes. --out writes case "
+      "profile always give the same bytes. Cases hold the whole language, "
+      "known consumer bugs included; --avoid=TARGET,... leaves out those "
+      "targets' known bugs and limitations (what a campaign sends them). --out writes case "
       "directories (`l0spv-fuzz run DIR --target=...` runs one). "
       "--check lints each case and runs it on the reference interpreter; "
       "a rejection or undefined behaviour is a generator bug (exit 1). "
@@ -450,7 +483,8 @@ Command GenerateCommand() {
       "Export/Import linkage); a case without a movable function stays "
       "whole (counted).",
       {"seed", "count", "out", "profile", "stats", "coverage", "check", "json",
-       "max_statements", "allow_known_bugs", "allow_bug", "non_uniform",
+       "max_statements", "allow_known_bugs", "avoid", "allow_bug",
+       "non_uniform",
        "images", "printf", "spirv_version", "split"},
       RunGenerate};
 }

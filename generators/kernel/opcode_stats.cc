@@ -5,6 +5,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "spirv/binary.h"
 #include "spirv/grammar.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -263,6 +264,49 @@ nlohmann::json OpcodeStats::ToJson() const {
     j["opencl_std"][ExtName(n)] = {{"modules", c.modules},
                                    {"occurrences", c.occurrences}};
   return j;
+}
+
+namespace {
+// Whether an OpExtInstImport's words name "OpenCL.std" (its literal string
+// starts at word 2, NUL-terminated, packed little-end first).
+bool ImportsOpenClStd(std::span<const uint32_t> words) {
+  constexpr std::string_view kName = "OpenCL.std";
+  std::string name;
+  for (size_t i = 2; i < words.size(); ++i) {
+    for (int b = 0; b < 4; ++b) {
+      const char c = static_cast<char>((words[i] >> (8 * b)) & 0xff);
+      if (c == '\0') return name == kName;
+      name.push_back(c);
+    }
+  }
+  return false;
+}
+}  // namespace
+
+void AddCoverageNames(std::span<const uint32_t> words,
+                      const oracles::DeviceProfile& profile,
+                      std::set<std::string>& core,
+                      std::set<std::string>& opencl_std) {
+  constexpr uint32_t kExtInstImport =
+      static_cast<uint32_t>(spv::Op::OpExtInstImport);
+  constexpr uint32_t kExtInst = static_cast<uint32_t>(spv::Op::OpExtInst);
+  absl::flat_hash_set<uint32_t> opcodes, ext_insts;
+  uint32_t std_set = 0;  // 0 is never a result id
+  spirv::ScanInstructions(words, [&](uint32_t op, auto inst) {
+    opcodes.insert(op);
+    if (op == kExtInstImport && inst.size() >= 3 && ImportsOpenClStd(inst))
+      std_set = inst[1];
+    // OpExtInst: type, result, set, instruction.
+    if (op == kExtInst && inst.size() >= 5 && inst[3] == std_set)
+      ext_insts.insert(inst[4]);
+    return true;
+  });
+  for (uint32_t op : opcodes) {
+    const spirv::OpcodeInfo* info = spirv::FindOpcode(op);
+    if (info != nullptr && Usable(*info, profile) && !IsImageOpcode(*info))
+      core.insert(info->name);
+  }
+  for (uint32_t number : ext_insts) opencl_std.insert(ExtName(number));
 }
 
 }  // namespace l0spv::generators::kernel

@@ -11,10 +11,14 @@
 // transformed modules alike); AddTransformed() records the opcodes whose
 // instruction count a transformation sequence changed (it created or removed
 // instructions of that opcode). Columns never fed print "-".
+// AddCoverageNames() is the same count for one module by name, as a
+// campaign's per-target coverage keeps it.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -67,5 +71,14 @@ class OpcodeStats {
   std::map<uint32_t, uint64_t> ext_ref_ran_;
   bool checked_ = false, transformed_any_ = false;
 };
+
+// Adds to `core` the core opcodes of `words` that CoverageText counts as
+// usable outside images for `profile`, and to `opencl_std` its OpenCL.std
+// instructions, by name. A scan of the words, not a parse (cheap enough for
+// every case of a campaign); malformed words add what precedes the fault.
+void AddCoverageNames(std::span<const uint32_t> words,
+                      const oracles::DeviceProfile& profile,
+                      std::set<std::string>& core,
+                      std::set<std::string>& opencl_std);
 
 }  // namespace l0spv::generators::kernel

@@ -12,6 +12,7 @@
 #include "generators/transform/duplicate_linkonce.h"
 #include "generators/transform/registry.h"
 #include "generators/transform/split_module.h"
+#include "oracles/known_bugs/registry.h"
 #include "spirv/binary.h"
 #include "spirv/hash.h"
 #include "spirv/spirv_tools.h"
@@ -422,6 +423,12 @@ absl::StatusOr<spirv::TestCase> SplitCase(const spirv::TestCase& test_case,
       {.seed = options.seed, .avoid_known_bugs = options.avoid_known_bugs});
   if (absl::IsFailedPrecondition(copied.status())) return split;
   return copied;
+}
+
+uint32_t LinkonceBugConsumers() {
+  return oracles::ConsumersOf(
+      {oracles::KnownBugId::kSpirvLinkLinkonceOdrImport,
+       oracles::KnownBugId::kSpirvLinkLinkonceOdrDecoration});
 }
 
 }  // namespace l0spv::generators::transform

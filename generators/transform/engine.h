@@ -99,6 +99,9 @@ absl::StatusOr<spirv::TestCase> DuplicateLinkOnceAndLog(
 absl::StatusOr<spirv::TestCase> SplitCase(const spirv::TestCase& test_case,
                                           const SplitOptions& options,
                                           bool linkonce);
+// The consumers with a filed linker bug about LinkOnceODR copies: a case
+// avoiding one of them is split with linkonce false.
+uint32_t LinkonceBugConsumers();
 
 // The records of a log (InvalidArgument when it is not a log).
 absl::StatusOr<std::vector<nlohmann::json>> LogRecords(

@@ -524,5 +524,98 @@ TEST(CampaignTest, BatchOffRunsEachCaseAlone) {
   EXPECT_EQ(r.stats.cases, 6u);
 }
 
+// A clean target under a real target's name: the router sees that target's
+// consumer families, the run is fault:ok's.
+class RenamedTarget : public oracles::Target {
+ public:
+  RenamedTarget(std::string name, std::unique_ptr<oracles::Target> inner)
+      : name_(std::move(name)), inner_(std::move(inner)) {}
+  const std::string& name() const override { return name_; }
+  bool executes() const override { return inner_->executes(); }
+  const std::string& consumer() const override { return inner_->consumer(); }
+  oracles::Execution Run(const spirv::TestCase& test_case,
+                         const oracles::TargetRunLimits& limits) override {
+    return inner_->Run(test_case, limits);
+  }
+
+ private:
+  std::string name_;
+  std::unique_ptr<oracles::Target> inner_;
+};
+
+CampaignOptions RoutedOptions(const std::string& out, uint64_t cases) {
+  CampaignOptions o =
+      Options(out, {"opencl:Portable", "spirv-opt", "ocloc:tgllp"}, cases);
+  o.make_target = [](const std::string& name)
+      -> absl::StatusOr<std::unique_ptr<oracles::Target>> {
+    auto inner = testing::MakeFaultTarget("fault:ok");
+    if (!inner.ok()) return inner.status();
+    return std::make_unique<RenamedTarget>(name, std::move(*inner));
+  };
+  o.batch = 1;
+  return o;
+}
+
+// The target swarm: each target runs its drawn share of the cases, the
+// same share on every run, and stats.json says what language it received.
+TEST(CampaignTest, SwarmRoutesEachCaseToItsTargets) {
+  const std::string out = FreshDir("swarm");
+  constexpr uint64_t kCases = 40;
+  const CampaignResult r = RunCampaignOk(RoutedOptions(out, kCases));
+  ASSERT_EQ(r.stats.cases, kCases);
+  EXPECT_EQ(r.stats.targets.at("ref").runs, kCases);
+  bool some_target_skipped_cases = false;
+  for (const char* t : {"opencl:Portable", "spirv-opt", "ocloc:tgllp"}) {
+    const uint64_t runs = r.stats.targets.at(t).runs;
+    EXPECT_GE(runs, kCases / 5) << t;
+    some_target_skipped_cases = some_target_skipped_cases || runs < kCases;
+    ASSERT_EQ(r.stats.coverage.count(t), 1u) << t;
+    EXPECT_TRUE(r.stats.coverage.at(t).core.contains("OpFunction")) << t;
+    EXPECT_FALSE(r.stats.coverage.at(t).core.contains("OpTypeImage")) << t;
+  }
+  EXPECT_TRUE(some_target_skipped_cases) << "every target ran every case";
+  const nlohmann::json stats = ReadJson(out + "/stats.json");
+  ASSERT_TRUE(stats.contains("coverage"));
+  EXPECT_TRUE(stats["coverage"]["spirv-opt"]["core"].is_array());
+  EXPECT_TRUE(stats["coverage"]["spirv-opt"]["opencl_std"].is_array());
+
+  // Same seeds, same routing (a second --out, nothing shared).
+  const std::string again = FreshDir("swarm_again");
+  const CampaignResult r2 = RunCampaignOk(RoutedOptions(again, kCases));
+  for (const char* t : {"opencl:Portable", "spirv-opt", "ocloc:tgllp"}) {
+    EXPECT_EQ(r2.stats.targets.at(t).runs, r.stats.targets.at(t).runs) << t;
+    EXPECT_EQ(r2.stats.coverage.at(t).core, r.stats.coverage.at(t).core) << t;
+  }
+}
+
+TEST(CampaignTest, RouteAllRunsEveryCaseOnEveryTarget) {
+  const std::string out = FreshDir("route_all");
+  CampaignOptions o = RoutedOptions(out, 12);
+  o.route = RouteMode::kAll;
+  const CampaignResult r = RunCampaignOk(o);
+  for (const char* t : {"opencl:Portable", "spirv-opt", "ocloc:tgllp"})
+    EXPECT_EQ(r.stats.targets.at(t).runs, 12u) << t;
+}
+
+// Coverage in stats.json survives the merge of jobs and shards as a union.
+TEST(CampaignStatsTest, CoverageAddsAsAUnionAndRoundTrips) {
+  CampaignStats a, b;
+  a.coverage["t"].core = {"OpIAdd", "OpLoad"};
+  b.coverage["t"].core = {"OpLoad", "OpStore"};
+  b.coverage["t"].opencl_std = {"sqrt"};
+  a.Add(b);
+  EXPECT_EQ(a.coverage["t"].core,
+            (std::set<std::string>{"OpIAdd", "OpLoad", "OpStore"}));
+  auto read = CampaignStats::FromJson(a.ToJson(), "stats.json");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->coverage["t"].core, a.coverage["t"].core);
+  EXPECT_EQ(read->coverage["t"].opencl_std, a.coverage["t"].opencl_std);
+  nlohmann::json bad = a.ToJson();
+  bad["coverage"]["t"]["core"] = {1, 2};
+  auto refused = CampaignStats::FromJson(bad, "stats.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("coverage"));
+}
+
 }  // namespace
 }  // namespace l0spv::fuzzers::campaign

@@ -121,6 +121,43 @@ class ReportTest(unittest.TestCase):
         self.assertIn("spirv_opt_constant_branch_crash", md)
         self.assertIn("| new |", md)
 
+    def test_reach_table_by_target_and_opcode_family(self):
+        run = make_run(os.path.join(self.tmp, "run"))
+        path = os.path.join(run, "campaigns", "plain", "stats.json")
+        with open(path, encoding="utf-8") as f:
+            s = json.load(f)
+        s["targets"]["spirv-opt"]["runs"] = 45
+        s["coverage"] = {
+            "spirv-opt": {"core": ["OpIAdd", "OpISub", "OpGroupNonUniformBallot",
+                                   "OpAtomicFAddEXT"],
+                          "opencl_std": ["sqrt"]},
+            "opencl:Portable Computing Language": {"core": ["OpIAdd"],
+                                                   "opencl_std": []}}
+        write(path, json.dumps(s))
+        classes = {"OpIAdd": "Arithmetic", "OpISub": "Arithmetic",
+                   "OpGroupNonUniformBallot": "Non-Uniform",
+                   "OpAtomicFAddEXT": "Atomic"}
+        rows = nightly_report.nightly_reach.reach_rows(
+            nightly_report.load_run(run), classes)
+        by_target = {r["target"]: r for r in rows}
+        self.assertEqual(by_target["spirv-opt"]["core"], 4)
+        self.assertEqual(by_target["spirv-opt"]["runs"], 45)
+        self.assertEqual(by_target["spirv-opt"]["families"],
+                         {"Arithmetic": 2, "Non-Uniform": 1, "Atomic": 1})
+        md = "\n".join(nightly_report.nightly_reach.render_markdown(
+            nightly_report.load_run(run), classes))
+        self.assertIn("| Arithmetic | Atomic | Non-Uniform |", md)
+        self.assertIn("| plain | spirv-opt | 45 % | 4 | 1 | 2 | 1 | 1 |", md)
+        page, md = self.render(run)
+        self.assertIn('id="reach"', page)
+        self.assertIn("## Reach per target", md)
+
+    def test_reach_without_coverage_says_so(self):
+        run = make_run(os.path.join(self.tmp, "run"))
+        page, md = self.render(run)
+        self.assertIn("No per-target coverage in this run.", page)
+        self.assertIn("No per-target coverage in this run.", md)
+
     def test_findings_table_charts_rates_coverage(self):
         run = make_run(os.path.join(self.tmp, "run"))
         page, md = self.render(run)

@@ -388,9 +388,12 @@ int UnrollLoops(const std::string& out) {
 TEST_F(CliTest, GenerateAllowBugEmitsOnlyTheNamedKnownBug) {
   const std::string gated = (dir_ / "gated").string();
   const std::string allowed = (dir_ / "allowed").string();
-  ASSERT_EQ(L0spvFuzz({"generate", "--count=60", "--out=" + gated}).exit_code,
+  ASSERT_EQ(L0spvFuzz({"generate", "--count=60", "--avoid=spirv-opt",
+                       "--out=" + gated})
+                .exit_code,
             0);
   CliRun r = L0spvFuzz({"generate", "--count=60", "--out=" + allowed,
+                        "--avoid=spirv-opt",
                         "--allow_bug=spirv_opt_unroll_drops_decorations"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(UnrollLoops(gated), 0);
@@ -405,6 +408,38 @@ TEST_F(CliTest, GenerateAllowBugEmitsOnlyTheNamedKnownBug) {
     EXPECT_FALSE(fs::exists(dir_ / "c")) << command;
     EXPECT_THAT(r.err, HasSubstr("'no_such_bug' is not a known-bug registry "
                                  "name; `l0spv-fuzz known-bugs` lists them"));
+  }
+}
+
+// `generate` is the whole language unless --avoid names targets to spare;
+// --avoid takes target names and refuses what contradicts it.
+TEST_F(CliTest, GenerateAvoidsOnlyTheNamedTargetsBugs) {
+  const std::string whole = (dir_ / "whole").string();
+  CliRun r = L0spvFuzz({"generate", "--count=60", "--out=" + whole});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("no --avoid: the whole language"));
+  EXPECT_GT(UnrollLoops(whole), 0);  // spirv-opt's entry, not avoided
+  const std::string others = (dir_ / "others").string();
+  r = L0spvFuzz({"generate", "--count=60", "--avoid=ocloc:tgllp,oclgrind",
+                 "--out=" + others});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, ::testing::Not(HasSubstr("no --avoid")));
+  EXPECT_GT(UnrollLoops(others), 0);  // another target's bugs: not avoided
+  struct Bad {
+    std::vector<std::string> flags;
+    const char* says;
+  };
+  for (const Bad& bad : std::vector<Bad>{
+           {{"--avoid=no-such-kind"}, "--avoid: "},
+           {{"--avoid=spirv-opt", "--allow_known_bugs"}, "contradict"},
+           {{"--allow_bug=spirv_opt_unroll_drops_decorations"},
+            "--allow_bug lifts one gate of the targets --avoid names"}}) {
+    std::vector<std::string> args{"generate", "--out=" + (dir_ / "bad").string()};
+    args.insert(args.end(), bad.flags.begin(), bad.flags.end());
+    r = L0spvFuzz(args);
+    EXPECT_EQ(r.exit_code, 2) << bad.says;
+    EXPECT_THAT(r.err, HasSubstr(bad.says));
+    EXPECT_FALSE(fs::exists(dir_ / "bad")) << bad.says;
   }
 }
 
@@ -828,7 +863,7 @@ TEST_F(CliTest, RunLinksSeveralModulesAndNamesWhatDoesNotLink) {
 TEST_F(CliTest, GenerateSplitWritesLinkedCasesThatComputeTheSame) {
   const std::string out = (dir_ / "split").string();
   CliRun r = L0spvFuzz({"generate", "--seed=7", "--count=12", "--split=on",
-                        "--check", "--out=" + out});
+                        "--avoid=spirv-opt", "--check", "--out=" + out});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("split "));
   size_t split_cases = 0;

@@ -1,0 +1,61 @@
+#include "fuzzers/campaign/routing.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "generators/kernel/random.h"
+
+namespace l0spv::fuzzers::campaign {
+
+namespace {
+// Keeps the routing stream apart from the generator's, which is seeded with
+// the same case seed.
+constexpr uint64_t kRouteSalt = 0x726f757465ull;  // "route"
+}  // namespace
+
+const char* RouteModeName(RouteMode mode) {
+  return mode == RouteMode::kSwarm ? "swarm" : "all";
+}
+
+CaseRouter::CaseRouter(std::vector<RouteTarget> targets, RouteMode mode)
+    : targets_(std::move(targets)), mode_(mode) {
+  const size_t n = targets_.size();
+  if (n > 1) {
+    // lead share 1/n, the rest of kSwarmShare from joins: 1/n + (1-1/n) q.
+    const double lead = 1.0 / static_cast<double>(n);
+    const double q = std::clamp((kSwarmShare - lead) / (1.0 - lead), 0.0, 1.0);
+    join_per_mille_ = static_cast<uint32_t>(std::lround(q * 1000));
+  }
+  shares_.assign(n, 0.0);
+  for (uint64_t s = 0; s < kShareSamples; ++s) {
+    const CaseRoute r = Route(s);
+    for (size_t i = 0; i < n; ++i) shares_[i] += r.runs[i] ? 1.0 : 0.0;
+  }
+  for (double& share : shares_) share /= static_cast<double>(kShareSamples);
+}
+
+CaseRoute CaseRouter::Route(uint64_t case_seed) const {
+  const size_t n = targets_.size();
+  CaseRoute route;
+  route.runs.assign(n, mode_ == RouteMode::kAll || n == 1);
+  if (n > 1 && mode_ == RouteMode::kSwarm) {
+    generators::kernel::Rng rng(case_seed ^ kRouteSalt);
+    const uint32_t lead = rng.Below(static_cast<uint32_t>(n));
+    for (size_t i = 0; i < n; ++i)
+      route.runs[i] = i == lead || rng.Below(1000) < join_per_mille_;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!route.runs[i]) continue;
+    route.avoid |= targets_[i].consumers;
+    route.newest_spirv = std::min(route.newest_spirv, targets_[i].newest_spirv);
+  }
+  // Free rides: a target the case narrows in nothing (no consumer of its
+  // left to avoid, its SPIR-V reader new enough) runs it too.
+  for (size_t i = 0; i < n; ++i)
+    if ((targets_[i].consumers & ~route.avoid) == 0 &&
+        targets_[i].newest_spirv >= route.newest_spirv)
+      route.runs[i] = true;
+  return route;
+}
+
+}  // namespace l0spv::fuzzers::campaign

@@ -1,0 +1,74 @@
+// fuzzers/campaign/routing.h — which of a campaign's targets each case is
+// generated for (the target swarm), so that one target's known bugs and
+// limitations shape only the cases that target runs.
+//
+// Contract:
+//  - A CaseRouter holds the campaign's targets (besides `ref`, which runs
+//    every case) with the consumer families each one runs
+//    (oracles::ConsumersOfTarget) and the newest SPIR-V its consumer reads.
+//  - Route(seed) is a pure function of the case seed and the target list:
+//    the same campaign gives the same routing in every job, shard, resume
+//    and batch size.
+//  - kSwarm: a lead target drawn uniformly, each other target joining with
+//    a probability that gives every target an expected share of about
+//    kSwarmShare of the cases, and then every target whose consumers are
+//    all avoided already and whose SPIR-V reader is new enough riding
+//    along for free (llvm-spirv beside PoCL or Oclgrind, which read SPIR-V
+//    through it). The case avoids the known
+//    bugs of exactly the routed targets' consumers and stays at the newest
+//    SPIR-V all of them read.
+//  - kAll: every case runs on every target and avoids all their bugs (the
+//    campaign's behaviour before routing; `--route=all`).
+//  - A target listed with consumers 0 (known bugs not avoided) or newest
+//    ~0u (a fixed --spirv_version) narrows nothing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace l0spv::fuzzers::campaign {
+
+enum class RouteMode { kSwarm, kAll };
+
+// "swarm" / "all".
+const char* RouteModeName(RouteMode mode);
+
+struct RouteTarget {
+  std::string name;
+  uint32_t consumers = 0;       // oracles::ConsumerBit mask to avoid
+  uint32_t newest_spirv = ~0u;  // header word; ~0u = no limit
+};
+
+struct CaseRoute {
+  std::vector<bool> runs;       // per target, in the router's order
+  uint32_t avoid = 0;           // union of the routed targets' consumers
+  uint32_t newest_spirv = ~0u;  // min over the routed targets
+};
+
+// The expected share of cases each target runs under kSwarm (before free
+// rides): 1/n for the lead draw plus the joins.
+inline constexpr double kSwarmShare = 0.45;
+
+class CaseRouter {
+ public:
+  CaseRouter(std::vector<RouteTarget> targets, RouteMode mode);
+
+  CaseRoute Route(uint64_t case_seed) const;
+
+  RouteMode mode() const { return mode_; }
+  const std::vector<RouteTarget>& targets() const { return targets_; }
+  // The share of cases target i runs, measured over kShareSamples seeds
+  // (the job sizes its groups by it so batches stay full).
+  double Share(size_t i) const { return shares_[i]; }
+
+  static constexpr uint64_t kShareSamples = 4096;
+
+ private:
+  std::vector<RouteTarget> targets_;
+  RouteMode mode_;
+  uint32_t join_per_mille_ = 0;  // a non-lead target's chance to join
+  std::vector<double> shares_;
+};
+
+}  // namespace l0spv::fuzzers::campaign

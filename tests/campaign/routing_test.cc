@@ -1,0 +1,148 @@
+// The target swarm: deterministic, balanced, and never narrowing a target's
+// cases by another target's known bugs more than the draw says.
+#include "fuzzers/campaign/routing.h"
+
+#include <gtest/gtest.h>
+
+#include "oracles/known_bugs/consumers.h"
+#include "oracles/targets/target_kinds.h"
+
+namespace l0spv::fuzzers::campaign {
+namespace {
+
+// The campaign of the per-target reach measurement, as the target kind
+// table describes it.
+std::vector<RouteTarget> CampaignTargets() {
+  std::vector<RouteTarget> targets;
+  for (const char* name :
+       {"opencl", "oclgrind", "ocloc:tgllp", "spirv-opt", "llvm-spirv",
+        "spirv-link", "opencl:Intel(R) OpenCL"}) {
+    targets.push_back({name, oracles::ConsumersOfTarget(name),
+                       oracles::NewestSpirvVersionOfTarget(name)});
+  }
+  return targets;
+}
+
+TEST(RoutingTest, SameSeedSameRoute) {
+  const CaseRouter a(CampaignTargets(), RouteMode::kSwarm);
+  const CaseRouter b(CampaignTargets(), RouteMode::kSwarm);
+  bool any_differs = false;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    const CaseRoute ra = a.Route(seed), rb = b.Route(seed);
+    EXPECT_EQ(ra.runs, rb.runs) << seed;
+    EXPECT_EQ(ra.avoid, rb.avoid) << seed;
+    EXPECT_EQ(ra.newest_spirv, rb.newest_spirv) << seed;
+    any_differs = any_differs || ra.runs != a.Route(seed + 1).runs;
+  }
+  EXPECT_TRUE(any_differs) << "every seed got the same route";
+}
+
+TEST(RoutingTest, AllSendsEveryCaseEverywhereAvoidingEveryone) {
+  const std::vector<RouteTarget> targets = CampaignTargets();
+  uint32_t every = 0, oldest = ~0u;
+  for (const RouteTarget& t : targets) {
+    every |= t.consumers;
+    oldest = std::min(oldest, t.newest_spirv);
+  }
+  const CaseRouter router(targets, RouteMode::kAll);
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    const CaseRoute r = router.Route(seed);
+    EXPECT_EQ(r.runs, std::vector<bool>(targets.size(), true));
+    EXPECT_EQ(r.avoid, every);
+    EXPECT_EQ(r.newest_spirv, oldest);
+  }
+  for (size_t i = 0; i < targets.size(); ++i)
+    EXPECT_DOUBLE_EQ(router.Share(i), 1.0);
+}
+
+TEST(RoutingTest, SwarmAvoidsExactlyTheRoutedTargetsBugs) {
+  const std::vector<RouteTarget> targets = CampaignTargets();
+  const CaseRouter router(targets, RouteMode::kSwarm);
+  for (uint64_t seed = 0; seed < 2000; ++seed) {
+    const CaseRoute r = router.Route(seed);
+    uint32_t avoid = 0, newest = ~0u;
+    size_t routed = 0;
+    for (size_t i = 0; i < targets.size(); ++i) {
+      if (!r.runs[i]) continue;
+      ++routed;
+      avoid |= targets[i].consumers;
+      newest = std::min(newest, targets[i].newest_spirv);
+    }
+    ASSERT_GE(routed, 1u) << seed;
+    EXPECT_EQ(r.avoid, avoid) << seed;
+    EXPECT_EQ(r.newest_spirv, newest) << seed;
+    // A target the case narrows in nothing rides along.
+    for (size_t i = 0; i < targets.size(); ++i) {
+      if ((targets[i].consumers & ~r.avoid) == 0 &&
+          targets[i].newest_spirv >= r.newest_spirv) {
+        EXPECT_TRUE(r.runs[i]) << targets[i].name << " seed " << seed;
+      }
+    }
+  }
+}
+
+TEST(RoutingTest, SwarmGivesEveryTargetAFairShare) {
+  const std::vector<RouteTarget> targets = CampaignTargets();
+  const CaseRouter router(targets, RouteMode::kSwarm);
+  for (size_t i = 0; i < targets.size(); ++i) {
+    EXPECT_GE(router.Share(i), 0.40) << targets[i].name;
+    // llvm-spirv rides along with PoCL and Oclgrind (both read SPIR-V
+    // through it), so it runs more than its drawn share.
+    EXPECT_LE(router.Share(i), 0.90) << targets[i].name;
+  }
+}
+
+// The point of routing: for every pair T, U where U has bugs T does not,
+// a good part of T's cases keep what U's bugs would remove (an eighth at
+// least, for the pairs that share llvm-spirv: PoCL, Oclgrind and llvm-spirv
+// all avoid its bugs; about half for the others), so every construct of
+// U's entries still reaches T.
+TEST(RoutingTest, AnotherTargetsBugsNarrowFewOfATargetsCases) {
+  const std::vector<RouteTarget> targets = CampaignTargets();
+  const CaseRouter router(targets, RouteMode::kSwarm);
+  constexpr uint64_t kCases = 4000;
+  for (size_t t = 0; t < targets.size(); ++t) {
+    for (size_t u = 0; u < targets.size(); ++u) {
+      const uint32_t extra = targets[u].consumers & ~targets[t].consumers;
+      if (extra == 0) continue;
+      uint64_t runs = 0, spared = 0;
+      for (uint64_t seed = 0; seed < kCases; ++seed) {
+        const CaseRoute r = router.Route(seed);
+        if (!r.runs[t]) continue;
+        ++runs;
+        spared += (r.avoid & extra) == 0;
+      }
+      EXPECT_GE(spared, runs / 8)
+          << targets[t].name << "'s cases spared " << targets[u].name
+          << "'s bugs: " << spared << " of " << runs;
+    }
+  }
+}
+
+TEST(RoutingTest, OneTargetRunsEveryCase) {
+  const CaseRouter router({{"spirv-opt", oracles::kConsumerSpirvOpt, ~0u}},
+                          RouteMode::kSwarm);
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    EXPECT_EQ(router.Route(seed).runs, std::vector<bool>{true});
+    EXPECT_EQ(router.Route(seed).avoid, oracles::kConsumerSpirvOpt);
+  }
+}
+
+TEST(RoutingTest, NoTargetsRouteNothing) {
+  const CaseRouter router({}, RouteMode::kSwarm);
+  const CaseRoute r = router.Route(7);
+  EXPECT_TRUE(r.runs.empty());
+  EXPECT_EQ(r.avoid, 0u);
+  EXPECT_EQ(r.newest_spirv, ~0u);
+}
+
+TEST(RoutingTest, TargetsAvoidingNothingRideEveryCase) {
+  // --allow_known_bugs lists targets with consumers 0: nothing to route by.
+  const CaseRouter router({{"a", 0, ~0u}, {"b", 0, ~0u}, {"c", 0, ~0u}},
+                          RouteMode::kSwarm);
+  for (uint64_t seed = 0; seed < 50; ++seed)
+    EXPECT_EQ(router.Route(seed).runs, std::vector<bool>(3, true));
+}
+
+}  // namespace
+}  // namespace l0spv::fuzzers::campaign
