@@ -26,6 +26,7 @@
 #include "fuzzers/campaign/job.h"
 #include "fuzzers/campaign/running_cases.h"
 #include "oracles/targets/target_kinds.h"
+#include "oracles/validity/device_profile.h"
 #include "oracles/verdict/verdict.h"
 #include "spirv/binary.h"
 #include "spirv/json_reader.h"
@@ -120,10 +121,17 @@ uint64_t CaseSeed(const CampaignOptions& o, uint64_t index) {
 CaseRouter RouterOf(const CampaignOptions& o) {
   std::vector<RouteTarget> targets;
   for (const std::string& name : o.targets) {
-    targets.push_back(
-        {name, o.avoid_known_bugs ? oracles::ConsumersOfTarget(name) : 0u,
-         o.spirv_version_fixed ? ~0u
-                               : oracles::NewestSpirvVersionOfTarget(name)});
+    RouteTarget t;
+    t.name = name;
+    t.consumers = o.avoid_known_bugs ? oracles::ConsumersOfTarget(name) : 0u;
+    t.newest_spirv =
+        o.spirv_version_fixed ? ~0u : oracles::NewestSpirvVersionOfTarget(name);
+    if (o.profile_per_case) {
+      t.profile = oracles::DeviceProfileOfTarget(name);
+      if (auto p = oracles::FindDeviceProfile(t.profile); p.ok())
+        t.profile_breadth = p->Breadth();
+    }
+    targets.push_back(std::move(t));
   }
   return CaseRouter(std::move(targets),
                     o.avoid_known_bugs ? o.route : RouteMode::kAll);

@@ -74,6 +74,10 @@ struct CampaignOptions {
   // --spirv_version given: every case is in generator's range, whatever
   // its targets read (a consumer that cannot read it says unsupported).
   bool spirv_version_fixed = false;
+  // --profile=auto: each case is generated for the narrowest device profile
+  // of its routed targets (ocloc:tgllp's), generator.profile when none
+  // names one; otherwise every case is generator.profile's.
+  bool profile_per_case = false;
   oracles::TargetRunLimits limits;
   oracles::TargetOptions target_options;
   // Builds a target by name; null = oracles::MakeTarget(name,
@@ -101,8 +105,9 @@ struct CampaignOptions {
   // else the count); a case with no movable function stays whole. Only
   // ref and the linking targets run such cases; the others say unsupported.
   uint32_t split_modules = 0;
-  // Split cases may get LinkOnceODR copies (duplicate_linkonce: the
-  // profile accepts SPV_KHR_linkonce_odr, no linker bug about it avoided).
+  // Split cases may get LinkOnceODR copies (duplicate_linkonce): those
+  // whose profile accepts SPV_KHR_linkonce_odr and whose route avoids no
+  // linker bug about it.
   bool split_linkonce = false;
   // Batches (issue 20): a target that builds a module once for several
   // kernels (Target::batches) gets up to this many cases per consumer
@@ -128,9 +133,10 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
 uint64_t CaseSeed(const CampaignOptions& options, uint64_t index);
 
 // The campaign's router: its targets in order, each with the consumers to
-// avoid for it (none without avoid_known_bugs) and the newest SPIR-V its
-// consumer reads (no limit with spirv_version_fixed); kAll when known bugs
-// are not avoided (nothing to route by).
+// avoid for it (none without avoid_known_bugs), the newest SPIR-V its
+// consumer reads (no limit with spirv_version_fixed) and its device profile
+// (with profile_per_case); kAll when known bugs are not avoided (nothing
+// to route by).
 CaseRouter RouterOf(const CampaignOptions& options);
 
 }  // namespace l0spv::fuzzers::campaign

@@ -136,15 +136,21 @@ void AddCoverage(const TargetCoverage& names, TargetCoverage& into) {
   into.opencl_std.insert(names.opencl_std.begin(), names.opencl_std.end());
 }
 
+// The device profile case `w` is generated for.
+const std::string& ProfileOf(const CampaignOptions& o, const CaseWork& w) {
+  return w.route.profile.empty() ? o.generator.profile : w.route.profile;
+}
+
 // `generate` flags that give what the campaign sent case `w`'s targets.
 std::string GenerateFlagsOf(const CampaignOptions& o, const CaseWork& w) {
-  std::string flags = " --profile=" + o.generator.profile;
+  std::string flags = " " + spirv::ShellQuote("--profile=" + ProfileOf(o, w));
   if (!o.avoid_known_bugs) return flags + " --allow_known_bugs";
   std::vector<std::string> routed;
   for (size_t i = 0; i < o.targets.size(); ++i)
     if (w.route.runs[i]) routed.push_back(o.targets[i]);
   if (routed.empty()) return flags + " --allow_known_bugs";
-  return flags + " " + spirv::ShellQuote("--avoid=" + absl::StrJoin(routed, ","));
+  return flags + " " +
+         spirv::ShellQuote("--avoid=" + absl::StrJoin(routed, ","));
 }
 
 // Records a finding of case `w`; a write that fails stops the job before
@@ -291,20 +297,23 @@ void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
 // transforms it and checks the reference against itself; records what the
 // reference finds. `timed` runs a target call and adds its time.
 template <typename Timed>
-void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
+void PrepareCase(const CampaignOptions& o, CaseWork& w,
+                 const oracles::DeviceProfile& profile, CampaignStats& stats,
                  const Timed& timed, const RecordFn& record,
                  oracles::Target& ref, oracles::Target& strict_ref) {
   generators::kernel::GeneratorOptions g = o.generator;
   g.seed = w.seed;
+  g.profile = ProfileOf(o, w);
   g.avoid_known_bugs = w.route.avoid;
   if (w.route.newest_spirv != ~0u)
-    g.max_spirv_version = g.max_spirv_version == 0
-                              ? w.route.newest_spirv
-                              : std::min(g.max_spirv_version,
-                                         w.route.newest_spirv);
+    g.max_spirv_version =
+        g.max_spirv_version == 0
+            ? w.route.newest_spirv
+            : std::min(g.max_spirv_version, w.route.newest_spirv);
   w.test_case = generators::kernel::GenerateTestCase(g);
   const bool linkonce =
       o.split_linkonce &&
+      profile.FindExtension("SPV_KHR_linkonce_odr") != nullptr &&
       (w.route.avoid & generators::transform::LinkonceBugConsumers()) == 0;
   const auto split = [&](spirv::TestCase& c) {
     if (o.split_modules == 0) return;
@@ -374,13 +383,12 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w, CampaignStats& stats,
   }
   stats.targets["ref~mutated"].Count(mrv.kind, mns);
   if (mrv.IsFinding()) {
-    record(mrv, mt,
-           {{"ref", w.reference}, {"ref~mutated", w.mutated_reference}},
-           absl::StrCat(spirv::ShellQuote(o.self_command),
-                        " generate --seed=", w.seed, GenerateFlagsOf(o, w),
-                        " --out=original && ",
-                        spirv::ShellQuote(o.self_command),
-                        " replay original {case} --check"));
+    record(
+        mrv, mt, {{"ref", w.reference}, {"ref~mutated", w.mutated_reference}},
+        absl::StrCat(spirv::ShellQuote(o.self_command),
+                     " generate --seed=", w.seed, GenerateFlagsOf(o, w),
+                     " --out=original && ", spirv::ShellQuote(o.self_command),
+                     " replay original {case} --check"));
   } else if (mrv.kind == oracles::VerdictKind::kOk) {
     w.mutated_ready = true;
   }
@@ -436,22 +444,32 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline,
   auto loaded = LoadJobState(state_path);
   if (!loaded.ok()) JobWriteFailed(job, loaded.status());
   JobState state = *loaded;
-  // A group of up to o.batch cases at a time: first each case's own work
-  // (generate, split, reference, transform), then every target on the whole
-  // group (batched by RunOnTarget), so a consumer pays its fixed cost once
-  // per batch.
-  // Each target's batches fill at its routed share of the group.
+  // A group of cases at a time: first each case's own work (generate,
+  // split, reference, transform), then every target on the cases of the
+  // group routed to it (batched by RunOnTarget), so a consumer pays its
+  // fixed cost once per batch. The group is large enough for each target's
+  // batches to fill at its routed share.
   const CaseRouter router = RouterOf(o);
   uint32_t group_size = 1;
   for (size_t i = 0; i < targets.size(); ++i) {
     const double share = std::max(router.Share(i), 1.0 / 16);
     group_size = std::max(
-        group_size, static_cast<uint32_t>(std::ceil(
-                        GroupSizeFor(o, *targets[i]) / share)));
+        group_size,
+        static_cast<uint32_t>(std::ceil(GroupSizeFor(o, *targets[i]) / share)));
   }
   group_size = std::min(group_size, kMaxGroupCases);
-  auto profile = oracles::FindDeviceProfile(o.generator.profile);
-  if (!profile.ok()) return kJobSetupFailed;
+  // The profiles cases are generated for, by name (coverage counts what
+  // each makes usable).
+  std::map<std::string, oracles::DeviceProfile> profiles;
+  std::vector<std::string> profile_names{o.generator.profile};
+  for (const RouteTarget& t : router.targets())
+    if (!t.profile.empty()) profile_names.push_back(t.profile);
+  for (const std::string& name : profile_names) {
+    if (profiles.contains(name)) continue;
+    auto p = oracles::FindDeviceProfile(name);
+    if (!p.ok()) return kJobSetupFailed;
+    profiles.emplace(name, *std::move(p));
+  }
   while (!g_stop && Clock::now() < deadline) {
     const auto group_start = Clock::now();
     uint64_t inside_targets = 0;
@@ -480,8 +498,9 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline,
       // stays at the group's first case, so a resume after a failed write
       // redoes the whole group (a death skips the first case per restart).
       running.Set(job, static_cast<int64_t>(w.seed));
+      const oracles::DeviceProfile& profile = profiles.at(ProfileOf(o, w));
       PrepareCase(
-          o, w, state.stats, timed,
+          o, w, profile, state.stats, timed,
           [&](const oracles::Verdict& v, const spirv::TestCase& test_case,
               std::map<std::string, oracles::Execution> outputs,
               std::string reproduce) {
@@ -489,8 +508,8 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline,
                          std::move(reproduce), state.stats);
           },
           **ref, **strict_ref);
-      if (w.original_ready) w.names = CoverageOf(*w.test_case, *profile);
-      if (w.mutated_ready) w.mutated_names = CoverageOf(*w.mutated, *profile);
+      if (w.original_ready) w.names = CoverageOf(*w.test_case, profile);
+      if (w.mutated_ready) w.mutated_names = CoverageOf(*w.mutated, profile);
     }
     if (group.empty()) break;
     // The targets' turn: a job dying now is recorded against the group's

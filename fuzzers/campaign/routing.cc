@@ -44,17 +44,30 @@ CaseRoute CaseRouter::Route(uint64_t case_seed) const {
     for (size_t i = 0; i < n; ++i)
       route.runs[i] = i == lead || rng.Below(1000) < join_per_mille_;
   }
+  int breadth = 0;
   for (size_t i = 0; i < n; ++i) {
     if (!route.runs[i]) continue;
-    route.avoid |= targets_[i].consumers;
-    route.newest_spirv = std::min(route.newest_spirv, targets_[i].newest_spirv);
+    const RouteTarget& t = targets_[i];
+    route.avoid |= t.consumers;
+    route.newest_spirv = std::min(route.newest_spirv, t.newest_spirv);
+    if (!t.profile.empty() &&
+        (route.profile.empty() || t.profile_breadth < breadth)) {
+      route.profile = t.profile;
+      breadth = t.profile_breadth;
+    }
   }
   // Free rides: a target the case narrows in nothing (no consumer of its
-  // left to avoid, its SPIR-V reader new enough) runs it too.
-  for (size_t i = 0; i < n; ++i)
-    if ((targets_[i].consumers & ~route.avoid) == 0 &&
-        targets_[i].newest_spirv >= route.newest_spirv)
+  // left to avoid, its SPIR-V reader new enough, its profile no narrower)
+  // runs it too.
+  for (size_t i = 0; i < n; ++i) {
+    const RouteTarget& t = targets_[i];
+    const bool profile_fits =
+        t.profile.empty() ||
+        (!route.profile.empty() && t.profile_breadth >= breadth);
+    if ((t.consumers & ~route.avoid) == 0 &&
+        t.newest_spirv >= route.newest_spirv && profile_fits)
       route.runs[i] = true;
+  }
   return route;
 }
 

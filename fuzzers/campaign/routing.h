@@ -12,11 +12,14 @@
 //  - kSwarm: a lead target drawn uniformly, each other target joining with
 //    a probability that gives every target an expected share of about
 //    kSwarmShare of the cases, and then every target whose consumers are
-//    all avoided already and whose SPIR-V reader is new enough riding
+//    all avoided already, whose SPIR-V reader is new enough and whose
+//    profile is no narrower riding
 //    along for free (llvm-spirv beside PoCL or Oclgrind, which read SPIR-V
 //    through it). The case avoids the known
-//    bugs of exactly the routed targets' consumers and stays at the newest
-//    SPIR-V all of them read.
+//    bugs of exactly the routed targets' consumers, stays at the newest
+//    SPIR-V all of them read and is generated for the narrowest device
+//    profile among theirs (ocloc:tgllp's has no float atomics; that must
+//    not keep them from a case without it).
 //  - kAll: every case runs on every target and avoids all their bugs (the
 //    campaign's behaviour before routing; `--route=all`).
 //  - A target listed with consumers 0 (known bugs not avoided) or newest
@@ -38,12 +41,17 @@ struct RouteTarget {
   std::string name;
   uint32_t consumers = 0;       // oracles::ConsumerBit mask to avoid
   uint32_t newest_spirv = ~0u;  // header word; ~0u = no limit
+  // The device profile its cases are generated for ("" = any) and that
+  // profile's DeviceProfile::Breadth.
+  std::string profile;
+  int profile_breadth = 0;
 };
 
 struct CaseRoute {
   std::vector<bool> runs;       // per target, in the router's order
   uint32_t avoid = 0;           // union of the routed targets' consumers
   uint32_t newest_spirv = ~0u;  // min over the routed targets
+  std::string profile;          // the narrowest routed profile; "" = any
 };
 
 // The expected share of cases each target runs under kSwarm (before free

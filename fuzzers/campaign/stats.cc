@@ -130,7 +130,8 @@ CampaignStats CampaignStats::Read(spirv::JsonField j) {
   constexpr size_t kMaxNames = 4096;
   for (auto& [name, t] : j["coverage"].Members(kMaxTargets, false)) {
     TargetCoverage& c = s.coverage[name];
-    for (auto& op : t["core"].Array(kMaxNames)) c.core.insert(op.NonEmptyString());
+    for (auto& op : t["core"].Array(kMaxNames))
+      c.core.insert(op.NonEmptyString());
     for (auto& op : t["opencl_std"].Array(kMaxNames))
       c.opencl_std.insert(op.NonEmptyString());
   }

@@ -87,28 +87,6 @@ std::string DescribeTargets() {
   return text;
 }
 
-// `--profile=auto`: the most restrictive device profile among the
-// campaign's ocloc/gpu devices that has an embedded profile (a tgllp target
-// must not get fp64 kernels it rightly rejects), else `full`.
-std::string AutoProfile(const std::vector<std::string>& targets) {
-  std::string chosen = "full";
-  int chosen_rank = 1 << 30;
-  for (const std::string& t : targets) {
-    const size_t colon = t.find(':');
-    if (colon == std::string::npos) continue;
-    const std::string kind = t.substr(0, colon);
-    if (kind != "ocloc" && kind != "gpu") continue;
-    auto p = oracles::FindDeviceProfile(t.substr(colon + 1));
-    if (!p.ok()) continue;
-    const int rank = p->fp64 + p->fp16 + p->int64_atomics + p->images;
-    if (rank < chosen_rank) {
-      chosen = p->name;
-      chosen_rank = rank;
-    }
-  }
-  return chosen;
-}
-
 // "routing swarm (each target about 45% of the cases)" for the banner.
 std::string RoutingText(const fuzzers::campaign::CampaignOptions& o) {
   const fuzzers::campaign::CaseRouter router = fuzzers::campaign::RouterOf(o);
@@ -117,8 +95,8 @@ std::string RoutingText(const fuzzers::campaign::CampaignOptions& o) {
     return "every case on every target";
   std::vector<std::string> shares;
   for (size_t i = 0; i < o.targets.size(); ++i)
-    shares.push_back(absl::StrFormat("%s %.0f%%", o.targets[i],
-                                     100 * router.Share(i)));
+    shares.push_back(
+        absl::StrFormat("%s %.0f%%", o.targets[i], 100 * router.Share(i)));
   return "routing swarm (cases per target: " + absl::StrJoin(shares, ", ") +
          ")";
 }
@@ -334,8 +312,13 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
       o.shard >= o.shards) {
     return UsageError("campaign", "--shard expects K/N with 0 <= K < N");
   }
+  // --profile=auto: each case is generated for the narrowest device profile
+  // of the targets it is routed to (a tgllp target must not get fp64
+  // kernels it rightly rejects; a case without it may have them), `full`
+  // when none names one.
   std::string profile = absl::GetFlag(FLAGS_profile);
-  if (profile == "auto") profile = AutoProfile(o.targets);
+  o.profile_per_case = profile == "auto";
+  if (o.profile_per_case) profile = "full";
   auto device_profile = oracles::FindDeviceProfile(profile);
   if (!device_profile.ok()) {
     return UsageError("campaign",
@@ -369,9 +352,9 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   if (!split.ok())
     return UsageError("campaign", std::string(split.status().message()));
   o.split_modules = *split;
-  // Per case, only while no linker bug about it is avoided (job.cc).
-  o.split_linkonce =
-      device_profile->FindExtension("SPV_KHR_linkonce_odr") != nullptr;
+  // Per case, only while its profile accepts them and no linker bug about
+  // them is avoided (job.cc).
+  o.split_linkonce = true;
   if (absl::Status v = SpirvVersionsFromFlag(*device_profile, o.generator);
       !v.ok())
     return UsageError("campaign", std::string(v.message()));
@@ -394,9 +377,14 @@ int RunCampaignCommand(const std::vector<std::string>& positional) {
   }
   o.live_progress = ::isatty(STDERR_FILENO);
   std::cerr << "campaign: targets ref" << (o.targets.empty() ? "" : ",")
-            << absl::StrJoin(o.targets, ",") << "; profile " << profile << "; "
-            << RoutingText(o) << "; " << o.jobs << " job(s); out " << o.out
-            << "\n";
+            << absl::StrJoin(o.targets, ",") << "; profile "
+            << (o.profile_per_case
+                    ? "per case (" +
+                          oracles::NarrowestProfileOf(o.targets, profile) +
+                          " for cases routed to its target)"
+                    : profile)
+            << "; " << RoutingText(o) << "; " << o.jobs << " job(s); out "
+            << o.out << "\n";
   auto result = fuzzers::campaign::RunCampaign(o, std::cerr);
   if (!result.ok()) {
     return UsageError("campaign", std::string(result.status().message()));
@@ -447,7 +435,8 @@ Command CampaignCommand() {
       "shards. Without --target: every available target (`l0spv-fuzz "
       "targets`). Each case is generated for a drawn subset of the targets "
       "(--route=swarm, default) and avoids only their known bugs; "
-      "--route=all sends every case to every target. --images=on|swarm adds image and sampler kernels (as in "
+      "--route=all sends every case to every target. --images=on|swarm adds "
+      "image and sampler kernels (as in "
       "`generate`); --printf likewise (default swarm). Each case is a SPIR-V "
       "version from 1.0 to the newest "
       "the profile and every target's consumer read (--spirv_version). After "

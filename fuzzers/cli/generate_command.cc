@@ -53,9 +53,10 @@ ABSL_FLAG(bool, allow_known_bugs, false,
 ABSL_FLAG(std::string, avoid, "",
           "generate: comma-separated targets (`l0spv-fuzz targets` names) "
           "whose consumers' known bugs and limitations the cases leave out, "
-          "staying at the newest SPIR-V they all read: what a campaign "
-          "sends a case routed to those targets. Default: none (the whole "
-          "language)");
+          "staying at the newest SPIR-V they all read and, with "
+          "--profile=auto, on the narrowest of their device profiles: what "
+          "a campaign sends a case routed to those targets. Default: none "
+          "(the whole language)");
 ABSL_FLAG(std::string, allow_bug, "",
           "comma-separated known-bug registry names (`l0spv-fuzz known-bugs` "
           "lists them) whose constructs are emitted anyway, every other gate "
@@ -271,18 +272,10 @@ int RunGenerate(const std::vector<std::string>& positional) {
     return UsageError("generate",
                       "nothing to do: give --out=DIR, --stats or --check");
   }
-  std::string profile_name = absl::GetFlag(FLAGS_profile);
-  if (profile_name == "auto") profile_name = "full";
-  auto profile = oracles::FindDeviceProfile(profile_name);
-  if (!profile.ok())
-    return UsageError("generate", std::string(profile.status().message()));
-
-  generators::kernel::GeneratorOptions options;
-  options.profile = profile_name;
-  options.max_statements = absl::GetFlag(FLAGS_max_statements);
   // The whole language unless --avoid names the targets to spare.
-  options.avoid_known_bugs = 0;
+  uint32_t avoid_mask = 0;
   uint32_t newest_spirv = ~0u;
+  std::vector<std::string> avoid_targets;
   const std::string avoid = absl::GetFlag(FLAGS_avoid);
   if (!avoid.empty()) {
     if (absl::GetFlag(FLAGS_allow_known_bugs))
@@ -293,8 +286,9 @@ int RunGenerate(const std::vector<std::string>& positional) {
     if (!targets.ok())
       return UsageError("generate",
                         "--avoid: " + std::string(targets.status().message()));
+    avoid_targets = *targets;
     for (const std::string& t : *targets) {
-      options.avoid_known_bugs |= oracles::ConsumersOfTarget(t);
+      avoid_mask |= oracles::ConsumersOfTarget(t);
       newest_spirv =
           std::min(newest_spirv, oracles::NewestSpirvVersionOfTarget(t));
     }
@@ -303,6 +297,19 @@ int RunGenerate(const std::vector<std::string>& positional) {
                  "known consumer bugs included (--avoid=TARGET,... leaves "
                  "out those targets' known bugs, as a campaign does)\n";
   }
+  // auto: the narrowest device profile of the --avoid targets, as a
+  // campaign generates a case routed to them.
+  std::string profile_name = absl::GetFlag(FLAGS_profile);
+  if (profile_name == "auto")
+    profile_name = oracles::NarrowestProfileOf(avoid_targets, "full");
+  auto profile = oracles::FindDeviceProfile(profile_name);
+  if (!profile.ok())
+    return UsageError("generate", std::string(profile.status().message()));
+
+  generators::kernel::GeneratorOptions options;
+  options.profile = profile_name;
+  options.max_statements = absl::GetFlag(FLAGS_max_statements);
+  options.avoid_known_bugs = avoid_mask;
   auto allowed = AllowedBugsFromFlag();
   if (!allowed.ok())
     return UsageError("generate", std::string(allowed.status().message()));
@@ -462,7 +469,8 @@ Command GenerateCommand() {
       "tolerances) from consecutive seeds; the same seed, flags and "
       "profile always give the same bytes. Cases hold the whole language, "
       "known consumer bugs included; --avoid=TARGET,... leaves out those "
-      "targets' known bugs and limitations (what a campaign sends them). --out writes case "
+      "targets' known bugs and limitations (what a campaign sends them). --out "
+      "writes case "
       "directories (`l0spv-fuzz run DIR --target=...` runs one). "
       "--check lints each case and runs it on the reference interpreter; "
       "a rejection or undefined behaviour is a generator bug (exit 1). "
@@ -484,8 +492,7 @@ Command GenerateCommand() {
       "whole (counted).",
       {"seed", "count", "out", "profile", "stats", "coverage", "check", "json",
        "max_statements", "allow_known_bugs", "avoid", "allow_bug",
-       "non_uniform",
-       "images", "printf", "spirv_version", "split"},
+       "non_uniform", "images", "printf", "spirv_version", "split"},
       RunGenerate};
 }
 

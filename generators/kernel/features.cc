@@ -146,6 +146,13 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
     else if (!profile.fp64 && f.fp32)
       f.printf_float_width = 32;
   }
+  // Drawn last, and only for cases that may have sub-groups, so every
+  // other case keeps its bytes.
+  if (f.non_uniform_subgroups &&
+      !avoided(oracles::KnownBugId::kPoclSubgroups) && rng.Percent(50)) {
+    f.subgroup_focus = true;
+    f.weights[kFamGroup] = std::max<uint32_t>(f.weights[kFamGroup], 8);
+  }
   return f;
 }
 

@@ -535,7 +535,9 @@ bool GenExchange(GenContext& ctx) {
 
 bool GenGroup(GenContext& ctx) {
   if (ctx.kernel == nullptr || !ctx.uniform) return false;
-  if (ctx.rng.Percent(40) && GenSubgroup(ctx)) return true;
+  if (ctx.rng.Percent(ctx.features.subgroup_focus ? 80 : 40) &&
+      GenSubgroup(ctx))
+    return true;
   // PoCL 3.1 has no work-group collective functions (the build fails to
   // link work_group_broadcast & co.; known-consumer-bugs/
   // pocl_work_group_functions.spvasm), nor has Oclgrind 21.10, an OpenCL

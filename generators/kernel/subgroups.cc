@@ -359,7 +359,8 @@ bool GenSubgroup(GenContext& ctx) {
   // kernel library has neither get_sub_group_local_id nor the Intel
   // shuffles (known-consumer-bugs/pocl_subgroups.spvasm).
   if (!ctx.BugsAllowed(KnownBugId::kPoclSubgroups)) return false;
-  if (ctx.features.non_uniform_subgroups && ctx.rng.Percent(40))
+  if (ctx.features.non_uniform_subgroups &&
+      ctx.rng.Percent(ctx.features.subgroup_focus ? 80 : 40))
     return GenNonUniformGroupOp(ctx);
   return ctx.rng.Percent(60) ? GenIdentityShuffle(ctx) : GenUniformGroupOp(ctx);
 }

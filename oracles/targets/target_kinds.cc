@@ -1,5 +1,7 @@
 #include "oracles/targets/target_kinds.h"
 
+#include <limits>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -15,6 +17,7 @@
 #include "oracles/targets/spirv_fuzz_adapter.h"
 #include "oracles/targets/spirv_link_adapter.h"
 #include "oracles/targets/spirv_opt_adapter.h"
+#include "oracles/validity/device_profile.h"
 
 namespace l0spv::oracles {
 namespace {
@@ -317,6 +320,7 @@ const std::vector<TargetKindSpec>& Table() {
        .param = Param::kOptional,
        .example = "gpu:DEVICE (a Level Zero device name)",
        .newest_spirv = 0x00010400,  // IGC
+       .param_names_profile = true,
        .consumers = Fixed<kConsumerIgc>,
        .describe = [](const TargetName& n) -> absl::StatusOr<TargetInfo> {
          return GpuInfo(n.full);
@@ -341,6 +345,7 @@ const std::vector<TargetKindSpec>& Table() {
        .param = Param::kRequired,
        .example = "ocloc:tgllp (several: ocloc:tgllp,dg2,pvc)",
        .newest_spirv = 0x00010400,
+       .param_names_profile = true,
        .default_batch = 16,
        .consumers = Fixed<kConsumerIgc>,
        .describe = [](const TargetName& n) -> absl::StatusOr<TargetInfo> {
@@ -485,6 +490,30 @@ uint32_t ConsumersOfTarget(const std::string& target) {
 uint32_t NewestSpirvVersionOfTarget(const std::string& target) {
   const TargetKindSpec* spec = FindTargetKind(TargetKind(target));
   return spec == nullptr ? ~0u : spec->newest_spirv;
+}
+
+std::string DeviceProfileOfTarget(const std::string& target) {
+  const TargetName name = ParseTargetName(target);
+  const TargetKindSpec* spec = FindTargetKind(name.kind);
+  if (spec == nullptr || !spec->param_names_profile || name.param.empty())
+    return "";
+  return FindDeviceProfile(name.param).ok() ? name.param : "";
+}
+
+std::string NarrowestProfileOf(const std::vector<std::string>& targets,
+                               const std::string& fallback) {
+  std::string chosen = fallback;
+  int chosen_breadth = std::numeric_limits<int>::max();
+  for (const std::string& t : targets) {
+    const std::string name = DeviceProfileOfTarget(t);
+    if (name.empty()) continue;
+    auto profile = FindDeviceProfile(name);
+    if (profile.ok() && profile->Breadth() < chosen_breadth) {
+      chosen = name;
+      chosen_breadth = profile->Breadth();
+    }
+  }
+  return chosen;
 }
 
 uint32_t DefaultBatchSize(const std::string& target) {

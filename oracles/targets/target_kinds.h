@@ -52,6 +52,9 @@ struct TargetKindSpec {
   std::string_view releases = {};  // release set (releases.h); "" = one release
   uint32_t release_family = 0;     // the consumer bit whose releases they are
   uint32_t newest_spirv = ~0u;     // header version word; ~0u = no limit
+  // Whether PARAM may name a device profile (ocloc:tgllp, gpu:dg2): a case
+  // for the target is generated for that profile.
+  bool param_names_profile = false;
   // Cases per batch when a campaign's --batch is auto: where
   // bench/targets/batch_bench measured the consumer's cases/s to level off
   // (docs: "Batches"); 1 for a kind that does not batch. spirv-opt batches
@@ -82,6 +85,13 @@ absl::StatusOr<const TargetKindSpec*> CheckTargetName(const TargetName& name);
 uint32_t ConsumersOfTarget(const std::string& target);
 uint32_t NewestSpirvVersionOfTarget(const std::string& target);
 uint32_t DefaultBatchSize(const std::string& target);
+// The device profile a target's cases are generated for ("tgllp" for
+// ocloc:tgllp), or "" when its name names none (any profile will do).
+std::string DeviceProfileOfTarget(const std::string& target);
+// The narrowest of the targets' device profiles (DeviceProfile::Breadth;
+// the first of equal breadth), or `fallback` when none names one.
+std::string NarrowestProfileOf(const std::vector<std::string>& targets,
+                               const std::string& fallback);
 
 // The release a name picks, when its kind has releases and one is
 // installed (opencl: only for Intel's CPU runtime).

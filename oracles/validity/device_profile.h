@@ -49,6 +49,13 @@ struct DeviceProfile {
   const ProfileExtension* FindExtension(std::string_view extension) const;
   // "1.4".
   std::string MaxSpirvVersionString() const;
+  // How much the profile accepts beyond the core: its optional features
+  // and extensions, counted. The narrower of two targets' profiles is the
+  // one a case for both is generated for.
+  int Breadth() const {
+    return fp16 + fp64 + int64_atomics + images +
+           static_cast<int>(extensions.size());
+  }
 };
 
 // The embedded profile of this name. Unknown name: InvalidArgument listing

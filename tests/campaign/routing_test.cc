@@ -6,9 +6,19 @@
 
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/target_kinds.h"
+#include "oracles/validity/device_profile.h"
 
 namespace l0spv::fuzzers::campaign {
 namespace {
+
+RouteTarget Target(const std::string& name, uint32_t consumers,
+                   uint32_t newest_spirv = ~0u) {
+  RouteTarget t;
+  t.name = name;
+  t.consumers = consumers;
+  t.newest_spirv = newest_spirv;
+  return t;
+}
 
 // The campaign of the per-target reach measurement, as the target kind
 // table describes it.
@@ -17,8 +27,12 @@ std::vector<RouteTarget> CampaignTargets() {
   for (const char* name :
        {"opencl", "oclgrind", "ocloc:tgllp", "spirv-opt", "llvm-spirv",
         "spirv-link", "opencl:Intel(R) OpenCL"}) {
-    targets.push_back({name, oracles::ConsumersOfTarget(name),
-                       oracles::NewestSpirvVersionOfTarget(name)});
+    RouteTarget t = Target(name, oracles::ConsumersOfTarget(name),
+                           oracles::NewestSpirvVersionOfTarget(name));
+    t.profile = oracles::DeviceProfileOfTarget(name);
+    if (auto p = oracles::FindDeviceProfile(t.profile); p.ok())
+      t.profile_breadth = p->Breadth();
+    targets.push_back(std::move(t));
   }
   return targets;
 }
@@ -119,8 +133,27 @@ TEST(RoutingTest, AnotherTargetsBugsNarrowFewOfATargetsCases) {
   }
 }
 
+// ocloc:tgllp's profile (no float atomics, no fp64) shapes only the cases
+// routed to it; the others are generated for any profile.
+TEST(RoutingTest, ACaseHasTheProfileOfItsNarrowestTarget) {
+  const std::vector<RouteTarget> targets = CampaignTargets();
+  ASSERT_EQ(targets[2].name, "ocloc:tgllp");
+  ASSERT_EQ(targets[2].profile, "tgllp");
+  const CaseRouter router(targets, RouteMode::kSwarm);
+  uint64_t without = 0;
+  for (uint64_t seed = 0; seed < 1000; ++seed) {
+    const CaseRoute r = router.Route(seed);
+    EXPECT_EQ(r.profile, r.runs[2] ? "tgllp" : "") << seed;
+    without += !r.runs[2];
+  }
+  EXPECT_GE(without, 400u);
+  // --route=all: every case on the narrowest profile.
+  const CaseRouter all(targets, RouteMode::kAll);
+  EXPECT_EQ(all.Route(3).profile, "tgllp");
+}
+
 TEST(RoutingTest, OneTargetRunsEveryCase) {
-  const CaseRouter router({{"spirv-opt", oracles::kConsumerSpirvOpt, ~0u}},
+  const CaseRouter router({Target("spirv-opt", oracles::kConsumerSpirvOpt)},
                           RouteMode::kSwarm);
   for (uint64_t seed = 0; seed < 20; ++seed) {
     EXPECT_EQ(router.Route(seed).runs, std::vector<bool>{true});
@@ -138,7 +171,7 @@ TEST(RoutingTest, NoTargetsRouteNothing) {
 
 TEST(RoutingTest, TargetsAvoidingNothingRideEveryCase) {
   // --allow_known_bugs lists targets with consumers 0: nothing to route by.
-  const CaseRouter router({{"a", 0, ~0u}, {"b", 0, ~0u}, {"c", 0, ~0u}},
+  const CaseRouter router({Target("a", 0), Target("b", 0), Target("c", 0)},
                           RouteMode::kSwarm);
   for (uint64_t seed = 0; seed < 50; ++seed)
     EXPECT_EQ(router.Route(seed).runs, std::vector<bool>(3, true));

@@ -434,7 +434,8 @@ TEST_F(CliTest, GenerateAvoidsOnlyTheNamedTargetsBugs) {
            {{"--avoid=spirv-opt", "--allow_known_bugs"}, "contradict"},
            {{"--allow_bug=spirv_opt_unroll_drops_decorations"},
             "--allow_bug lifts one gate of the targets --avoid names"}}) {
-    std::vector<std::string> args{"generate", "--out=" + (dir_ / "bad").string()};
+    std::vector<std::string> args{"generate",
+                                  "--out=" + (dir_ / "bad").string()};
     args.insert(args.end(), bad.flags.begin(), bad.flags.end());
     r = L0spvFuzz(args);
     EXPECT_EQ(r.exit_code, 2) << bad.says;
