@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "absl/container/flat_hash_set.h"
 #include "spirv/cfg.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -164,6 +165,25 @@ bool IsEntryPoint(const Module& module, uint32_t function_id) {
   for (const Instruction& ep : module.entry_points)
     if (ep.NumOperands() > 1 && ep.word(1) == function_id) return true;
   return false;
+}
+
+void HoistDecorationGroups(Module& module) {
+  absl::flat_hash_set<uint32_t> groups;
+  for (const Instruction& a : module.annotations)
+    if (a.opcode() == static_cast<uint32_t>(spv::Op::OpDecorationGroup))
+      groups.insert(a.result_id());
+  if (groups.empty()) return;
+  std::stable_partition(module.annotations.begin(), module.annotations.end(),
+                        [&](const Instruction& a) {
+                          switch (static_cast<spv::Op>(a.opcode())) {
+                            case spv::Op::OpDecorationGroup:
+                            case spv::Op::OpGroupDecorate:
+                            case spv::Op::OpGroupMemberDecorate:
+                              return true;
+                            default:
+                              return groups.contains(AnnotatedId(a));
+                          }
+                        });
 }
 
 }  // namespace l0spv::spirv

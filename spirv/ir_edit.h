@@ -93,4 +93,13 @@ int32_t EntryFunctionIndex(const Module& module, std::string_view name);
 // Whether any OpEntryPoint names function `function_id`.
 bool IsEntryPoint(const Module& module, uint32_t function_id);
 
+// Moves every decoration group to the front of the annotations: each
+// OpDecorationGroup, the decorations of its id and the OpGroupDecorate /
+// OpGroupMemberDecorate applying it, in their relative order (still valid:
+// a group's own decorations stay before it, its uses after). SPIRV-LLVM-
+// Translator's reader takes every OpDecorate before an OpDecorationGroup as
+// a member of that group (known-consumer-bugs/llvm_spirv_group_byval); no
+// other decoration then precedes a group.
+void HoistDecorationGroups(Module& module);
+
 }  // namespace l0spv::spirv

@@ -229,6 +229,9 @@ absl::StatusOr<std::vector<TestCase>> BatchKernels(
   auto linked = LinkModules(inputs);
   if (!linked.ok()) return linked.status();
   MergeBuiltInVariables(*linked);
+  // One case's decoration group after another's decorations would make
+  // llvm-spirv's reader take those into the group (llvm_spirv_group_byval).
+  HoistDecorationGroups(*linked);
   linked->header.bound = linked->ComputeTightBound();
   const std::vector<uint32_t> words = EncodeModule(*linked);
   std::vector<TestCase> launches(cases.begin(), cases.end());

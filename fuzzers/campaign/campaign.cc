@@ -25,6 +25,7 @@
 #include "fuzzers/campaign/findings.h"
 #include "fuzzers/campaign/job.h"
 #include "fuzzers/campaign/running_cases.h"
+#include "oracles/known_bugs/registry.h"
 #include "oracles/targets/target_kinds.h"
 #include "oracles/validity/device_profile.h"
 #include "oracles/verdict/verdict.h"
@@ -126,6 +127,10 @@ CaseRouter RouterOf(const CampaignOptions& o) {
     t.consumers = o.avoid_known_bugs ? oracles::ConsumersOfTarget(name) : 0u;
     t.newest_spirv =
         o.spirv_version_fixed ? ~0u : oracles::NewestSpirvVersionOfTarget(name);
+    if (o.avoid_known_bugs) {
+      for (oracles::KnownBugId id : oracles::KnownBugsOpenOnTarget(name))
+        t.open_bugs.push_back(static_cast<uint32_t>(id));
+    }
     if (o.profile_per_case) {
       t.profile = oracles::DeviceProfileOfTarget(name);
       if (auto p = oracles::FindDeviceProfile(t.profile); p.ok())
@@ -133,8 +138,15 @@ CaseRouter RouterOf(const CampaignOptions& o) {
     }
     targets.push_back(std::move(t));
   }
+  std::vector<uint32_t> entry_consumers;
+  if (o.avoid_known_bugs && o.per_release) {
+    if (const auto& registry = oracles::EmbeddedKnownBugs(); registry.ok())
+      for (const oracles::KnownBug& b : registry->bugs)
+        entry_consumers.push_back(b.consumers);
+  }
   return CaseRouter(std::move(targets),
-                    o.avoid_known_bugs ? o.route : RouteMode::kAll);
+                    o.avoid_known_bugs ? o.route : RouteMode::kAll,
+                    std::move(entry_consumers));
 }
 
 namespace {

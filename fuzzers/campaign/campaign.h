@@ -71,6 +71,9 @@ struct CampaignOptions {
   // every case everywhere, avoiding every target's.
   RouteMode route = RouteMode::kSwarm;
   bool avoid_known_bugs = true;  // false: --allow_known_bugs
+  // An entry gates only the releases it is open on (registry not_on;
+  // routing.h): false avoids every entry of a routed family.
+  bool per_release = true;
   // --spirv_version given: every case is in generator's range, whatever
   // its targets read (a consumer that cannot read it says unsupported).
   bool spirv_version_fixed = false;

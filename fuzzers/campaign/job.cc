@@ -305,6 +305,8 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w,
   g.seed = w.seed;
   g.profile = ProfileOf(o, w);
   g.avoid_known_bugs = w.route.avoid;
+  for (uint32_t id : w.route.allowed_bugs)
+    g.allowed_bugs.push_back(static_cast<oracles::KnownBugId>(id));
   if (w.route.newest_spirv != ~0u)
     g.max_spirv_version =
         g.max_spirv_version == 0

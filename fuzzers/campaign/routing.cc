@@ -17,8 +17,11 @@ const char* RouteModeName(RouteMode mode) {
   return mode == RouteMode::kSwarm ? "swarm" : "all";
 }
 
-CaseRouter::CaseRouter(std::vector<RouteTarget> targets, RouteMode mode)
-    : targets_(std::move(targets)), mode_(mode) {
+CaseRouter::CaseRouter(std::vector<RouteTarget> targets, RouteMode mode,
+                       std::vector<uint32_t> entry_consumers)
+    : targets_(std::move(targets)),
+      mode_(mode),
+      entry_consumers_(std::move(entry_consumers)) {
   const size_t n = targets_.size();
   if (n > 1) {
     // lead share 1/n, the rest of kSwarmShare from joins: 1/n + (1-1/n) q.
@@ -56,15 +59,28 @@ CaseRoute CaseRouter::Route(uint64_t case_seed) const {
       breadth = t.profile_breadth;
     }
   }
+  // Per release: the avoided families' entries no routed release has.
+  std::vector<bool> needed(entry_consumers_.size(), false);
+  for (size_t i = 0; i < n; ++i) {
+    if (!route.runs[i]) continue;
+    for (uint32_t id : targets_[i].open_bugs)
+      if (id < needed.size()) needed[id] = true;
+  }
+  for (uint32_t id = 0; id < entry_consumers_.size(); ++id)
+    if ((entry_consumers_[id] & route.avoid) != 0 && !needed[id])
+      route.allowed_bugs.push_back(id);
   // Free rides: a target the case narrows in nothing (no consumer of its
-  // left to avoid, its SPIR-V reader new enough, its profile no narrower)
-  // runs it too.
+  // left to avoid, none of its release's entries allowed, its SPIR-V
+  // reader new enough, its profile no narrower) runs it too.
   for (size_t i = 0; i < n; ++i) {
     const RouteTarget& t = targets_[i];
     const bool profile_fits =
         t.profile.empty() ||
         (!route.profile.empty() && t.profile_breadth >= breadth);
-    if ((t.consumers & ~route.avoid) == 0 &&
+    const bool bugs_avoided = std::all_of(
+        t.open_bugs.begin(), t.open_bugs.end(),
+        [&](uint32_t id) { return id >= needed.size() || needed[id]; });
+    if ((t.consumers & ~route.avoid) == 0 && bugs_avoided &&
         t.newest_spirv >= route.newest_spirv && profile_fits)
       route.runs[i] = true;
   }

@@ -22,6 +22,10 @@
 //    not keep them from a case without it).
 //  - kAll: every case runs on every target and avoids all their bugs (the
 //    campaign's behaviour before routing; `--route=all`).
+//  - Per release: an entry of an avoided family that none of the routed
+//    targets' releases has (RouteTarget::open_bugs) is allowed in the case
+//    (CaseRoute::allowed_bugs), so a bug fixed in DPC++'s translator or in
+//    SPIRV-Tools 2025.5 narrows only the cases of the old release.
 //  - A target listed with consumers 0 (known bugs not avoided) or newest
 //    ~0u (a fixed --spirv_version) narrows nothing.
 #pragma once
@@ -45,6 +49,9 @@ struct RouteTarget {
   // profile's DeviceProfile::Breadth.
   std::string profile;
   int profile_breadth = 0;
+  // The registry entries its release has (oracles::KnownBugsOpenOnTarget),
+  // ascending; only used when the router knows the entries' consumers.
+  std::vector<uint32_t> open_bugs;
 };
 
 struct CaseRoute {
@@ -52,6 +59,9 @@ struct CaseRoute {
   uint32_t avoid = 0;           // union of the routed targets' consumers
   uint32_t newest_spirv = ~0u;  // min over the routed targets
   std::string profile;          // the narrowest routed profile; "" = any
+  // Entries of the avoided families that no routed target's release has
+  // (oracles::KnownBugId values): the case may hold their constructs.
+  std::vector<uint32_t> allowed_bugs;
 };
 
 // The expected share of cases each target runs under kSwarm (before free
@@ -60,7 +70,10 @@ inline constexpr double kSwarmShare = 0.45;
 
 class CaseRouter {
  public:
-  CaseRouter(std::vector<RouteTarget> targets, RouteMode mode);
+  // `entry_consumers[id]`: the consumer families of registry entry `id`
+  // (oracles::ConsumersOf); empty = entries are avoided per family only.
+  CaseRouter(std::vector<RouteTarget> targets, RouteMode mode,
+             std::vector<uint32_t> entry_consumers = {});
 
   CaseRoute Route(uint64_t case_seed) const;
 
@@ -75,6 +88,7 @@ class CaseRouter {
  private:
   std::vector<RouteTarget> targets_;
   RouteMode mode_;
+  std::vector<uint32_t> entry_consumers_;
   uint32_t join_per_mille_ = 0;  // a non-lead target's chance to join
   std::vector<double> shares_;
 };

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "fuzzers/campaign/campaign.h"
 #include "fuzzers/cli/commands.h"
 #include "generators/kernel/generator.h"
 #include "generators/kernel/opcode_stats.h"
@@ -18,7 +19,6 @@
 #include "oracles/compare/compare.h"
 #include "oracles/known_bugs/registry.h"
 #include "oracles/reference/interpreter.h"
-#include "oracles/targets/target_kinds.h"
 #include "oracles/targets/target_registry.h"
 #include "oracles/validity/lint.h"
 #include "spirv/binary.h"
@@ -272,11 +272,12 @@ int RunGenerate(const std::vector<std::string>& positional) {
     return UsageError("generate",
                       "nothing to do: give --out=DIR, --stats or --check");
   }
-  // The whole language unless --avoid names the targets to spare.
-  uint32_t avoid_mask = 0;
-  uint32_t newest_spirv = ~0u;
-  std::vector<std::string> avoid_targets;
+  // The whole language unless --avoid names the targets to spare; then
+  // what a campaign sends a case routed to exactly those targets (the
+  // router's own answer: families, releases, SPIR-V version, profile).
   const std::string avoid = absl::GetFlag(FLAGS_avoid);
+  std::string profile_name = absl::GetFlag(FLAGS_profile);
+  fuzzers::campaign::CaseRoute route;
   if (!avoid.empty()) {
     if (absl::GetFlag(FLAGS_allow_known_bugs))
       return UsageError("generate",
@@ -286,22 +287,20 @@ int RunGenerate(const std::vector<std::string>& positional) {
     if (!targets.ok())
       return UsageError("generate",
                         "--avoid: " + std::string(targets.status().message()));
-    avoid_targets = *targets;
-    for (const std::string& t : *targets) {
-      avoid_mask |= oracles::ConsumersOfTarget(t);
-      newest_spirv =
-          std::min(newest_spirv, oracles::NewestSpirvVersionOfTarget(t));
-    }
+    fuzzers::campaign::CampaignOptions campaign;
+    campaign.targets = *targets;
+    campaign.route = fuzzers::campaign::RouteMode::kAll;
+    campaign.profile_per_case = profile_name == "auto";
+    campaign.spirv_version_fixed =
+        absl::GetFlag(FLAGS_spirv_version) != "swarm";
+    route = fuzzers::campaign::RouterOf(campaign).Route(0);
   } else {
     std::cerr << "generate: no --avoid: the whole language, constructs of "
                  "known consumer bugs included (--avoid=TARGET,... leaves "
                  "out those targets' known bugs, as a campaign does)\n";
   }
-  // auto: the narrowest device profile of the --avoid targets, as a
-  // campaign generates a case routed to them.
-  std::string profile_name = absl::GetFlag(FLAGS_profile);
   if (profile_name == "auto")
-    profile_name = oracles::NarrowestProfileOf(avoid_targets, "full");
+    profile_name = route.profile.empty() ? "full" : route.profile;
   auto profile = oracles::FindDeviceProfile(profile_name);
   if (!profile.ok())
     return UsageError("generate", std::string(profile.status().message()));
@@ -309,7 +308,7 @@ int RunGenerate(const std::vector<std::string>& positional) {
   generators::kernel::GeneratorOptions options;
   options.profile = profile_name;
   options.max_statements = absl::GetFlag(FLAGS_max_statements);
-  options.avoid_known_bugs = avoid_mask;
+  options.avoid_known_bugs = route.avoid;
   auto allowed = AllowedBugsFromFlag();
   if (!allowed.ok())
     return UsageError("generate", std::string(allowed.status().message()));
@@ -319,6 +318,8 @@ int RunGenerate(const std::vector<std::string>& positional) {
                       "names; without --avoid every known bug's construct is "
                       "emitted already");
   options.allowed_bugs = *std::move(allowed);
+  for (uint32_t id : route.allowed_bugs)
+    options.allowed_bugs.push_back(static_cast<oracles::KnownBugId>(id));
   options.allow_non_uniform = absl::GetFlag(FLAGS_non_uniform);
   auto images = ImageModeFromFlag();
   if (!images.ok())
@@ -330,8 +331,7 @@ int RunGenerate(const std::vector<std::string>& positional) {
   options.printf = *printf_mode;
   if (absl::Status v = SpirvVersionsFromFlag(*profile, options); !v.ok())
     return UsageError("generate", std::string(v.message()));
-  if (absl::GetFlag(FLAGS_spirv_version) == "swarm" && newest_spirv != ~0u)
-    options.max_spirv_version = newest_spirv;
+  if (route.newest_spirv != ~0u) options.max_spirv_version = route.newest_spirv;
   if (options.images == generators::kernel::ImageMode::kOn &&
       !profile->images) {
     return UsageError(

@@ -1,6 +1,7 @@
 // `l0spv-fuzz known-bugs [--check] [--consumer=C] [--json]`: the known
 // consumer bug registry (corpora/known-consumer-bugs/registry.json) — list
 // it, or run every reproducer on its consumer and say what still holds.
+#include <algorithm>
 #include <iostream>
 
 #include "absl/flags/declare.h"
@@ -29,6 +30,7 @@ nlohmann::json EntryJson(const oracles::KnownBug& b) {
   return {{"name", b.name},
           {"consumer", oracles::ConsumerInfoOf(b.consumer).name},
           {"version", b.version},
+          {"not_on", b.not_on},
           {"kind", b.kind},
           {"status", b.status},
           {"duplicate_of", b.duplicate_of ? nlohmann::json(*b.duplicate_of)
@@ -180,11 +182,23 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
               : r->outcome == oracles::KnownBugRun::Outcome::kNotInstalled
                   ? "not installed"
                   : "does not reproduce";
-          releases[other] = {
-              {"status", status},
-              {"version", r.ok() ? r->installed_version : std::string()}};
+          const std::string version =
+              r.ok() ? r->installed_version : std::string();
+          releases[other] = {{"status", status}, {"version", version}};
+          std::string said = status;
+          // not_on must be measured, not assumed: a release it lists that
+          // has the bug after all narrows nothing it should.
+          const bool listed = std::find(b.not_on.begin(), b.not_on.end(),
+                                        version) != b.not_on.end();
+          if (status == "open" && listed) {
+            ++broken;
+            said = "OPEN, though not_on lists it";
+          } else if (status == "does not reproduce" && !listed &&
+                     !version.empty()) {
+            said += absl::StrCat(" (not_on may list ", version, ")");
+          }
           shown.push_back(
-              absl::StrCat(other.substr(other.rfind('@') + 1), ": ", status));
+              absl::StrCat(other.substr(other.rfind('@') + 1), ": ", said));
         }
         if (!releases.empty()) j["check"]["releases"] = std::move(releases);
         if (!shown.empty())
@@ -204,7 +218,7 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
               << " fixed here, " << absent << " consumer not installed, "
               << broken
               << " open entries that no longer reproduce on their recorded "
-                 "version, "
+                 "version or reproduce on a release their not_on lists, "
               << errors << " error(s)\n";
   }
   if (errors > 0) return kExitUsage;

@@ -236,7 +236,8 @@ struct GenContext {
   bool BugsAllowed(std::initializer_list<oracles::KnownBugId> ids) const {
     if ((features.avoid_bugs & oracles::ConsumersOf(ids)) == 0) return true;
     return std::all_of(ids.begin(), ids.end(), [&](oracles::KnownBugId id) {
-      return std::find(options.allowed_bugs.begin(), options.allowed_bugs.end(),
+      return (features.avoid_bugs & oracles::ConsumersOf(id)) == 0 ||
+             std::find(options.allowed_bugs.begin(), options.allowed_bugs.end(),
                        id) != options.allowed_bugs.end();
     });
   }

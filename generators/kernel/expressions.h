@@ -33,6 +33,9 @@ uint32_t IndexInto(GenContext& ctx, uint32_t value, ValueType type,
                    uint32_t count);
 // A u32 / u64 taken from any pool integer (or a constant).
 uint32_t AnyIntAs(GenContext& ctx, uint8_t width);
+// OpUConvert or OpSConvert for an integer width change (one draw), less the
+// forms an avoided consumer folds wrongly.
+spv::Op ConvertOp(GenContext& ctx, uint8_t from_width, uint8_t to_width);
 // A bool scalar condition from the pool or a fresh comparison.
 uint32_t Condition(GenContext& ctx);
 // `value` (u32) made unfoldable: plus a run-time zero while

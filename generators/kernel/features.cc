@@ -81,19 +81,24 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   // other switch-and-barrier shapes (pocl_barrier_switch_phi_abort): no
   // switches in a case with barriers (exchanges, work-group collectives)
   // while PoCL is avoided.
+  // An entry is avoided when one of its consumers is and it is not allowed
+  // (GeneratorOptions::allowed_bugs: --allow_bug, or a campaign case none
+  // of whose targets' releases has it).
+  const auto avoided = [&](oracles::KnownBugId bug) {
+    return (options.avoid_known_bugs & oracles::ConsumersOf(bug)) != 0 &&
+           std::find(options.allowed_bugs.begin(), options.allowed_bugs.end(),
+                     bug) == options.allowed_bugs.end();
+  };
   const bool barriers =
       f.weights[kFamExchange] != 0 || f.weights[kFamGroup] != 0;
-  if (barriers && (options.avoid_known_bugs &
-                   oracles::ConsumersOf(
-                       {oracles::KnownBugId::kPoclSwitchStoreBeforeBarrier,
-                        oracles::KnownBugId::kPoclBarrierSwitchPhiAbort})) != 0)
+  if (barriers &&
+      (avoided(oracles::KnownBugId::kPoclSwitchStoreBeforeBarrier) ||
+       avoided(oracles::KnownBugId::kPoclBarrierSwitchPhiAbort)))
     f.weights[kFamSwitch] = 0;
   // PoCL 3.1 keeps one copy of a loop's per-work-item counter across a
   // barrier (known-consumer-bugs/pocl_loop_phi_across_barrier): no loops
   // either in such cases.
-  if (barriers && (options.avoid_known_bugs &
-                   oracles::ConsumersOf(
-                       oracles::KnownBugId::kPoclLoopPhiAcrossBarrier)) != 0)
+  if (barriers && avoided(oracles::KnownBugId::kPoclLoopPhiAcrossBarrier))
     f.weights[kFamLoop] = 0;
   // Drawn after everything else so the draws above keep their values.
   const uint32_t low = options.min_spirv_version >> 8;
@@ -107,9 +112,6 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   // them on the integer bits (oclgrind_atomic_float) and PoCL 3.1 lacks
   // min/max (pocl_float_atomic_min_max). Drawn only when allowed, so other
   // cases keep their bytes.
-  const auto avoided = [&](oracles::KnownBugId bug) {
-    return (options.avoid_known_bugs & oracles::ConsumersOf(bug)) != 0;
-  };
   // What the profile enables at a width, less what avoided consumers fail:
   // IGC 22.43 cannot link fp16 add (igc_atomic_fadd_f16).
   const auto allowed = [&](uint8_t width) {

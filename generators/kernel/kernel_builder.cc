@@ -11,6 +11,7 @@
 #include "generators/kernel/outputs.h"
 #include "generators/kernel/printf.h"
 #include "generators/kernel/statements.h"
+#include "spirv/ir_edit.h"
 #include "spirv/numeric_bits.h"
 
 namespace l0spv::generators::kernel {
@@ -413,8 +414,9 @@ void KernelBuilder::Prologue() {
     k_.subgroup_local_id =
         LoadBuiltin(spv::BuiltIn::SubgroupLocalInvocationId, IntT(32));
   if (struct_arg_) LoadStructMembers();
-  // Specialization constants, used with their default values.
-  if (ctx_.rng.Percent(40)) {
+  // Specialization constants, used with their default values. SpecId on a
+  // Kernel module's constant is SPIR-V 1.1 (1.0 allows it for Shader only).
+  if (ctx_.rng.Percent(40) && ctx_.features.HasVersion(1, 1)) {
     const ValueType u32 = IntT(32);
     const uint32_t value = ctx_.builder.TakeNextId();
     ctx_.module.types_values.emplace_back(
@@ -680,6 +682,11 @@ void KernelBuilder::Finish() {
     }
     m.annotations.emplace_back(static_cast<uint32_t>(Op::OpGroupDecorate), 0, 0,
                                std::move(targets));
+    // llvm-spirv's reader would take every decoration before the group as
+    // a member (llvm_spirv_group_byval; on DPC++'s translator a BuiltIn or
+    // SpecId lands on the kernel wrapper's parameter): the group first.
+    if (!ctx_.BugsAllowed(KnownBugId::kLlvmSpirvGroupByval))
+      spirv::HoistDecorationGroups(m);
   }
   tc_.entry_point = name;
   tc_.profile = ctx_.options.profile;

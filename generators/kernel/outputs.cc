@@ -76,8 +76,7 @@ void SinkIntScalar(GenContext& ctx, uint32_t id, ValueType t) {
     return;
   }
   if (t.width < 32) {
-    StoreInt32(ctx, fn.Op(ctx.rng.Percent(50) ? Op::OpUConvert : Op::OpSConvert,
-                          u32, {id}));
+    StoreInt32(ctx, fn.Op(ConvertOp(ctx, t.width, 32), u32, {id}));
   } else if (t.width == 32) {
     StoreInt32(ctx, id);
   } else {

@@ -247,12 +247,17 @@ bool GenNonUniformGroupOp(GenContext& ctx) {
       ctx.builder.AddCapability(spv::Capability::GroupNonUniformBallot);
       const ValueType t = NonUniformType(ctx);
       const uint32_t v = UniformValue(ctx, t);
+      // Intel's CPU runtime 2026.2 aborts on the scalar (unvectorised)
+      // form of broadcast-first and elect (known-consumer-bugs/
+      // intel_cpu_subgroup_broadcast_first_scalar).
+      const bool first =
+          rng.Percent(50) &&
+          ctx.BugsAllowed(KnownBugId::kIntelCpuSubgroupBroadcastFirstScalar);
       const uint32_t r =
-          rng.Percent(50)
-              ? fn.Op(Op::OpGroupNonUniformBroadcastFirst, ctx.types.Id(t),
-                      {scope, v})
-              : fn.Op(Op::OpGroupNonUniformBroadcast, ctx.types.Id(t),
-                      {scope, v, ctx.types.U32(0)});
+          first ? fn.Op(Op::OpGroupNonUniformBroadcastFirst, ctx.types.Id(t),
+                        {scope, v})
+                : fn.Op(Op::OpGroupNonUniformBroadcast, ctx.types.Id(t),
+                        {scope, v, ctx.types.U32(0)});
       AddValue(ctx, r, t);
       return true;
     }
@@ -341,6 +346,8 @@ bool GenNonUniformGroupOp(GenContext& ctx) {
     case 5:
       return GenLaneZeroContribution(ctx);
     default: {  // Elect is true exactly in lane 0: their inequality is false
+      if (!ctx.BugsAllowed(KnownBugId::kIntelCpuSubgroupBroadcastFirstScalar))
+        return GenLaneZeroContribution(ctx);
       const uint32_t elect =
           fn.Op(Op::OpGroupNonUniformElect, bool_type, {scope});
       const uint32_t lane0 = fn.Op(Op::OpIEqual, bool_type,

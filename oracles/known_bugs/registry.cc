@@ -1,5 +1,6 @@
 #include "oracles/known_bugs/registry.h"
 
+#include <algorithm>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -67,6 +68,11 @@ absl::StatusOr<KnownBugRegistry> ParseKnownBugRegistry(
       if (auto bit = ConsumerByName(other)) b.consumers |= *bit;
     }
     b.version = e["version"].NonEmptyString();
+    for (spirv::JsonField v : e["not_on"].Array(16, false)) {
+      b.not_on.push_back(v.NonEmptyString());
+      if (reader.ok() && b.not_on.back() == b.version)
+        v.Fail("the recorded version cannot be one the bug is not on");
+    }
     b.kind = e["kind"].Enum({"crash", "miscompile", "rejects-valid",
                              "emits-invalid", "limitation"});
     b.status = e["status"].String();
@@ -141,6 +147,14 @@ uint32_t ConsumersOf(std::initializer_list<KnownBugId> ids) {
   uint32_t mask = 0;
   for (KnownBugId id : ids) mask |= ConsumersOf(id);
   return mask;
+}
+
+bool KnownBugOpenOn(const KnownBug& bug, ConsumerBit family,
+                    const std::string& version) {
+  if ((bug.consumers & family) == 0) return false;
+  if (family != bug.consumer || version.empty()) return true;
+  return std::find(bug.not_on.begin(), bug.not_on.end(), version) ==
+         bug.not_on.end();
 }
 
 }  // namespace l0spv::oracles

@@ -29,9 +29,14 @@ struct KnownBug {
   ConsumerBit consumer = kConsumerIgc;
   uint32_t consumers = 0;  // consumer | also_affects
   std::string version;     // the consumer's version it was seen on
-  std::string kind;        // crash | miscompile | rejects-valid |
-                           // emits-invalid | limitation
-  std::string status;      // open | doubtful | not-a-bug | fixed-in:VERSION
+  // Releases of `consumer` (spelled as `version`) the reproducer does not
+  // reproduce on (`known-bugs --check` measures it): their cases need not
+  // avoid the entry. Every other release, and every also_affects family,
+  // is taken to have it.
+  std::vector<std::string> not_on;
+  std::string kind;    // crash | miscompile | rejects-valid |
+                       // emits-invalid | limitation
+  std::string status;  // open | doubtful | not-a-bug | fixed-in:VERSION
   std::optional<std::string> duplicate_of;
   std::string root_cause;
   std::string found_by;
@@ -65,5 +70,12 @@ absl::StatusOr<KnownBugRegistry> ParseKnownBugRegistry(
 uint32_t ConsumersOf(KnownBugId id);
 uint32_t ConsumersOf(std::initializer_list<KnownBugId> ids);
 const KnownBug* KnownBugOf(KnownBugId id);
+
+// Whether a target running consumer family `family` at release `version`
+// ("" = unknown) must avoid entry `bug`: the entry belongs to that family
+// (its consumer or also_affects) and, for its own consumer, the release is
+// not in not_on.
+bool KnownBugOpenOn(const KnownBug& bug, ConsumerBit family,
+                    const std::string& version);
 
 }  // namespace l0spv::oracles

@@ -1,11 +1,13 @@
 #include "oracles/targets/target_kinds.h"
 
 #include <limits>
+#include <map>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "oracles/known_bugs/registry.h"
 #include "oracles/process/subprocess.h"
 #include "oracles/targets/consumer_probe.h"
 #include "oracles/targets/level_zero_adapter.h"
@@ -544,6 +546,27 @@ std::string ConsumerVersionOfTarget(const std::string& target,
     if (auto r = ReleaseOfTarget(target)) return r->version;
   }
   return ConsumerVersion(bit);
+}
+
+std::vector<KnownBugId> KnownBugsOpenOnTarget(const std::string& target) {
+  std::vector<KnownBugId> open;
+  const auto& registry = EmbeddedKnownBugs();
+  if (!registry.ok()) return open;
+  const uint32_t families = ConsumersOfTarget(target);
+  std::map<ConsumerBit, std::string> versions;
+  for (const ConsumerInfo& c : Consumers())
+    if ((families & c.bit) != 0)
+      versions[c.bit] = ConsumerVersionOfTarget(target, c.bit);
+  for (size_t i = 0; i < registry->bugs.size(); ++i) {
+    const KnownBug& bug = registry->bugs[i];
+    for (const auto& [bit, version] : versions) {
+      if (KnownBugOpenOn(bug, bit, version)) {
+        open.push_back(static_cast<KnownBugId>(i));
+        break;
+      }
+    }
+  }
+  return open;
 }
 
 std::string TargetAtVersion(const std::string& target,

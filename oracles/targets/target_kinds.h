@@ -36,6 +36,7 @@
 
 #include "absl/status/statusor.h"
 #include "oracles/known_bugs/consumers.h"
+#include "oracles/known_bugs/known_bug_ids.h"
 #include "oracles/targets/releases.h"
 #include "oracles/targets/target.h"
 #include "oracles/targets/target_name.h"
@@ -98,6 +99,13 @@ std::string NarrowestProfileOf(const std::vector<std::string>& targets,
 std::optional<ConsumerRelease> ReleaseOfTarget(const std::string& target);
 
 std::string ConsumerVersionOfTarget(const std::string& target, ConsumerBit bit);
+
+// The registry entries a case for `target` must avoid: those of the
+// consumer families it runs that are open on the release it runs of each
+// (KnownBugOpenOn at ConsumerVersionOfTarget), in KnownBugId order. A
+// campaign allows a case every entry of its avoided families that none of
+// its targets has (a bug llvm-spirv 14 has and DPC++'s translator fixed).
+std::vector<KnownBugId> KnownBugsOpenOnTarget(const std::string& target);
 
 // `target` at the installed release whose version is `version` (a registry
 // entry's: "2023.1-2" -> "spirv-opt@2023.1"), so an entry seen on Debian's

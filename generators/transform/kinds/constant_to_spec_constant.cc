@@ -4,6 +4,7 @@
 // default; a compiler can no longer fold it before specialisation.
 // Only operands where a computed value could go (data_util.h) change: a spec
 // constant is not a constant everywhere a literal constant is required.
+// Only in SPIR-V 1.1 and later (Kernel's SpecId is 1.1).
 //
 // Record: {"use": descriptor, "operand": i, "spec_id": n}.
 #include "absl/strings/str_cat.h"
@@ -27,12 +28,18 @@ std::vector<uint32_t> UsedSpecIds(const spirv::Module& m) {
   return out;
 }
 
+// SPIR-V 1.0 allows SpecId for Shader only; Kernel has it from 1.1.
+bool SpecIdAllowed(const spirv::Module& m) {
+  return m.header.version >= 0x00010100;
+}
+
 class ConstantToSpecConstantKind : public Transformation {
  public:
   std::string_view kind() const override { return "constant_to_spec_constant"; }
 
   std::optional<Record> Propose(TransformContext& ctx,
                                 Rng& rng) const override {
+    if (!SpecIdAllowed(ctx.module())) return std::nullopt;
     std::vector<ConstantUse> uses = FindIntConstantUses(ctx, false);
     if (uses.empty()) return std::nullopt;
     const ConstantUse& use =
@@ -46,6 +53,9 @@ class ConstantToSpecConstantKind : public Transformation {
   }
 
   absl::Status Check(TransformContext& ctx, const Record& r) const override {
+    if (!SpecIdAllowed(ctx.module()))
+      return absl::FailedPreconditionError(
+          "SpecId on a Kernel module's constant needs SPIR-V 1.1");
     auto pos = ResolveField(ctx, r, "use");
     if (!pos.ok()) return pos.status();
     uint32_t constant = 0;
