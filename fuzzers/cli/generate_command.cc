@@ -356,8 +356,8 @@ int RunGenerate(const std::vector<std::string>& positional) {
       split.modules = split_modules == 1 ? 0 : split_modules;
       const bool linkonce =
           profile->FindExtension("SPV_KHR_linkonce_odr") != nullptr &&
-          (options.avoid_known_bugs &
-           generators::transform::LinkonceBugConsumers()) == 0;
+          generators::transform::LinkonceAllowed(options.avoid_known_bugs,
+                                                 options.allowed_bugs);
       split.avoid_known_bugs = options.avoid_known_bugs;
       auto parts = generators::transform::SplitCase(*tc, split, linkonce);
       if (parts.ok()) {

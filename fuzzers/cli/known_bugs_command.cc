@@ -184,7 +184,11 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
                   : "does not reproduce";
           const std::string version =
               r.ok() ? r->installed_version : std::string();
-          releases[other] = {{"status", status}, {"version", version}};
+          releases[other] = {
+              {"status", status},
+              {"version", version},
+              {"verdict",
+               r.ok() ? oracles::VerdictKindName(r->verdict.kind) : ""}};
           std::string said = status;
           // not_on must be measured, not assumed: a release it lists that
           // has the bug after all narrows nothing it should.

@@ -425,10 +425,16 @@ absl::StatusOr<spirv::TestCase> SplitCase(const spirv::TestCase& test_case,
   return copied;
 }
 
-uint32_t LinkonceBugConsumers() {
-  return oracles::ConsumersOf(
-      {oracles::KnownBugId::kSpirvLinkLinkonceOdrImport,
-       oracles::KnownBugId::kSpirvLinkLinkonceOdrDecoration});
+bool LinkonceAllowed(uint32_t avoid_known_bugs,
+                     std::span<const oracles::KnownBugId> allowed) {
+  for (oracles::KnownBugId id :
+       {oracles::KnownBugId::kSpirvLinkLinkonceOdrImport,
+        oracles::KnownBugId::kSpirvLinkLinkonceOdrDecoration}) {
+    if ((avoid_known_bugs & oracles::ConsumersOf(id)) != 0 &&
+        std::find(allowed.begin(), allowed.end(), id) == allowed.end())
+      return false;
+  }
+  return true;
 }
 
 }  // namespace l0spv::generators::transform

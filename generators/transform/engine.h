@@ -35,6 +35,7 @@
 #include "generators/transform/duplicate_linkonce.h"
 #include "generators/transform/split_module.h"
 #include "nlohmann/json.hpp"
+#include "oracles/known_bugs/known_bug_ids.h"
 #include "spirv/test_case.h"
 
 namespace l0spv::generators::transform {
@@ -99,9 +100,11 @@ absl::StatusOr<spirv::TestCase> DuplicateLinkOnceAndLog(
 absl::StatusOr<spirv::TestCase> SplitCase(const spirv::TestCase& test_case,
                                           const SplitOptions& options,
                                           bool linkonce);
-// The consumers with a filed linker bug about LinkOnceODR copies: a case
-// avoiding one of them is split with linkonce false.
-uint32_t LinkonceBugConsumers();
+// Whether a split case may get LinkOnceODR copies: none of the filed linker
+// bugs about them is avoided (its consumers outside `avoid_known_bugs`, or
+// it is in `allowed`: the release a campaign case runs does not have it).
+bool LinkonceAllowed(uint32_t avoid_known_bugs,
+                     std::span<const oracles::KnownBugId> allowed);
 
 // The records of a log (InvalidArgument when it is not a log).
 absl::StatusOr<std::vector<nlohmann::json>> LogRecords(

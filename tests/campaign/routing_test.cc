@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/target_kinds.h"
 #include "oracles/validity/device_profile.h"
@@ -150,6 +152,38 @@ TEST(RoutingTest, ACaseHasTheProfileOfItsNarrowestTarget) {
   // --route=all: every case on the narrowest profile.
   const CaseRouter all(targets, RouteMode::kAll);
   EXPECT_EQ(all.Route(3).profile, "tgllp");
+}
+
+// Two releases of one family: an entry only the old release has is allowed
+// in a case for the new one alone, and the old release never rides along
+// with such a case.
+TEST(RoutingTest, AnEntryGatesOnlyTheReleasesItIsOpenOn) {
+  RouteTarget old_release = Target("spirv-opt@2023.1", 1u << 4);
+  old_release.open_bugs = {0, 1};
+  RouteTarget new_release = Target("spirv-opt@2025.5", 1u << 4);
+  new_release.open_bugs = {1};
+  RouteTarget ocloc = Target("ocloc", 1u);
+  ocloc.open_bugs = {2};
+  const CaseRouter router({old_release, new_release, ocloc},
+                          RouteMode::kSwarm,
+                          /*entry_consumers=*/{1u << 4, 1u << 4, 1u});
+  uint64_t new_alone = 0;
+  for (uint64_t seed = 0; seed < 500; ++seed) {
+    const CaseRoute r = router.Route(seed);
+    const auto allowed = [&](uint32_t id) {
+      return std::find(r.allowed_bugs.begin(), r.allowed_bugs.end(), id) !=
+             r.allowed_bugs.end();
+    };
+    EXPECT_FALSE(allowed(1)) << seed;  // both releases have it
+    EXPECT_FALSE(allowed(2)) << seed;  // ocloc has it, or it is not avoided
+    if (r.runs[0]) {
+      EXPECT_FALSE(allowed(0)) << seed;
+    } else if (r.runs[1]) {
+      EXPECT_TRUE(allowed(0)) << seed;
+      ++new_alone;
+    }
+  }
+  EXPECT_GT(new_alone, 50u);
 }
 
 TEST(RoutingTest, OneTargetRunsEveryCase) {
