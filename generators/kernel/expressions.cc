@@ -314,10 +314,13 @@ bool GenIntDivision(GenContext& ctx) {
   static constexpr Op kOps[] = {Op::OpUDiv, Op::OpSDiv, Op::OpUMod, Op::OpSRem,
                                 Op::OpSMod};
   Op op = ctx.rng.Pick<Op>(kOps);
-  // spirv-opt folds a constant 32/64-bit OpSMod wrongly when (a rem b) + b
-  // overflows (known-consumer-bugs/spirv_opt_smod_fold).
+  // spirv-opt 2023.1 folds a constant 32/64-bit OpSMod wrongly when
+  // (a rem b) + b overflows (known-consumer-bugs/spirv_opt_smod_fold), 2025.5
+  // when the remainder is 0 and the divisor negative
+  // (spirv_opt_smod_zero_remainder).
   if (op == Op::OpSMod && t.width >= 32 &&
-      !ctx.BugsAllowed(KnownBugId::kSpirvOptSmodFold))
+      !ctx.BugsAllowed({KnownBugId::kSpirvOptSmodFold,
+                        KnownBugId::kSpirvOptSmodZeroRemainder}))
     op = Op::OpSRem;
   // llvm-spirv 14's round trip of a 1.4 OpSMod adds (a rem b) + b in an
   // OpIAdd decorated NoSignedWrap, which wraps for large divisors
@@ -660,7 +663,11 @@ bool GenStructValue(GenContext& ctx) {
   }
   const uint32_t struct_type = ctx.builder.StructType(member_ids);
   uint32_t value = 0;
-  if (ctx.BugsAllowed(KnownBugId::kCompositeConstructRuntime) &&
+  // llvm-spirv 14 crashes on a run-time struct construct; DPC++'s
+  // translator places its alloca after the entry block's first instructions
+  // (known-consumer-bugs/llvm_spirv_dpcpp_composite_construct_alloca).
+  if (ctx.BugsAllowed({KnownBugId::kCompositeConstructRuntime,
+                       KnownBugId::kLlvmSpirvDpcppCompositeConstructAlloca}) &&
       rng.Percent(50)) {
     std::vector<uint32_t> parts;
     for (uint32_t i = 0; i < count; ++i) {

@@ -139,6 +139,12 @@ bool GenExtInt(GenContext& ctx) {
         if (n == SMad_sat) n = SMad_hi;
         if (n == UMad_sat) n = UMad_hi;
       }
+      // Intel's CPU runtime 2026.2 wraps a 32-bit u_mad_sat (vectors, and
+      // scalars it vectorises) instead of saturating
+      // (known-consumer-bugs/intel_cpu_u_mad_sat_vector).
+      if (t.width == 32 && n == UMad_sat &&
+          !ctx.BugsAllowed(KnownBugId::kIntelCpuUMadSatVector))
+        n = UMad_hi;
       AddValue(ctx,
                ExtInst(ctx, type, n,
                        {Operand(ctx, t), Operand(ctx, t), Operand(ctx, t)}),

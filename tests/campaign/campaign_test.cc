@@ -495,6 +495,10 @@ TEST(CampaignTest, BatchingSpirvOptFindsTheSameCrashesAsAlone) {
     o.generator.allowed_bugs = {
         oracles::KnownBugId::kSpirvOptConstantBranchCrash,
         oracles::KnownBugId::kSpirvOptDeadBranchCrash};
+    // Every spirv-opt entry avoided, of either release: the cases this
+    // comparison was measured on (per-release gating would let 2023.1's
+    // fixed bugs into 2025.5's cases).
+    o.per_release = false;
     o.limits.wall_time = std::chrono::seconds(20);
     o.batch = batch;
     o.seed = 1;
