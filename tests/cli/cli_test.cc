@@ -584,6 +584,9 @@ TEST_F(CliTest, CampaignUsageErrors) {
   EXPECT_EQ(r.exit_code, 2);
   r = L0spvFuzz({"--target=nosuchthing"});
   EXPECT_EQ(r.exit_code, 2);
+  r = L0spvFuzz({"--target=ref", "--route=some"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--route expects swarm or all, not 'some'"));
 }
 
 TEST_F(CliTest, CampaignMutateRunsTransformedCases) {
