@@ -131,11 +131,6 @@ TargetCoverage CoverageOf(const spirv::TestCase& c,
   return names;
 }
 
-void AddCoverage(const TargetCoverage& names, TargetCoverage& into) {
-  into.core.insert(names.core.begin(), names.core.end());
-  into.opencl_std.insert(names.opencl_std.begin(), names.opencl_std.end());
-}
-
 // The device profile case `w` is generated for.
 const std::string& ProfileOf(const CampaignOptions& o, const CaseWork& w) {
   return w.route.profile.empty() ? o.generator.profile : w.route.profile;
@@ -548,8 +543,7 @@ int RunJob(const CampaignOptions& o, uint32_t job, Clock::time_point deadline,
           const oracles::Verdict& v = results[i].verdict;
           counters.Count(v.kind, results[i].nanos);
           if (v.kind != oracles::VerdictKind::kSkipped)
-            AddCoverage(mutated ? w.mutated_names : w.names,
-                        state.stats.coverage[name]);
+            state.stats.coverage[name].Add(mutated ? w.mutated_names : w.names);
           if (!mutated) {
             w.original_signatures[name] = v.signature;
             if (v.IsFinding())

@@ -30,11 +30,7 @@ void CampaignStats::Add(const CampaignStats& o) {
   harness_nanos = SaturatingAdd(harness_nanos, o.harness_nanos);
   for (const auto& [name, n] : o.spirv_fuzz)
     spirv_fuzz[name] = SaturatingAdd(spirv_fuzz[name], n);
-  for (const auto& [name, c] : o.coverage) {
-    TargetCoverage& mine = coverage[name];
-    mine.core.insert(c.core.begin(), c.core.end());
-    mine.opencl_std.insert(c.opencl_std.begin(), c.opencl_std.end());
-  }
+  for (const auto& [name, c] : o.coverage) coverage[name].Add(c);
   for (const auto& [name, c] : o.targets) {
     TargetCounters& mine = targets[name];
     mine.runs = SaturatingAdd(mine.runs, c.runs);

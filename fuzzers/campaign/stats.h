@@ -39,6 +39,11 @@ struct TargetCounters {
 struct TargetCoverage {
   std::set<std::string> core;
   std::set<std::string> opencl_std;
+
+  void Add(const TargetCoverage& other) {
+    core.insert(other.core.begin(), other.core.end());
+    opencl_std.insert(other.opencl_std.begin(), other.opencl_std.end());
+  }
 };
 
 struct CampaignStats {

@@ -115,8 +115,7 @@ void PrintReach(const fuzzers::campaign::CampaignOptions& o,
     fuzzers::campaign::TargetCoverage reach;
     if (auto c = stats.coverage.find(t); c != stats.coverage.end())
       reach = c->second;
-    all.core.insert(reach.core.begin(), reach.core.end());
-    all.opencl_std.insert(reach.opencl_std.begin(), reach.opencl_std.end());
+    all.Add(reach);
     out << absl::StrFormat(
         "reach %s: %u of %u cases (%.0f%%, %u skipped), %u core opcodes, "
         "%u OpenCL.std\n",
