@@ -99,7 +99,7 @@ def load_finding(path, campaign):
             raise InputError(f"{path}/verdict.json: no '{key}'")
     seeds_dir = os.path.join(path, "seeds")
     seeds = len(os.listdir(seeds_dir)) if os.path.isdir(seeds_dir) else 1
-    # The reduced kernel (issue 7's `l0spv-fuzz reduce` writes reduced/)
+    # The reduced kernel (`l0spv-fuzz reduce` writes reduced/)
     # when there is one, else the generated case.
     disassembly, reduced = None, False
     for candidate in ("reduced/module.spvasm", "reduced/case/module.spvasm"):

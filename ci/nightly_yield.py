@@ -1,4 +1,4 @@
-"""The yield of nightly runs, night after night (issue 20).
+"""The yield of nightly runs, night after night.
 
 A night's yield is what its campaigns' CPU bought: job-hours (the sum of
 every job's case time, stats.json case_nanos), cases, cases/s per target

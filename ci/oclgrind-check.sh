@@ -2,7 +2,7 @@
 # Runs N generated kernels (default 1000) on Oclgrind with its data-race,
 # invalid-memory and API-usage checks (OCLGRIND_DATA_RACES=1,
 # OCLGRIND_CHECK_API=1), next to the reference interpreter, and reports how
-# many runs Oclgrind flagged. Issue 4's generator guarantee: generated
+# many runs Oclgrind flagged. The generator's guarantee: generated
 # kernels are free of undefined behaviour, so every Oclgrind error report
 # (verdict `target-ub`) is either an Oclgrind false positive or a generator
 # bug worth reducing. Oclgrind's --uninitialized plugin is not enabled: in

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ci/reduce-bench.sh [COUNT] [BUILD_DIR] — issue 7's reduction figures.
+# ci/reduce-bench.sh [COUNT] [BUILD_DIR] — the reducer's figures.
 #
 # For each injected fault of tests/reducer/reduce_fault_target.h (a
 # miscompiled OpIMul on 16-bit vectors, a crash on OpenCL.std rotate), takes

@@ -1,5 +1,5 @@
 // reducers/merge_modules.h — the merge-modules stage: a finding of several
-// modules (issue 19) made of fewer ones while it reproduces.
+// modules made of fewer ones while it reproduces.
 //
 // Contract: for a case with linked modules, and each step kept only when
 // ctx.Try (the interestingness test) says it still reproduces:

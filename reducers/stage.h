@@ -9,7 +9,7 @@
 //  - Run() returns whether the stage changed the current case; it stops
 //    early (returning what it has) once ctx.Expired().
 //  - Stages are listed in a pipeline (pipeline.h) that repeats them to a
-//    fixed point; a new stage (e.g. transformation-log shrinking, issue 6)
+//    fixed point; a new stage (e.g. transformation-log shrinking, log_stage.h)
 //    plugs in by implementing this interface.
 #pragma once
 

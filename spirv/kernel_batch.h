@@ -1,5 +1,5 @@
 // spirv/kernel_batch.h — several independent cases as one module: the batch
-// a consumer builds once and launches kernel by kernel (issue 20: a
+// a consumer builds once and launches kernel by kernel (a
 // consumer's fixed cost per module — process start, compiler set-up, its
 // kernel library — is paid once per batch instead of once per case).
 //

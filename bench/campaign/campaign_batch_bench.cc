@@ -1,6 +1,6 @@
 // bench/campaign/campaign_batch_bench.cc — campaign cases/s on one target,
 // batched (--batch=16, what --batch=auto picks) against unbatched
-// (--batch=off), measured on the campaign itself (issue 20): the real
+// (--batch=off), measured on the campaign itself: the real
 // `l0spv-fuzz campaign --target=T --jobs=1 --no_reduce` on the same seeds,
 // so everything a batch does not share is in the figure — generation, the
 // reference run and spirv-val of every case, the consumer's output run on

@@ -1,4 +1,4 @@
-// The campaign's harness overhead per case (issue 5: below 5% of the
+// The campaign's harness overhead per case (the goal: below 5% of the
 // cheapest real target's time). A campaign job does, per case, outside any
 // Target::Run: generate the case, judge the reference and each target,
 // rewrite its state file twice (before and after the case) and, rarely,

@@ -1,4 +1,4 @@
-// Benchmarks of generators/kernel (issue 4's speed goal: >= 1,000 valid test
+// Benchmarks of generators/kernel (the speed goal: >= 1,000 valid test
 // cases per second per core at a median of ~300 instructions, generation
 // alone). Each iteration generates the next seed, so the figure is an
 // average over the swarm's mix of sizes and features.
@@ -32,7 +32,8 @@ void BM_GenerateAndValidate(benchmark::State& state) {
   for (auto _ : state) {
     auto tc = GenerateTestCase(options);
     // Universal environment: SPIRV-Tools' OpenCL 2.2 environment rejects
-    // Float16/Int64Atomics, which the full profile allows (docs/NEXT.md).
+    // Float16/Int64Atomics, which the full profile allows
+    // (oracles/validity/README.md).
     const absl::Status s =
         spirv::Validate(tc->module_words, SPV_ENV_UNIVERSAL_1_2);
     if (!s.ok()) state.SkipWithError("generated module failed spirv-val");

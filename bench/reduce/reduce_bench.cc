@@ -1,4 +1,4 @@
-// Seconds per reduction of an injected-fault finding (issue 7: <= 120 s per
+// Seconds per reduction of an injected-fault finding (the goal: <= 120 s per
 // reduction on a 2-core machine, reduced function bodies <= 25 instructions,
 // faulty operation kept). The findings are the first generated cases of
 // >= 300 function-body instructions that trigger each fault of

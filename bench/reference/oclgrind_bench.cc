@@ -1,5 +1,5 @@
 // bench/reference/oclgrind_bench.cc — the reference interpreter side by side
-// with Oclgrind (issue 3's speed goal: >= 10x faster) on the same kernels
+// with Oclgrind (the speed goal: >= 10x faster) on the same kernels
 // (bench_kernels.h). Each iteration runs the kernel on `ref` and on Oclgrind
 // (through the opencl target's SPIR path, its ICD registered via
 // OCL_ICD_VENDORS); the counters give both rates in SPIR-V instructions per

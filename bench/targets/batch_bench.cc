@@ -1,5 +1,5 @@
 // bench/targets/batch_bench.cc — a consumer's fixed cost per module and its
-// marginal cost per extra kernel (issue 20), from Target::RunBatch on K
+// marginal cost per extra kernel, from Target::RunBatch on K
 // generated kernels merged into one module (spirv/kernel_batch.h), for
 // K = 1, 2, 4, 8, 16. Every target here builds the batch once and runs each
 // launch (the reference stage of spirv-opt/llvm-spirv per launch, in its

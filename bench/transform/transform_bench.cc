@@ -1,5 +1,5 @@
 // Transformations per second on a ~1,000-instruction generated kernel,
-// precondition checks included, validation excluded (issue 6 goal:
+// precondition checks included, validation excluded (the goal:
 // >= 10,000/s). Also: replaying a 200-record log, the swarm mix, and the
 // case-level kinds (split_module, duplicate_linkonce) with the link a split
 // case costs every reference run.
@@ -114,9 +114,9 @@ void BM_LinkSplitCase(benchmark::State& state) {
     auto linked = spirv::LinkTestCase(split);
     benchmark::DoNotOptimize(linked->module_words.data());
   }
-  state.counters["instructions"] = static_cast<double>(
-      spirv::ReadModuleWords(SplitCaseInput().module_words)
-          ->InstructionCount());
+  state.counters["instructions"] =
+      static_cast<double>(spirv::ReadModuleWords(SplitCaseInput().module_words)
+                              ->InstructionCount());
 }
 BENCHMARK(BM_LinkSplitCase)->Unit(benchmark::kMicrosecond);
 

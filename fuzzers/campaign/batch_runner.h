@@ -1,7 +1,7 @@
 // fuzzers/campaign/batch_runner.h — runs a campaign's cases on one target,
 // in batches when the target builds a batch once (Target::batches(),
 // spirv/kernel_batch.h), and bisects any batch that does not come back ok,
-// so every finding is a single case's (issue 20).
+// so every finding is a single case's.
 //
 // Contract:
 //  - RunOnTarget returns, for each case, the Execution the target gave it:

@@ -112,7 +112,7 @@ struct CampaignOptions {
   // whose profile accepts SPV_KHR_linkonce_odr and whose route avoids no
   // linker bug about it.
   bool split_linkonce = false;
-  // Batches (issue 20): a target that builds a module once for several
+  // Batches: a target that builds a module once for several
   // kernels (Target::batches) gets up to this many cases per consumer
   // invocation (spirv/kernel_batch.h; fuzzers/campaign/batch_runner.h
   // bisects a batch that fails, so findings stay single cases). 0 = each

@@ -266,7 +266,7 @@ void PrepareSpirvFuzzMutant(const CampaignOptions& o, CaseWork& w,
   const oracles::Verdict mrv = oracles::JudgeReference(w.mutated_reference);
   if (mrv.kind == oracles::VerdictKind::kUb) {
     // spirv-fuzz's own UB (a data race from its pointer mutations, a null
-    // dereference): not a finding, as the issue asks.
+    // dereference): not a finding of any consumer.
     ++c["ub-dropped"];
     stats.targets["ref~mutated"].Count(oracles::VerdictKind::kSkipped, mns);
     return;
@@ -355,6 +355,7 @@ void PrepareCase(const CampaignOptions& o, CaseWork& w,
   generators::transform::TransformOptions to;
   to.seed = w.seed;
   to.avoid_known_bugs = w.route.avoid;
+  to.allowed_bugs = g.allowed_bugs;
   auto mutated = generators::transform::Transform(w.whole ? *w.whole : tc, to);
   if (!mutated.ok()) {
     ++stats.generator_errors;

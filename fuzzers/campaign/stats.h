@@ -81,7 +81,7 @@ struct CampaignStats {
                                                 const std::string& file);
 };
 
-// The yield of a campaign (issue 20), from its counters: "job_hours" (the
+// The yield of a campaign, from its counters: "job_hours" (the
 // jobs' case time: a job is one pipeline, its consumers run one at a time,
 // so a job-hour is a CPU-hour of the 2-core budget), "cases_per_job_second",
 // "unique_findings_per_job_hour", and per target "cases_per_second" (cases

@@ -55,8 +55,8 @@ absl::StatusOr<std::vector<std::string>> ParseArgs(
       name = body.substr(0, body.find('='));
       value = body.substr(body.find('=') + 1);
     }
-    // DESIGN.md spells flags with hyphens (--schedule-seed); abseil names
-    // cannot contain them.
+    // Hyphens are accepted for underscores (--schedule-seed is
+    // --schedule_seed); abseil names cannot contain them.
     std::replace(name.begin(), name.end(), '-', '_');
     bool negated = false;
     auto accepts = [&command](const std::string& n) {

@@ -20,11 +20,24 @@
 ABSL_DECLARE_FLAG(bool, check);
 ABSL_DECLARE_FLAG(bool, json);
 ABSL_FLAG(std::string, consumer, "",
-          "only the entries of this consumer: igc, llvm-spirv, pocl, "
-          "oclgrind, spirv-opt");
+          "only the entries of this consumer family: igc, llvm-spirv, pocl, "
+          "oclgrind, spirv-opt, spirv-link, spirv-fuzz, intel-cpu");
 
 namespace l0spv::fuzzers::cli {
 namespace {
+
+// how_found as the registry holds it: the optional fields only when set.
+nlohmann::json HowFoundJson(const oracles::HowFound& h) {
+  nlohmann::json j = {{"method", h.method}};
+  if (!h.command.empty()) j["command"] = h.command;
+  if (!h.seeds.empty()) j["seeds"] = h.seeds;
+  j["targets"] = h.targets;
+  if (!h.profile.empty()) j["profile"] = h.profile;
+  j["date"] = h.date;
+  if (!h.reduced.empty()) j["reduced"] = h.reduced;
+  if (!h.note.empty()) j["note"] = h.note;
+  return j;
+}
 
 nlohmann::json EntryJson(const oracles::KnownBug& b) {
   return {{"name", b.name},
@@ -36,7 +49,7 @@ nlohmann::json EntryJson(const oracles::KnownBug& b) {
           {"duplicate_of", b.duplicate_of ? nlohmann::json(*b.duplicate_of)
                                           : nlohmann::json(nullptr)},
           {"root_cause", b.root_cause},
-          {"found_by", b.found_by},
+          {"how_found", HowFoundJson(b.how_found)},
           {"target", b.target},
           {"verdict", b.verdict},
           {"gates", b.gates}};
@@ -124,8 +137,8 @@ int RunKnownBugs(const std::vector<std::string>& positional) {
     if (!consumer.empty() && name != consumer) continue;
     nlohmann::json j = EntryJson(b);
     std::string line = absl::StrFormat(
-        "%-36s %-10s %-17s %-13s %-9s%s", b.name, name, b.version, b.kind,
-        b.status,
+        "%-36s %-10s %-17s %-13s %-9s %-10s %-15s%s", b.name, name, b.version,
+        b.kind, b.status, b.how_found.date, b.how_found.method,
         b.duplicate_of ? absl::StrCat(" (duplicate of ", *b.duplicate_of, ")")
                        : std::string());
     if (check) {

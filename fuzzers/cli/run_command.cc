@@ -29,9 +29,11 @@
 
 ABSL_DECLARE_FLAG(bool, json);
 ABSL_FLAG(std::string, target, "ref",
-          "target to run on: ref | opencl[:PLATFORM] | ocloc:DEVICE "
-          "(compile-only) | oclgrind | spirv-opt[:PASSES] | llvm-spirv "
-          "(`l0spv-fuzz targets` lists what this machine has)");
+          "target to run on: ref | gpu[:DEVICE] | opencl[:PLATFORM] | "
+          "ocloc:DEVICE (compile-only) | oclgrind | spirv-opt[:PASSES] | "
+          "llvm-spirv | spirv-link | spirv-fuzz:SEED[+fixup], each with an "
+          "optional @RELEASE (`l0spv-fuzz targets` lists what this machine "
+          "has)");
 ABSL_FLAG(std::string, kernel, "", "entry point name (with FILE.spv)");
 ABSL_FLAG(std::string, global, "", "global size X[,Y,Z] (with FILE.spv)");
 ABSL_FLAG(std::string, local, "",

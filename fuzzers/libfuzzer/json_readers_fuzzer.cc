@@ -1,5 +1,5 @@
-// libFuzzer target for every reader of the project's on-disk JSON documents
-// (issue 21): the first input byte picks the document, the rest is its text.
+// libFuzzer target for every reader of the project's on-disk JSON documents:
+// the first input byte picks the document, the rest is its text.
 //   0: case.json (spirv::ReadTestCase, with a generated case's module and
 //      buffers beside it)
 //   1: a corpus sidecar (spirv::TestCaseFromSidecar)

@@ -1,4 +1,4 @@
-// libFuzzer target for the transformations (issue 6): the input chooses a
+// libFuzzer target for the transformations: the input chooses a
 // generated case, a subset of transformation kinds, a seed and a count; the
 // transformed module must stay valid with `ref`'s results unchanged, and its
 // log must replay to the same module. Any violation aborts (a bug in a

@@ -21,6 +21,7 @@
 #include "generators/kernel/function_emitter.h"
 #include "generators/kernel/random.h"
 #include "generators/kernel/value_type.h"
+#include "oracles/known_bugs/registry.h"
 #include "spirv/test_case.h"
 
 namespace l0spv::generators::kernel {
@@ -234,12 +235,9 @@ struct GenContext {
     return BugsAllowed(std::initializer_list<oracles::KnownBugId>{id});
   }
   bool BugsAllowed(std::initializer_list<oracles::KnownBugId> ids) const {
-    if ((features.avoid_bugs & oracles::ConsumersOf(ids)) == 0) return true;
-    return std::all_of(ids.begin(), ids.end(), [&](oracles::KnownBugId id) {
-      return (features.avoid_bugs & oracles::ConsumersOf(id)) == 0 ||
-             std::find(options.allowed_bugs.begin(), options.allowed_bugs.end(),
-                       id) != options.allowed_bugs.end();
-    });
+    return oracles::KnownBugsAllowed(
+        std::span<const oracles::KnownBugId>(ids.begin(), ids.size()),
+        features.avoid_bugs, options.allowed_bugs);
   }
   void Decorate(uint32_t target, spv::Decoration decoration,
                 std::vector<uint32_t> literals = {});

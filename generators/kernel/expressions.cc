@@ -451,8 +451,8 @@ bool GenCompare(GenContext& ctx) {
         const uint32_t result = fn.Op(safe, type, {v->id, rhs});
         // With a constant operand (not in the pool, or one IGC folds) the
         // result is the other operand itself, its negation or a constant:
-        // rooted at that operand. The constant may be either operand: the
-        // session-21 campaign's abort was (y != y) != x || x.
+        // rooted at that operand. The constant may be either operand: a
+        // campaign's abort was (y != y) != x || x.
         const bool rhs_constant =
             ctx.BoolRoot(rhs) == GenContext::kFoldedConstant ||
             std::none_of(ctx.pool.values().begin(), ctx.pool.values().end(),
@@ -793,7 +793,7 @@ bool GenComposite(GenContext& ctx) {
     case 3: {
       // ocloc -device pvc rejects a run-time lane index into a vector of
       // 8-bit lanes (known-consumer-bugs/igc_pvc_int8_vector_array_element_
-      // store's family, session 21): a fixed lane while IGC is avoided.
+      // store's family): a fixed lane while IGC is avoided.
       if (e.IsInt() && e.width == 8 &&
           !ctx.BugsAllowed(KnownBugId::kIgcPvcInt8VectorArrayElementStore)) {
         AddValue(ctx,

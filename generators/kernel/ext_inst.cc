@@ -363,9 +363,9 @@ bool GenExtFloatLoose(GenContext& ctx) {
       }
       uint32_t x = Operand(ctx, t);
       // PoCL 3.1: exp/exp2/exp10/expm1/sinh/tanh of a compile-time NaN are
-      // +0.0, the rounding of pocl_trunc_nan (found by the session-10 image
-      // campaign, seeds 86, 200, 571), and tgamma of one is garbage (session
-      // 12, every unary function checked one call per kernel).
+      // +0.0, the rounding of pocl_trunc_nan (found by an image campaign,
+      // seeds 86, 200, 571), and tgamma of one is garbage (every unary
+      // function checked one call per kernel).
       if ((n == Exp || n == Exp2 || n == Exp10 || n == Expm1 || n == Sinh ||
            n == Tanh || n == Tgamma) &&
           !ctx.BugsAllowed(KnownBugId::kPoclTruncNan))
@@ -394,8 +394,8 @@ bool GenExtFloatLoose(GenContext& ctx) {
                        {Operand(ctx, it), ctx.types.Splat(it, 15)}),
                  ctx.types.Splat(it, 7)});
       uint32_t x = Operand(ctx, t);
-      // PoCL 3.1: pown/rootn of a compile-time NaN are garbage (the
-      // quickstart campaign of session 11, seed 7; pocl_trunc_nan's family).
+      // PoCL 3.1: pown/rootn of a compile-time NaN are garbage (a
+      // quickstart campaign, seed 7; pocl_trunc_nan's family).
       if (!ctx.BugsAllowed(KnownBugId::kPoclTruncNan)) x = Finite(ctx, x, t);
       FloatResult(ctx, ExtInst(ctx, type, n, {x, k}), t, n, "math");
       return true;
@@ -418,7 +418,7 @@ bool GenExtFloatLoose(GenContext& ctx) {
       std::vector<uint32_t> ops{Operand(ctx, t)};
       if (binary) ops.push_back(Operand(ctx, t));
       // PoCL 3.1: native_powr/half_powr with a NaN-constant y crash as pow
-      // does (known-consumer-bugs/pocl_pow_nan; session-21 campaign).
+      // does (known-consumer-bugs/pocl_pow_nan).
       if ((n == Native_powr || n == Half_powr) &&
           !ctx.BugsAllowed(KnownBugId::kPoclPowNan))
         ops[1] = Finite(ctx, ops[1], t);

@@ -1,5 +1,5 @@
 // generators/kernel/generator.h — random, valid, undefined-behaviour-free
-// Level Zero kernels from a seed and a device profile (issue 4).
+// Level Zero kernels from a seed and a device profile.
 //
 // Contract:
 //  - GenerateTestCase is a pure function of its options: the same seed,

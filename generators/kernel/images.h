@@ -1,5 +1,5 @@
 // generators/kernel/images.h — image and sampler kernel arguments and the
-// image operations on them (swarm feature `images`, issue 17).
+// image operations on them (swarm feature `images`).
 //
 // Contract (internal to generators/kernel):
 //  - PlanImages runs while the kernel's arguments are laid out (only when

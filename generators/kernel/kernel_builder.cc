@@ -392,7 +392,7 @@ void KernelBuilder::Prologue() {
   if (ctx_.rng.Percent(30)) {
     const uint32_t work_dim = LoadBuiltin(spv::BuiltIn::WorkDim, IntT(32));
     AddValue(ctx_, work_dim, IntT(32));
-    // Also in PoCL's context: a bitcast of it is as broken (session 21).
+    // Also in PoCL's context: a bitcast of it is as broken.
     ctx_.work_group_context.insert(work_dim);
   }
   // Intel's CPU runtime cannot link get_enqueued_local_size

@@ -1,6 +1,6 @@
 // generators/transform/duplicate_linkonce.h — gives functions that one
 // module exports and others import LinkOnceODR copies in the importing
-// modules (SPV_KHR_linkonce_odr, issue 19): the case-level kind behind
+// modules (SPV_KHR_linkonce_odr): the case-level kind behind
 // `duplicate_linkonce` records, applied after split_module.
 //
 // Contract:

@@ -118,6 +118,12 @@ absl::Status CheckRecord(const Transformation& t, TransformContext& ctx,
   }
 }
 
+// Whether kind `t` may be used on a case these options describe.
+bool KindAllowed(const Transformation& t, const TransformOptions& o) {
+  return oracles::KnownBugsAllowed(t.known_bugs(), o.avoid_known_bugs,
+                                   o.allowed_bugs);
+}
+
 std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
                                                 Rng& rng,
                                                 absl::Status* status) {
@@ -125,8 +131,7 @@ std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
   if (o.kinds.empty()) {
     std::vector<const Transformation*> usable;
     for (const Transformation* t : AllTransformations())
-      if ((t->known_bug_consumers() & o.avoid_known_bugs) == 0)
-        usable.push_back(t);
+      if (KindAllowed(*t, o)) usable.push_back(t);
     for (const Transformation* t : usable)
       if (rng.OneIn(2)) out.push_back(t);
     if (out.empty() && !usable.empty())
@@ -144,7 +149,7 @@ std::vector<const Transformation*> EnabledKinds(const TransformOptions& o,
                        "'; kinds: ", absl::StrJoin(names, ", ")));
       return {};
     }
-    if ((t->known_bug_consumers() & o.avoid_known_bugs) != 0) {
+    if (!KindAllowed(*t, o)) {
       *status = absl::InvalidArgumentError(
           absl::StrCat("transformation kind '", k,
                        "' triggers a known bug of a chosen target (see "
@@ -427,14 +432,10 @@ absl::StatusOr<spirv::TestCase> SplitCase(const spirv::TestCase& test_case,
 
 bool LinkonceAllowed(uint32_t avoid_known_bugs,
                      std::span<const oracles::KnownBugId> allowed) {
-  for (oracles::KnownBugId id :
-       {oracles::KnownBugId::kSpirvLinkLinkonceOdrImport,
-        oracles::KnownBugId::kSpirvLinkLinkonceOdrDecoration}) {
-    if ((avoid_known_bugs & oracles::ConsumersOf(id)) != 0 &&
-        std::find(allowed.begin(), allowed.end(), id) == allowed.end())
-      return false;
-  }
-  return true;
+  constexpr oracles::KnownBugId kLinkonceBugs[] = {
+      oracles::KnownBugId::kSpirvLinkLinkonceOdrImport,
+      oracles::KnownBugId::kSpirvLinkLinkonceOdrDecoration};
+  return oracles::KnownBugsAllowed(kLinkonceBugs, avoid_known_bugs, allowed);
 }
 
 }  // namespace l0spv::generators::transform

@@ -52,6 +52,9 @@ struct TransformOptions {
   // oracles::ConsumerBit mask: kinds whose known_bug_consumers() intersect it
   // are never used (swarm) or rejected (explicit --kinds).
   uint32_t avoid_known_bugs = 0;
+  // Entries of those families a kind may still trigger: open on none of the
+  // releases the case runs (a campaign's CaseRoute::allowed_bugs).
+  std::vector<oracles::KnownBugId> allowed_bugs;
   // Validate the input module with spirv-val first (benchmarks turn it off
   // to time the transformations alone).
   bool validate_input = true;

@@ -1,5 +1,5 @@
 // generators/transform/split_module.h — splits a one-module case into
-// several modules that link back into an equivalent program (issue 19):
+// several modules that link back into an equivalent program:
 // the case-level transformation behind `generate --split` and the
 // multi-module cases the linking targets (ref, spirv-link) consume.
 //

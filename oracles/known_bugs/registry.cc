@@ -1,11 +1,13 @@
 #include "oracles/known_bugs/registry.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/civil_time.h"
 #include "oracles/known_bugs/registry_data.h"
 #include "spirv/json_reader.h"
 
@@ -24,7 +26,34 @@ std::string ConsumerField(spirv::JsonField field) {
   return name;
 }
 
-constexpr char kFormat[] = "l0spv-known-bugs/1";
+constexpr char kFormat[] = "l0spv-known-bugs/2";
+
+// `how_found` (the README's table): a wrong type, an unknown method, no
+// target or a date that is not YYYY-MM-DD fails the field.
+HowFound HowFoundField(spirv::JsonField h) {
+  HowFound found;
+  if (!h.ExpectObject()) return found;
+  found.method = h["method"].Enum({"campaign", "mutate-campaign", "spirv-fuzz",
+                                   "libfuzzer", "generator", "corpus",
+                                   "by-hand", "audit"});
+  found.command = h["command"].String("");
+  for (spirv::JsonField s : h["seeds"].Array(4096, false))
+    found.seeds.push_back(s.Int(0, INT64_MAX));
+  for (spirv::JsonField t : h["targets"].Array(64))
+    found.targets.push_back(t.NonEmptyString());
+  if (found.targets.empty() && h["targets"].present())
+    h["targets"].Fail("expected at least one target");
+  found.profile = h["profile"].String("");
+  found.date = h["date"].NonEmptyString();
+  absl::CivilDay day;
+  if (!found.date.empty() &&
+      (found.date.size() != 10 || !absl::ParseCivilTime(found.date, &day)))
+    h["date"].Fail(
+        absl::StrCat("expected a date YYYY-MM-DD; got \"", found.date, "\""));
+  found.reduced = h["reduced"].String("");
+  found.note = h["note"].String("");
+  return found;
+}
 
 const known_bugs_internal::ReproducerText* FindText(const std::string& name) {
   for (size_t i = 0; i < known_bugs_internal::kReproducerCount; ++i) {
@@ -85,7 +114,7 @@ absl::StatusOr<KnownBugRegistry> ParseKnownBugRegistry(
     if (e["duplicate_of"].present())
       b.duplicate_of = e["duplicate_of"].NonEmptyString();
     b.root_cause = e["root_cause"].NonEmptyString();
-    b.found_by = e["found_by"].NonEmptyString();
+    b.how_found = HowFoundField(e["how_found"]);
     b.target = e["target"].NonEmptyString();
     b.verdict =
         e["verdict"].Enum({"crash", "timeout", "rejected-valid",
@@ -155,6 +184,14 @@ bool KnownBugOpenOn(const KnownBug& bug, ConsumerBit family,
   if (family != bug.consumer || version.empty()) return true;
   return std::find(bug.not_on.begin(), bug.not_on.end(), version) ==
          bug.not_on.end();
+}
+
+bool KnownBugsAllowed(std::span<const KnownBugId> ids, uint32_t avoid,
+                      std::span<const KnownBugId> allowed) {
+  return std::all_of(ids.begin(), ids.end(), [&](KnownBugId id) {
+    return (avoid & ConsumersOf(id)) == 0 ||
+           std::find(allowed.begin(), allowed.end(), id) != allowed.end();
+  });
 }
 
 }  // namespace l0spv::oracles

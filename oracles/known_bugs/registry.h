@@ -2,7 +2,7 @@
 //
 // Contract: one record per reproducer in corpora/known-consumer-bugs/
 // (registry.json beside them; the format is in that folder's README.md),
-// embedded in the binary at configure time. `KnownBugRegistry()` parses it
+// embedded in the binary at configure time. `EmbeddedKnownBugs()` parses it
 // once; the registry is checked (field types, enums, every duplicate_of
 // naming an entry, every entry having its reproducer) by a test, and a
 // malformed registry makes every lookup fail with the reason rather than
@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,22 @@
 #include "oracles/known_bugs/known_bug_ids.h"
 
 namespace l0spv::oracles {
+
+// How an entry was found, so a reader can find it again (the registry
+// README, "how_found"): the method, and where known the command line, the
+// case seeds, the targets, the device profile, the date it was recorded
+// and how its reproducer was reduced.
+struct HowFound {
+  std::string method;   // campaign | mutate-campaign | spirv-fuzz | libfuzzer
+                        // | generator | corpus | by-hand | audit
+  std::string command;  // "" = not recorded
+  std::vector<int64_t> seeds;        // may be empty
+  std::vector<std::string> targets;  // at least one
+  std::string profile;               // "" = not recorded
+  std::string date;                  // YYYY-MM-DD
+  std::string reduced;               // "" = not recorded
+  std::string note;                  // "" = none
+};
 
 struct KnownBug {
   std::string name;  // reproducer stem
@@ -39,7 +56,7 @@ struct KnownBug {
   std::string status;  // open | doubtful | not-a-bug | fixed-in:VERSION
   std::optional<std::string> duplicate_of;
   std::string root_cause;
-  std::string found_by;
+  HowFound how_found;
   std::string target;              // l0spv-fuzz target that runs the reproducer
   std::string verdict;             // the verdict kind it gives there
   std::vector<std::string> gates;  // where the project avoids it
@@ -77,5 +94,13 @@ const KnownBug* KnownBugOf(KnownBugId id);
 // not in not_on.
 bool KnownBugOpenOn(const KnownBug& bug, ConsumerBit family,
                     const std::string& version);
+
+// Whether a case may hold the constructs of every entry in `ids`: each
+// entry either belongs to no family in `avoid` (a ConsumerBit mask) or is
+// in `allowed` (open on none of the releases the case runs, as a
+// campaign's CaseRoute::allowed_bugs). The one rule behind the generator's,
+// the transformation kinds' and the splitter's gates.
+bool KnownBugsAllowed(std::span<const KnownBugId> ids, uint32_t avoid,
+                      std::span<const KnownBugId> allowed);
 
 }  // namespace l0spv::oracles

@@ -59,8 +59,6 @@ inline constexpr char kSpirvFuzzInstallHint[] =
 
 std::optional<std::string> FindSpirvFuzz();
 
-std::optional<std::string> FindSpirvFuzz();
-
 struct ToolProbe {
   std::string name;
   std::optional<std::string> path;  // nullopt: not installed

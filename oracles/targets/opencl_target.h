@@ -73,7 +73,7 @@ struct OpenClTargetOptions {
 absl::StatusOr<Execution> RunOnOpenCl(const spirv::TestCase& test_case,
                                       const OpenClTargetOptions& options);
 
-// A warm OpenCL worker (issue 20): a fork server (oracles/process/
+// A warm OpenCL worker: a fork server (oracles/process/
 // fork_server.h) that has set `environment` and loaded the ICD and its
 // platforms once, so each batch's worker is forked from it instead of
 // from the campaign. Loading Oclgrind's ICD is 25-40 ms of its ~48 ms fixed

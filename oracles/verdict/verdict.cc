@@ -202,6 +202,20 @@ std::string TargetKindForSignature(const std::string& target) {
   const std::string kind = target.substr(0, colon);
   if (kind == "ocloc" && colon != std::string::npos)
     return Slug(absl::StrCat("ocloc-", target.substr(colon + 1)));
+  // An OpenCL platform is a consumer of its own (PoCL, Intel's CPU runtime,
+  // a GPU driver): two platforms' findings must never share a signature.
+  // The platform's first word names it ("opencl:Intel(R) OpenCL" and
+  // "opencl:Intel" alike); a release suffix is kept, as for other kinds.
+  if (kind == "opencl" && colon != std::string::npos) {
+    const std::string platform = target.substr(colon + 1);
+    const size_t at = platform.find('@');
+    const std::string name = platform.substr(0, at);
+    const size_t end = name.find_first_not_of(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+    return Slug(absl::StrCat(
+        "opencl-", name.substr(0, end),
+        at == std::string::npos ? "" : "-" + platform.substr(at + 1)));
+  }
   return Slug(kind);
 }
 

@@ -69,8 +69,10 @@ Verdict Judge(const spirv::TestCase& test_case, const Execution& reference,
 
 // The normalization used in signatures (exposed for tests and for `check`).
 std::string NormalizeMessage(std::string_view message);
-// "opencl:Portable Computing Language" -> "opencl", "ocloc:tgllp" ->
-// "ocloc-tgllp", "spirv-opt:-O" -> "spirv-opt".
+// "opencl" -> "opencl", "opencl:Portable Computing Language" ->
+// "opencl-portable", "opencl:Intel(R) OpenCL" -> "opencl-intel",
+// "ocloc:tgllp" -> "ocloc-tgllp", "spirv-opt:-O" -> "spirv-opt",
+// "spirv-opt@2025.5" -> "spirv-opt-2025.5".
 std::string TargetKindForSignature(const std::string& target);
 // A file name stem for a target's outputs (outputs/<stem>.json): ':' '/'
 // and ' ' become '_'; a name longer than 80 characters (a spirv-opt pass

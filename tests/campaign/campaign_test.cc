@@ -337,7 +337,7 @@ TEST(FindingsTest, UnwritableDirectoryIsAnError) {
   EXPECT_FALSE(s.ok());
 }
 
-// --- Hostile state (issue 21).
+// --- Hostile state.
 
 TEST(CampaignTest, MalformedJobStateIsAnErrorNamingFileAndField) {
   const std::string out = FreshDir("bad_state");
@@ -430,7 +430,7 @@ TEST(CampaignTest, StatsCarryAndCheckTheSpirvFuzzCounters) {
   EXPECT_FALSE(CampaignStats::FromJson(huge, "stats.json").ok());
 }
 
-// Batches (issue 20): a consumer that rejects a whole module for one bad
+// Batches: a consumer that rejects a whole module for one bad
 // kernel, or computes one kernel of a batch wrongly, must still give
 // findings naming exactly the cases at fault: every poisoned seed, and no
 // other, under one finding whose case is the generated kernel itself.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile disks (issue 21): a campaign whose --out fills up, or is read-only,
+# Hostile disks: a campaign whose --out fills up, or is read-only,
 # stops within seconds with the path and errno, leaves no .tmp-* litter, and
 # resumes once space is free; SIGINT stops it within a second with a
 # stats.json; a second campaign on the same --out is refused.

@@ -106,7 +106,7 @@ TEST(LogSignature, OneMissingSymbolIsOneCauseWhateverElseIsMissing) {
                                "_Z19get_local_linear_idv, _Z5zzzzzv ]");
   EXPECT_EQ(one.signature, two.signature);
   EXPECT_EQ(one.signature,
-            "rejected-valid:opencl:symbols-not-found-get_local_linear_id");
+            "rejected-valid:opencl-intel:symbols-not-found-get_local_linear_id");
 }
 
 TEST(LogCause, AssertionsAndLlvmErrorsAreTheirText) {

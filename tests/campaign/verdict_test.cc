@@ -41,7 +41,7 @@ TEST(VerdictTest, DifferentBytesAreAMismatch) {
       Judge(tc, Ok({1, 2, 3, 4}), "opencl:Portable Computing Language", true,
             Ok({1, 2, 9, 4}));
   EXPECT_EQ(v.kind, VerdictKind::kMismatch);
-  EXPECT_EQ(v.signature, "mismatch:opencl:bytes");
+  EXPECT_EQ(v.signature, "mismatch:opencl-portable:bytes");
   EXPECT_THAT(v.explanation, HasSubstr("arg"));
 }
 
@@ -157,6 +157,21 @@ TEST(VerdictTest, NormalizeMessage) {
             NormalizeMessage("Invalid instruction OpConstant starting at "
                              "word 387: stated word count is 5"));
   EXPECT_EQ(NormalizeMessage("error at line 12"), "error at line N");
+}
+
+// Two OpenCL platforms are two consumers: their findings never share a
+// signature, while two spellings of one platform do.
+TEST(VerdictTest, SignaturesNameTheOpenClPlatform) {
+  EXPECT_EQ(TargetKindForSignature("opencl"), "opencl");
+  EXPECT_EQ(TargetKindForSignature("opencl:Portable Computing Language"),
+            "opencl-portable");
+  EXPECT_EQ(TargetKindForSignature("opencl:Intel(R) OpenCL"), "opencl-intel");
+  EXPECT_EQ(TargetKindForSignature("opencl:Intel"), "opencl-intel");
+  EXPECT_EQ(TargetKindForSignature("opencl:Intel@2024.2.1"),
+            "opencl-intel-2024.2.1");
+  EXPECT_EQ(TargetKindForSignature("ocloc:tgllp"), "ocloc-tgllp");
+  EXPECT_EQ(TargetKindForSignature("spirv-opt:ccp"), "spirv-opt");
+  EXPECT_EQ(TargetKindForSignature("spirv-opt@2025.5"), "spirv-opt-2025.5");
 }
 
 TEST(VerdictTest, TargetFileStemIsShortSafeAndDistinct) {

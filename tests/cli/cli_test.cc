@@ -826,7 +826,7 @@ TEST_F(CliTest, CheckSavesWhatItFindsAsAFindingForReduce) {
 namespace l0spv {
 namespace {
 
-// A kernel importing add1, and a module exporting it (issue 19).
+// A kernel importing add1, and a module exporting it.
 constexpr char kExportsAdd1[] = R"(
 OpCapability Addresses
 OpCapability Kernel

@@ -1,4 +1,4 @@
-// The differential test of issue 3: every corpus kernel runs on the
+// The PoCL differential test: every corpus kernel runs on the
 // reference interpreter (`ref`) and on PoCL through the SPIR path
 // (`opencl:Portable Computing Language`); buffers and printf output must
 // agree — integers exactly, floats within the sidecar's "tolerance".

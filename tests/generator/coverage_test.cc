@@ -1,4 +1,4 @@
-// The generator reaches every OpenCL.std instruction (issue 18: each has a
+// The generator reaches every OpenCL.std instruction (each has a
 // defined result somewhere in its domain), counted by the same table
 // `generate --stats --coverage` prints.
 #include <regex>

@@ -121,7 +121,7 @@ TEST(IgcPvcInt8VectorArrayGate, NoArraysOf8BitVectorsWhileIgcIsAvoided) {
 }
 
 // OpVectorExtractDynamic on a vector of 8-bit lanes in `seeds` cases of
-// `profile`: ocloc -device pvc rejects them (session 21, the family of
+// `profile`: ocloc -device pvc rejects them (the family of
 // igc_pvc_int8_vector_array_element_store).
 int DynamicInt8LaneReads(uint64_t seeds, uint32_t avoid) {
   return CountGenerated(

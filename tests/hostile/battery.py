@@ -1115,7 +1115,7 @@ class Battery:
         add("merge-no-out", [B, "merge", "{BASE}/camp"], ["--out"])
         add("merge-shard-missing", [B, "merge", "--out=m", "nonexistent"],
             ["nonexistent"])
-        # known-bugs and report (issue 15): their flag and directory inputs.
+        # known-bugs and report: their flag and directory inputs.
         add("known-bugs-consumer-unknown",
             [B, "known-bugs", "--consumer=intel"], ["--consumer"])
         add("known-bugs-consumer-empty", [B, "known-bugs", "--consumer="],

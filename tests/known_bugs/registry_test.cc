@@ -4,8 +4,11 @@
 // the field, and a reproducer's own module is matched back to its entry.
 #include "oracles/known_bugs/registry.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/image_format_bugs.h"
@@ -110,17 +113,39 @@ TEST(KnownBugRegistry, TargetsMapToTheConsumersTheyExercise) {
 
 constexpr char kEntry[] = R"({"name": "x", "consumer": "pocl",
   "version": "1", "kind": "crash", "status": "open", "duplicate_of": null,
-  "root_cause": "r", "found_by": "f", "target": "opencl", "verdict": "crash",
-  "gates": []})";
+  "root_cause": "r", "how_found": {"method": "campaign", "seeds": [7],
+  "targets": ["opencl"], "date": "2026-11-22"}, "target": "opencl",
+  "verdict": "crash", "gates": []})";
 
 std::string Registry(const std::string& entries) {
-  return R"({"format": "l0spv-known-bugs/1", "bugs": [)" + entries + "]}";
+  return R"({"format": "l0spv-known-bugs/2", "bugs": [)" + entries + "]}";
 }
 
 TEST(KnownBugRegistry, AWellFormedDocumentParses) {
   auto r = ParseKnownBugRegistry(Registry(kEntry), "r.json");
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->bugs[0].consumer, kConsumerPocl);
+  EXPECT_EQ(r->bugs[0].how_found.method, "campaign");
+  EXPECT_EQ(r->bugs[0].how_found.seeds, std::vector<int64_t>{7});
+  EXPECT_EQ(r->bugs[0].how_found.targets, std::vector<std::string>{"opencl"});
+  EXPECT_EQ(r->bugs[0].how_found.date, "2026-11-22");
+  EXPECT_EQ(r->bugs[0].how_found.command, "");
+}
+
+// Every embedded entry says how to find it again: a method, a target and a
+// date, and never a round of work instead.
+TEST(KnownBugRegistry, EveryEmbeddedEntryHasHowFound) {
+  const auto& r = EmbeddedKnownBugs();
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (const KnownBug& b : r->bugs) {
+    EXPECT_FALSE(b.how_found.method.empty()) << b.name;
+    EXPECT_FALSE(b.how_found.targets.empty()) << b.name;
+    EXPECT_EQ(b.how_found.date.size(), 10u) << b.name;
+    if (!b.how_found.command.empty()) {
+      EXPECT_TRUE(absl::StartsWith(b.how_found.command, "l0spv-fuzz "))
+          << b.name << ": " << b.how_found.command;
+    }
+  }
 }
 
 struct BadRegistry {
@@ -151,6 +176,21 @@ INSTANTIATE_TEST_SUITE_P(
         BadRegistry{R"("verdict": "crash")", R"("verdict": "boom")",
                     "field 'bugs[0].verdict'"},
         BadRegistry{R"("root_cause": "r",)", "", "field 'bugs[0].root_cause'"},
+        BadRegistry{R"("how_found": {"method": "campaign",)",
+                    R"("found_by": "x", "how_found": {)",
+                    "field 'bugs[0].how_found.method'"},
+        BadRegistry{R"("method": "campaign")", R"("method": "luck")",
+                    "field 'bugs[0].how_found.method'"},
+        BadRegistry{R"("seeds": [7])", R"("seeds": ["7"])",
+                    "field 'bugs[0].how_found.seeds[0]'"},
+        BadRegistry{R"("targets": ["opencl"])", R"("targets": [])",
+                    "expected at least one target"},
+        BadRegistry{R"("date": "2026-11-22")", R"("date": "last week")",
+                    "expected a date YYYY-MM-DD"},
+        BadRegistry{R"("date": "2026-11-22")", R"("date": "2026-13-01")",
+                    "expected a date YYYY-MM-DD"},
+        BadRegistry{R"(, "date": "2026-11-22")", "",
+                    "field 'bugs[0].how_found.date'"},
         BadRegistry{R"("version": "1",)", R"("version": "1", "not_on": "2",)",
                     "field 'bugs[0].not_on'"},
         BadRegistry{R"("version": "1",)", R"("version": "1", "not_on": [2],)",

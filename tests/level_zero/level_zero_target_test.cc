@@ -251,7 +251,7 @@ TEST(LevelZeroTargetTest, GivenGeneratedKernelsThenGpuTargetEqualsRef) {
 namespace l0spv::oracles {
 namespace {
 
-// Cases of several modules (issue 19), linked both ways the reference
+// Cases of several modules, linked both ways the reference
 // driver offers: zeModuleDynamicLink of modules created one by one, and one
 // zeModuleCreate with the multi-module program descriptor
 // (ZE_experimental_module_program); the driver links with the reference

@@ -220,7 +220,7 @@ absl::StatusOr<GoldenCase> ParseGolden(const std::string& text,
       if (!a.ok()) return fail(a.status().message());
       tc.args.push_back(std::move(*a));
     } else if (key == "linked") {
-      // A further module of the case (issue 19): an .spvasm file beside
+      // A further module of the case: an .spvasm file beside
       // this one.
       const std::string path =
           absl::StrCat(file.substr(0, file.rfind('/') + 1), value);

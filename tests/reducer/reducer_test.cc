@@ -1,4 +1,4 @@
-// Reducer tests (issue 7): interestingness rules, end-to-end reduction of
+// Reducer tests: interestingness rules, end-to-end reduction of
 // cases that trigger injected faults (reduce_fault_target.h), bundles,
 // dedup and every error path.
 #include <unistd.h>
@@ -216,7 +216,7 @@ TEST(Interestingness, UnknownTargetIsAnError) {
   EXPECT_THAT(oracle.status().message(), HasSubstr("no-such-target"));
 }
 
-// An image finding (issue 17): the shrink-images golden's kernel, whose
+// An image finding: the shrink-images golden's kernel, whose
 // 16-bit multiply of an image texel is the fault, recorded as a finding and
 // reduced by the whole pipeline (spirv-reduce skipped, for time).
 TEST(ReduceFinding, ImageFindingShrinksImagesFormatsAndSamplers) {
@@ -364,7 +364,7 @@ TEST(ReduceFinding, CrashKeepsTheCrashingCallWithoutSpirvReduce) {
   auto report = ReduceFinding(dir, o);
   ASSERT_TRUE(report.ok()) << report.status();
   // The bound depends on which generated case first hits the fault (the
-  // session-12 gates changed it: 31 instructions, from 80-statement cases).
+  // generator's gates change it: 31 instructions, from 80-statement cases).
   EXPECT_LE(report->instructions_after, 35u);
   bool saw = false;
   for (const auto& s : report->stages) {

@@ -218,7 +218,7 @@ TEST(ShrinkImageArguments, FormatsMoveTowardsRThenRgba) {
   EXPECT_THAT(all.args[0].bytes, ElementsAre(0, 0, 0, 0));
 }
 
-// The seed-189 PoCL finding (issue 17): with every candidate interesting,
+// The seed-189 PoCL finding: with every candidate interesting,
 // an RGBA image became R and the reduction slipped into pocl_image_r_alpha.
 // With PoCL's bugs avoided it stops at RGBA; with llvm-spirv's, an
 // unsigned image is never made plainer into another unsigned type either.

@@ -180,7 +180,7 @@ TEST_F(FileIoTest, EmptyFileIsAnEmptyModuleError) {
   EXPECT_THAT(m.status().message(), HasSubstr(path));
 }
 
-// --- Caps and checked writes (issue 21).
+// --- Caps and checked writes.
 
 TEST_F(FileIoTest, ReadFileBytesStopsAtItsCapOnAnEndlessDevice) {
   auto bytes = ReadFileBytes("/dev/zero", 1 << 20);

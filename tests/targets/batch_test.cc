@@ -1,4 +1,4 @@
-// Batches (issue 20): spirv/kernel_batch.h merges generated cases into one
+// Batches: spirv/kernel_batch.h merges generated cases into one
 // module; every launch of the batch must compute on `ref` exactly what its
 // case computes alone, the module must validate, and each batching target's
 // RunBatch must give every launch the result the case gets from Run

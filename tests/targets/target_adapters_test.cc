@@ -341,7 +341,7 @@ TEST_F(TargetAdaptersTest, AnInvalidModuleIsRejectedLikeRefDoes) {
 namespace l0spv::oracles {
 namespace {
 
-// A kernel module importing add1 and a module exporting it (issue 19).
+// A kernel module importing add1 and a module exporting it.
 constexpr char kExporter[] = R"(
 OpCapability Addresses
 OpCapability Kernel

@@ -10,6 +10,7 @@
 #include "generators/transform/registry.h"
 #include "generators/transform/semantics_check.h"
 #include "gtest/gtest.h"
+#include "oracles/known_bugs/consumers.h"
 
 namespace l0spv::generators::transform {
 namespace {
@@ -75,6 +76,27 @@ TEST(TransformEngine, RejectsUnknownKind) {
   EXPECT_NE(r.status().message().find("frobnicate"), std::string::npos);
   EXPECT_NE(r.status().message().find("split_block"), std::string::npos)
       << "the error lists the kinds";
+}
+
+// A kind whose known bug a target of the case has is refused; the same kind
+// is fine when the entry is open on none of the case's releases (a
+// campaign's CaseRoute::allowed_bugs), as the generator's gates are.
+TEST(TransformEngine, AKindGatedByAnEntryIsAllowedWhereTheEntryIsNotOpen) {
+  TransformOptions o;
+  o.seed = 3;
+  o.count = 20;
+  o.kinds = {"add_composite_self_copy"};
+  o.avoid_known_bugs = oracles::kConsumerIgc;
+  auto refused = Transform(Generated(4), o);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("known bug"), std::string::npos)
+      << refused.status();
+  o.allowed_bugs = {oracles::KnownBugId::kIgcVolatileWholeComposite};
+  auto allowed = Transform(Generated(4), o);
+  EXPECT_TRUE(allowed.ok()) << allowed.status();
+  // Another family's entry in `allowed_bugs` does not lift IGC's.
+  o.allowed_bugs = {oracles::KnownBugId::kPoclPowNan};
+  EXPECT_FALSE(Transform(Generated(4), o).ok());
 }
 
 TEST(TransformEngine, RefusesLogOfAnotherModule) {

@@ -190,8 +190,9 @@ TEST(CfgKindNegativeTest, FailedPreconditionsAreRefused) {
   }
 }
 
-// The learned form of issue 22: a helper exported (export_function), then
-// its parameters permuted — allowed only while the case is one module.
+// The form of llvm_spirv_exported_helper_param_order: a helper exported
+// (export_function), then its parameters permuted — allowed only while the
+// case is one module.
 TEST(CfgKindTest, PermuteParametersTakesAnExportedHelperOfOneModule) {
   spirv::TestCase tc;
   uint32_t helper = 0;

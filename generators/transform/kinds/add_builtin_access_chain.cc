@@ -4,7 +4,7 @@
 // unused (fact: irrelevant id): a pointer computation with no effect.
 //
 // Front ends load a built-in vector whole and extract a component; spirv-fuzz
-// mutants that chain into one found an IGC abort (issue 22), so this kind
+// mutants that chain into one found an IGC abort, so this kind
 // makes the form on purpose. Its known bug: igc_builtin_access_chain.
 //
 // Record: {"before": descriptor, "variable": id, "component": 0..n-1,

@@ -6,9 +6,9 @@
 //
 // Front ends access arrays element by element; spirv-fuzz mutants with
 // Volatile whole-composite loads and stores found IGC crashing on a Volatile
-// whole load of more than 288 bytes (known bug igc_volatile_whole_composite,
-// issue 22), so this kind makes the form on purpose, and ocloc/gpu campaigns
-// leave it out.
+// whole load of more than 288 bytes (known bug igc_volatile_whole_composite),
+// so this kind makes the form on purpose, and ocloc/gpu campaigns leave it
+// out.
 //
 // Record: {"before": descriptor, "variable": id, "volatile": bool}.
 #include "absl/strings/str_cat.h"

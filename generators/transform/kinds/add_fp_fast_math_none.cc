@@ -1,9 +1,9 @@
 // Decorates a float arithmetic result FPFastMathMode None: a decoration
 // that grants no fast-math freedom, so it changes nothing on any consumer,
-// but exercises their decoration handling. (NoContraction, the decoration
-// issue 6 names, needs the Shader capability, which no Level Zero profile
-// has: lint rejects it in a kernel module.) Results that already carry an
-// FPFastMathMode are left alone.
+// but exercises their decoration handling. (NoContraction, the other
+// float-result decoration, needs the Shader capability, which no Level Zero
+// profile has: lint rejects it in a kernel module.) Results that already
+// carry an FPFastMathMode are left alone.
 //
 // Record: {"target": result id}.
 #include "absl/strings/str_cat.h"

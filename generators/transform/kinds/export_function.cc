@@ -2,7 +2,7 @@
 // LinkageAttributes "l0spv_export_<id>" Export (+ OpCapability Linkage).
 // Nothing imports it, so nothing changes what the kernel computes; consumers
 // must now keep the function whole under its symbol, and permute_parameters
-// may then reorder an exported function's parameters (issue 22: spirv-fuzz
+// may then reorder an exported function's parameters (spirv-fuzz
 // mutants of that form found llvm_spirv_exported_helper_param_order).
 // rename_export_to_kernel gives such an export the kernel's own name.
 //

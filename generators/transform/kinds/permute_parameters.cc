@@ -3,7 +3,7 @@
 // (their ids, so the body is unchanged) and every call's arguments
 // reordered alike. An exported function (its only decoration LinkageAttributes
 // ... Export) qualifies in a single-module case, where nothing imports it and
-// every caller is in the module (issue 22: the form of
+// every caller is in the module (the form of
 // llvm_spirv_exported_helper_param_order, with rename_export_to_kernel).
 #include <algorithm>
 

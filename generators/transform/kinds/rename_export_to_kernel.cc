@@ -4,7 +4,7 @@
 // the symbol, so the kernel computes the same; llvm-spirv -r (and the
 // SPIR-path consumers behind it) takes the helper for its own old
 // entry-point wrapper and runs it as the kernel:
-// llvm_spirv_exported_helper_param_order (issue 22).
+// llvm_spirv_exported_helper_param_order.
 //
 // Record: {"function": id}.
 #include "absl/strings/str_cat.h"
