@@ -738,7 +738,12 @@ bool GenComposite(GenContext& ctx) {
     // without known bugs, vectors are built by inserting into OpUndef.
     const bool construct_ok =
         ctx.BugsAllowed(KnownBugId::kCompositeConstructRuntime);
-    if (construct_ok && t.lanes == 4 && rng.Percent(30)) {
+    // Halves as constituents: DPC++'s translator turns a vector built from
+    // vectors into an invalid insertelement
+    // (llvm_spirv_dpcpp_vector_from_vectors).
+    if (construct_ok && t.lanes == 4 &&
+        ctx.BugsAllowed(KnownBugId::kLlvmSpirvDpcppVectorFromVectors) &&
+        rng.Percent(30)) {
       const ValueType half = scalar.WithLanes(2);
       const uint32_t type = ctx.types.Id(t);
       const uint32_t low = Operand(ctx, half);

@@ -85,9 +85,8 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   // (GeneratorOptions::allowed_bugs: --allow_bug, or a campaign case none
   // of whose targets' releases has it).
   const auto avoided = [&](oracles::KnownBugId bug) {
-    return (options.avoid_known_bugs & oracles::ConsumersOf(bug)) != 0 &&
-           std::find(options.allowed_bugs.begin(), options.allowed_bugs.end(),
-                     bug) == options.allowed_bugs.end();
+    return !oracles::KnownBugsAllowed({&bug, 1}, options.avoid_known_bugs,
+                                      options.allowed_bugs);
   };
   const bool barriers =
       f.weights[kFamExchange] != 0 || f.weights[kFamGroup] != 0;
@@ -113,11 +112,13 @@ Features DrawFeatures(Rng& rng, const oracles::DeviceProfile& profile,
   // min/max (pocl_float_atomic_min_max). Drawn only when allowed, so other
   // cases keep their bytes.
   // What the profile enables at a width, less what avoided consumers fail:
-  // IGC 22.43 cannot link fp16 add (igc_atomic_fadd_f16).
+  // IGC 22.43 cannot link fp16 add (igc_atomic_fadd_f16), and Intel's CPU
+  // runtime lacks its built-in (intel_cpu_atomic_fadd_half).
   const auto allowed = [&](uint8_t width) {
     FloatAtomicSupport s = FloatAtomicsOf(profile, width);
     if (avoided(oracles::KnownBugId::kPoclFloatAtomicMinMax)) s.min_max = false;
-    if (width == 16 && avoided(oracles::KnownBugId::kIgcAtomicFaddF16))
+    if (width == 16 && (avoided(oracles::KnownBugId::kIgcAtomicFaddF16) ||
+                        avoided(oracles::KnownBugId::kIntelCpuAtomicFaddHalf)))
       s.add = false;
     return s;
   };

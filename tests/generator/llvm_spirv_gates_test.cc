@@ -5,11 +5,14 @@
 //    decorated FPRoundingMode or SaturatedConversion that is defined in a
 //    later block (a loop header's back edge): the round trip drops that
 //    definition (GenContext::decorated_conversions).
+//  - llvm_spirv_dpcpp_vector_from_vectors: no vector OpCompositeConstruct
+//    has a vector constituent while llvm-spirv is avoided.
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/target_kinds.h"
+#include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
 #include "tests/generator/count_generated.h"
 
@@ -67,6 +70,57 @@ TEST(LlvmSpirvPhiConversionGate, NoPhiReadsALaterDecoratedConversion) {
       << "the seeds must hold such phis";
   EXPECT_EQ(PhisReadingLaterDecoratedConversions(
                 4000, oracles::ConsumersOfTarget("llvm-spirv"), 2000),
+            0);
+}
+
+// Vector OpCompositeConstructs with a vector constituent in `seeds` cases.
+int VectorsFromVectors(uint64_t seeds, uint32_t avoid) {
+  return SumOverGenerated(seeds, avoid, [](const spirv::Module& module) {
+    const spirv::TypeTable types(module);
+    absl::flat_hash_map<uint32_t, uint32_t> type_of;  // result -> type
+    const auto note = [&](const spirv::Instruction& i) {
+      if (i.result_id() != 0 && i.type_id() != 0)
+        type_of[i.result_id()] = i.type_id();
+    };
+    for (const spirv::Instruction& i : module.types_values) note(i);
+    for (const spirv::Function& fn : module.functions) {
+      for (const spirv::Instruction& p : fn.parameters) note(p);
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions) note(i);
+    }
+    const auto is_vector = [&](uint32_t type) {
+      const spirv::TypeInfo* info = types.Get(type);
+      return info != nullptr && info->op == Op::OpTypeVector;
+    };
+    int count = 0;
+    for (const spirv::Function& fn : module.functions)
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions) {
+          if (static_cast<Op>(i.opcode()) != Op::OpCompositeConstruct ||
+              !is_vector(i.type_id()))
+            continue;
+          for (size_t k = 0; k < i.NumOperands(); ++k) {
+            const auto at = type_of.find(i.operand(k).AsId());
+            if (at != type_of.end() && is_vector(at->second)) {
+              ++count;
+              break;
+            }
+          }
+        }
+    return count;
+  });
+}
+
+TEST(LlvmSpirvDpcppVectorFromVectorsGate, NoVectorBuiltFromVectors) {
+  EXPECT_GT(VectorsFromVectors(300, 0), 0) << "the seeds must hold them";
+  EXPECT_EQ(VectorsFromVectors(300, oracles::ConsumersOfTarget("llvm-spirv")),
+            0);
+  // Intel's CPU runtime reads SPIR-V with the same translator.
+  EXPECT_EQ(VectorsFromVectors(
+                300, oracles::ConsumersOfTarget("opencl:Intel(R) OpenCL")),
+            0);
+  // Another consumer's cases keep the construct.
+  EXPECT_GT(VectorsFromVectors(300, oracles::ConsumersOfTarget("spirv-opt")),
             0);
 }
 
