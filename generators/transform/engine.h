@@ -49,8 +49,9 @@ struct TransformOptions {
   // Kinds that may be used; empty = a random non-empty subset of all kinds
   // (swarm testing: each case exercises a different mix).
   std::vector<std::string> kinds;
-  // oracles::ConsumerBit mask: kinds whose known_bug_consumers() intersect it
-  // are never used (swarm) or rejected (explicit --kinds).
+  // oracles::ConsumerBit mask: kinds with a known_bugs() entry of these
+  // families (unless in allowed_bugs; oracles::KnownBugsAllowed) are never
+  // used (swarm) or rejected (explicit --kinds).
   uint32_t avoid_known_bugs = 0;
   // Entries of those families a kind may still trigger: open on none of the
   // releases the case runs (a campaign's CaseRoute::allowed_bugs).

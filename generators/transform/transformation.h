@@ -111,13 +111,6 @@ class Transformation {
   // construct this kind's output can contain; campaigns against their
   // consumers leave the kind out.
   virtual std::vector<oracles::KnownBugId> known_bugs() const { return {}; }
-  // Their consumers (oracles::ConsumerBit mask).
-  uint32_t known_bug_consumers() const {
-    uint32_t mask = 0;
-    for (oracles::KnownBugId id : known_bugs())
-      mask |= oracles::ConsumersOf(id);
-    return mask;
-  }
 };
 
 }  // namespace l0spv::generators::transform
