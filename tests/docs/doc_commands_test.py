@@ -14,8 +14,11 @@ to a scratch directory, and whose command is one of the local ones (run,
 lint, generate, transform, check, targets, known-bugs without --check), are
 then run for real and must not exit 2 (0 = fine, 1 = a finding or an
 interesting case). Every `ci/...`, `bench/...` or `.ci/...` script named at
-the start of a line must exist and be executable. Exit 0 when all hold, 1
-with file:line and the reason for each that does not.
+the start of a line must exist and be executable. The targets table of
+docs/campaigns.md lists exactly the target kinds `l0spv-fuzz targets --json`
+names (a kind added to the table in oracles/targets/target_kinds.cc and not
+documented, or documented and gone, fails). Exit 0 when all hold, 1 with
+file:line and the reason for each that does not.
 """
 import glob
 import os
@@ -127,6 +130,33 @@ def map_word(word, build_dir, scratch):
     return word
 
 
+def target_table_problems(binary, root, env):
+    """The kinds of docs/campaigns.md's targets table vs the binary's."""
+    listed = subprocess.run([binary, "targets", "--json"], env=env,
+                            capture_output=True, timeout=120)
+    if listed.returncode != 0:
+        return [f"`l0spv-fuzz targets --json` exits {listed.returncode}"]
+    import json
+    kinds = {re.split(r"[:@]", t["name"])[0]
+             for t in json.loads(listed.stdout)}
+    path = os.path.join(root, "docs", "campaigns.md")
+    documented, in_table = {}, False
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if line.startswith("## "):
+                in_table = line.strip() == "## Targets"
+            m = re.match(r"^\| `([a-z-]+)[^`]*` \|", line)
+            if in_table and m:
+                documented[m.group(1)] = number
+    problems = [f"docs/campaigns.md: target kind `{k}` (l0spv-fuzz targets) "
+                f"has no row in the targets table" for k in sorted(kinds)
+                if k not in documented]
+    problems += [f"docs/campaigns.md:{n}: target kind `{k}` is not a kind "
+                 f"of this build" for k, n in sorted(documented.items())
+                 if k not in kinds]
+    return problems
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -194,6 +224,7 @@ def main():
                         f"{where}: `l0spv-fuzz {' '.join(mapped)}` exits "
                         f"{real.returncode}: "
                         f"{real.stderr.decode('utf-8', 'replace').strip()[:300]}")
+    failures += target_table_problems(binary, root, env)
     for f in failures:
         print(f)
     print(f"{checked} documented commands checked with --help, {ran} run, "
