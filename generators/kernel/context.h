@@ -28,6 +28,12 @@ namespace l0spv::generators::kernel {
 
 using oracles::KnownBugId;
 
+// Scope operands as the generator emits them (SPIR-V's Scope enum values,
+// spelled once for every statement file).
+inline constexpr uint32_t kScopeDevice = 1;
+inline constexpr uint32_t kScopeWorkgroup = 2;
+inline constexpr uint32_t kScopeSubgroup = 3;
+
 struct Value {
   uint32_t id = 0;
   ValueType type;

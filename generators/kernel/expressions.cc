@@ -129,7 +129,7 @@ void AddValue(GenContext& ctx, uint32_t id, ValueType type, bool product) {
   ctx.pool.Add(Value{id, type, product});
 }
 
-uint32_t Operand(GenContext& ctx, ValueType type, bool no_product) {
+uint32_t DrawOperand(GenContext& ctx, ValueType type, bool no_product) {
   if (!ctx.rng.Percent(12)) {
     const Value* v = ctx.pool.PickIf(ctx.rng, [&](const Value& c) {
       return c.type == type && !(no_product && c.product);
@@ -193,8 +193,8 @@ uint32_t AnyCondition(GenContext& ctx) {
                                 Op::OpINotEqual, Op::OpUGreaterThanEqual};
   const Op op = ctx.rng.Pick<Op>(kOps);
   const uint32_t type = ctx.types.Id(BoolT());
-  const uint32_t a = Operand(ctx, t);
-  const uint32_t b = Operand(ctx, t);
+  const uint32_t a = DrawOperand(ctx, t);
+  const uint32_t b = DrawOperand(ctx, t);
   return ctx.fn->Op(op, type, {a, b});
 }
 }  // namespace
@@ -224,9 +224,9 @@ uint32_t NoWrapArith(GenContext& ctx, Op op, ValueType t, uint32_t type) {
   FunctionEmitter& fn = *ctx.fn;
   const uint64_t mask = (uint64_t{1} << (t.width / 2 - 1)) - 1;
   const uint32_t a = fn.Op(Op::OpBitwiseAnd, type,
-                           {Operand(ctx, t), ctx.types.Splat(t, mask)});
+                           {DrawOperand(ctx, t), ctx.types.Splat(t, mask)});
   const uint32_t b = fn.Op(Op::OpBitwiseAnd, type,
-                           {Operand(ctx, t), ctx.types.Splat(t, mask)});
+                           {DrawOperand(ctx, t), ctx.types.Splat(t, mask)});
   const uint32_t r = fn.Op(op, type, {a, b});
   const uint32_t which = ctx.rng.Below(3);  // signed, unsigned, both
   // DPC++'s translator leaves a module-scope variable out of a 1.4
@@ -253,24 +253,30 @@ bool GenIntArith(GenContext& ctx) {
   switch (form) {
     case 0:
     case 1:
-      AddValue(ctx, fn.Op(Op::OpIAdd, type, {Operand(ctx, t), Operand(ctx, t)}),
-               t);
+      AddValue(
+          ctx,
+          fn.Op(Op::OpIAdd, type, {DrawOperand(ctx, t), DrawOperand(ctx, t)}),
+          t);
       return true;
     case 2:
     case 3:
-      AddValue(ctx, fn.Op(Op::OpISub, type, {Operand(ctx, t), Operand(ctx, t)}),
-               t);
+      AddValue(
+          ctx,
+          fn.Op(Op::OpISub, type, {DrawOperand(ctx, t), DrawOperand(ctx, t)}),
+          t);
       return true;
     case 4:
     case 5:
-      AddValue(ctx, fn.Op(Op::OpIMul, type, {Operand(ctx, t), Operand(ctx, t)}),
-               t);
+      AddValue(
+          ctx,
+          fn.Op(Op::OpIMul, type, {DrawOperand(ctx, t), DrawOperand(ctx, t)}),
+          t);
       return true;
     case 6:
-      AddValue(ctx, fn.Op(Op::OpSNegate, type, {Operand(ctx, t)}), t);
+      AddValue(ctx, fn.Op(Op::OpSNegate, type, {DrawOperand(ctx, t)}), t);
       return true;
     case 7:
-      AddValue(ctx, fn.Op(Op::OpBitCount, type, {Operand(ctx, t)}), t);
+      AddValue(ctx, fn.Op(Op::OpBitCount, type, {DrawOperand(ctx, t)}), t);
       return true;
     default: {
       // Extended arithmetic: a struct of two members, both extracted.
@@ -296,7 +302,8 @@ bool GenIntArith(GenContext& ctx) {
       if (choices == 0) return false;
       const uint32_t pair = ctx.builder.StructType({type, type});
       const Op op = ops[ctx.rng.Below(choices)];
-      const uint32_t r = fn.Op(op, pair, {Operand(ctx, t), Operand(ctx, t)});
+      const uint32_t r =
+          fn.Op(op, pair, {DrawOperand(ctx, t), DrawOperand(ctx, t)});
       AddValue(ctx, fn.OpWith(Op::OpCompositeExtract, type, {Id(r), Lit(0)}),
                t);
       AddValue(ctx, fn.OpWith(Op::OpCompositeExtract, type, {Id(r), Lit(1)}),
@@ -336,8 +343,8 @@ bool GenIntDivision(GenContext& ctx) {
   }
   const bool is_signed =
       op == Op::OpSDiv || op == Op::OpSRem || op == Op::OpSMod;
-  const uint32_t a = Operand(ctx, t);
-  uint32_t b = Operand(ctx, t);
+  const uint32_t a = DrawOperand(ctx, t);
+  uint32_t b = DrawOperand(ctx, t);
   if (ctx.GuardOn(kGuardDivision)) {
     uint32_t bad = fn.Op(Op::OpIEqual, btype, {b, ctx.types.Splat(t, 0)});
     if (is_signed) {
@@ -380,13 +387,13 @@ bool GenShift(GenContext& ctx) {
   FunctionEmitter& fn = *ctx.fn;
   static constexpr Op kOps[] = {Op::OpShiftLeftLogical, Op::OpShiftRightLogical,
                                 Op::OpShiftRightArithmetic};
-  uint32_t amount = Operand(ctx, t);
+  uint32_t amount = DrawOperand(ctx, t);
   if (ctx.GuardOn(kGuardShift)) {
     amount = fn.Op(Op::OpBitwiseAnd, type,
                    {amount, ctx.types.Splat(t, t.width - 1)});
   }
   const Op op = ctx.rng.Pick<Op>(kOps);
-  AddValue(ctx, fn.Op(op, type, {Operand(ctx, t), amount}), t);
+  AddValue(ctx, fn.Op(op, type, {DrawOperand(ctx, t), amount}), t);
   return true;
 }
 
@@ -398,9 +405,10 @@ bool GenBitwise(GenContext& ctx) {
                                 Op::OpBitwiseXor, Op::OpNot};
   const Op op = ctx.rng.Pick<Op>(kOps);
   if (op == Op::OpNot) {
-    AddValue(ctx, fn.Op(op, type, {Operand(ctx, t)}), t);
+    AddValue(ctx, fn.Op(op, type, {DrawOperand(ctx, t)}), t);
   } else {
-    AddValue(ctx, fn.Op(op, type, {Operand(ctx, t), Operand(ctx, t)}), t);
+    AddValue(ctx, fn.Op(op, type, {DrawOperand(ctx, t), DrawOperand(ctx, t)}),
+             t);
   }
   return true;
 }
@@ -437,7 +445,7 @@ bool GenCompare(GenContext& ctx) {
       } else if (op == Op::OpLogicalNot) {
         AddValue(ctx, fn.Op(op, type, {v->id}), t);
       } else {
-        const uint32_t rhs = Operand(ctx, t);
+        const uint32_t rhs = DrawOperand(ctx, t);
         // IGC (ocloc): OpLogicalOr of a value with itself aborts
         // (known-consumer-bugs/igc_logical_or_self), and so does one with a
         // bool IGC folds to it, x == true || x (igc_logical_or_alias).
@@ -476,8 +484,8 @@ bool GenCompare(GenContext& ctx) {
       Op::OpSLessThanEqual};
   const Op op = ctx.rng.Pick<Op>(kOps);
   const uint32_t type = ctx.types.Id(t.BoolOf());
-  const uint32_t a = Operand(ctx, t);
-  const uint32_t b = Operand(ctx, t);
+  const uint32_t a = DrawOperand(ctx, t);
+  const uint32_t b = DrawOperand(ctx, t);
   const uint32_t result = fn.Op(op, type, {a, b});
   // x <= x, x != x, ...: a constant to IGC (the alias of igc_logical_or_alias
   // in the campaign's case was x == (y <= y)).
@@ -507,7 +515,7 @@ bool GenSelect(GenContext& ctx) {
   } else {
     condition = Condition(ctx);
   }
-  const uint32_t other = Operand(ctx, t);
+  const uint32_t other = DrawOperand(ctx, t);
   const bool swap = ctx.rng.Percent(50);
   const uint32_t r =
       ctx.fn->Op(Op::OpSelect, ctx.types.Id(t),
@@ -672,11 +680,11 @@ bool GenStructValue(GenContext& ctx) {
     std::vector<uint32_t> parts;
     for (uint32_t i = 0; i < count; ++i) {
       if (i == 0 && nested) {
-        const uint32_t a = Operand(ctx, members[0], true);
-        const uint32_t b = Operand(ctx, members[0], true);
+        const uint32_t a = DrawOperand(ctx, members[0], true);
+        const uint32_t b = DrawOperand(ctx, members[0], true);
         parts.push_back(fn.Op(Op::OpCompositeConstruct, member_ids[0], {a, b}));
       } else {
-        parts.push_back(Operand(ctx, members[i], true));
+        parts.push_back(DrawOperand(ctx, members[i], true));
       }
     }
     value = fn.Op(Op::OpCompositeConstruct, struct_type, parts);
@@ -684,7 +692,7 @@ bool GenStructValue(GenContext& ctx) {
     value = fn.Op(Op::OpUndef, struct_type, {});
     for (uint32_t i = 0; i < count; ++i) {
       for (uint32_t j = 0; j < (i == 0 && nested ? 2u : 1u); ++j) {
-        const uint32_t part = Operand(ctx, members[i], true);
+        const uint32_t part = DrawOperand(ctx, members[i], true);
         std::vector<spirv::Operand> ops{Id(part), Id(value), Lit(i)};
         if (i == 0 && nested) ops.push_back(Lit(j));
         value = fn.OpWith(Op::OpCompositeInsert, struct_type, std::move(ops));
@@ -699,7 +707,7 @@ bool GenStructValue(GenContext& ctx) {
   if (ctx.features.HasVersion(1, 4) &&
       ctx.BugsAllowed(KnownBugId::kLlvmSpirvSelectSpirv14) && rng.Percent(40)) {
     const ValueType member = pick == 0 && nested ? members[0] : members[pick];
-    std::vector<spirv::Operand> insert{Id(Operand(ctx, member, true)),
+    std::vector<spirv::Operand> insert{Id(DrawOperand(ctx, member, true)),
                                        Id(value)};
     for (size_t i = 1; i < path.size(); ++i) insert.push_back(path[i]);
     const uint32_t other =
@@ -746,15 +754,15 @@ bool GenComposite(GenContext& ctx) {
         rng.Percent(30)) {
       const ValueType half = scalar.WithLanes(2);
       const uint32_t type = ctx.types.Id(t);
-      const uint32_t low = Operand(ctx, half);
-      const uint32_t high = Operand(ctx, half);
+      const uint32_t low = DrawOperand(ctx, half);
+      const uint32_t high = DrawOperand(ctx, half);
       AddValue(ctx, fn.Op(Op::OpCompositeConstruct, type, {low, high}), t);
       return true;
     }
     if (!construct_ok || rng.Percent(20)) {
       uint32_t acc = fn.Op(Op::OpUndef, ctx.types.Id(t), {});
       for (uint32_t i = 0; i < t.lanes; ++i) {
-        const uint32_t lane = Operand(ctx, scalar);
+        const uint32_t lane = DrawOperand(ctx, scalar);
         acc = fn.OpWith(Op::OpCompositeInsert, ctx.types.Id(t),
                         {Id(lane), Id(acc), Lit(i)});
       }
@@ -763,7 +771,7 @@ bool GenComposite(GenContext& ctx) {
     }
     std::vector<uint32_t> lanes;
     for (uint32_t i = 0; i < t.lanes; ++i)
-      lanes.push_back(Operand(ctx, scalar));
+      lanes.push_back(DrawOperand(ctx, scalar));
     AddValue(ctx, fn.Op(Op::OpCompositeConstruct, ctx.types.Id(t), lanes), t);
     return true;
   }
@@ -788,7 +796,7 @@ bool GenComposite(GenContext& ctx) {
       return true;
     case 2: {
       const uint32_t type = ctx.types.Id(t);
-      const uint32_t lane = Operand(ctx, e);
+      const uint32_t lane = DrawOperand(ctx, e);
       AddValue(ctx,
                fn.OpWith(Op::OpCompositeInsert, type,
                          {Id(lane), Id(vec->id), Lit(rng.Below(t.lanes))}),
@@ -819,7 +827,7 @@ bool GenComposite(GenContext& ctx) {
       const uint32_t index =
           IndexInto(ctx, AnyIntAs(ctx, 32), IntT(32), t.lanes);
       const uint32_t type = ctx.types.Id(t);
-      const uint32_t lane = Operand(ctx, e);
+      const uint32_t lane = DrawOperand(ctx, e);
       AddValue(ctx,
                fn.Op(Op::OpVectorInsertDynamic, type, {vec->id, lane, index}),
                t, vec->product);
@@ -864,21 +872,23 @@ bool GenFloatArith(GenContext& ctx) {
     case 1:
       AddValue(ctx,
                fn.Op(Op::OpFAdd, type,
-                     {Operand(ctx, t, true), Operand(ctx, t, true)}),
+                     {DrawOperand(ctx, t, true), DrawOperand(ctx, t, true)}),
                t);
       return true;
     case 2:
       AddValue(ctx,
                fn.Op(Op::OpFSub, type,
-                     {Operand(ctx, t, true), Operand(ctx, t, true)}),
+                     {DrawOperand(ctx, t, true), DrawOperand(ctx, t, true)}),
                t);
       return true;
     case 3:
-      AddValue(ctx, fn.Op(Op::OpFMul, type, {Operand(ctx, t), Operand(ctx, t)}),
-               t, true);
+      AddValue(
+          ctx,
+          fn.Op(Op::OpFMul, type, {DrawOperand(ctx, t), DrawOperand(ctx, t)}),
+          t, true);
       return true;
     case 4:
-      AddValue(ctx, fn.Op(Op::OpFNegate, type, {Operand(ctx, t)}), t);
+      AddValue(ctx, fn.Op(Op::OpFNegate, type, {DrawOperand(ctx, t)}), t);
       return true;
     case 5: {
       if (!t.IsVector()) return false;
@@ -895,7 +905,7 @@ bool GenFloatArith(GenContext& ctx) {
         uint32_t v[2];
         for (uint32_t& x : v) {
           const uint32_t masked =
-              fn.Op(Op::OpBitwiseAnd, it_type, {Operand(ctx, it), small});
+              fn.Op(Op::OpBitwiseAnd, it_type, {DrawOperand(ctx, it), small});
           x = fn.Op(Op::OpConvertUToF, type, {masked});
         }
         const uint32_t scalar = ctx.types.Id(t.Element());
@@ -904,7 +914,7 @@ bool GenFloatArith(GenContext& ctx) {
       }
       AddValue(ctx,
                fn.Op(Op::OpVectorTimesScalar, type,
-                     {Operand(ctx, t), Operand(ctx, t.Element())}),
+                     {DrawOperand(ctx, t), DrawOperand(ctx, t.Element())}),
                t, true);
       return true;
     }
@@ -915,7 +925,7 @@ bool GenFloatArith(GenContext& ctx) {
       AddValue(
           ctx,
           fn.Op(Op::OpFDiv, type,
-                {Operand(ctx, t),
+                {DrawOperand(ctx, t),
                  ctx.types.Splat(t, spirv::EncodeFloat(divisor, t.width))}),
           t);
       return true;
@@ -929,7 +939,23 @@ bool GenFloatArith(GenContext& ctx) {
       const uint32_t choices =
           ctx.BugsAllowed(KnownBugId::kOclgrindFmod) ? 3 : 2;
       const Op op = kOps[ctx.rng.Below(choices)];
-      const uint32_t r = fn.Op(op, type, {Operand(ctx, t), Operand(ctx, t)});
+      const uint32_t x = DrawOperand(ctx, t);
+      uint32_t y = DrawOperand(ctx, t);
+      if (op != Op::OpFDiv) {
+        // OpFRem and OpFMod are undefined for a zero divisor (SPIR-V:
+        // "the resulting value is undefined if Operand 2 is 0"; OpenCL C's
+        // fmod(x, 0) is NaN, but that is the built-in, not these): 1 in
+        // its place. The sign of a zero OpFMod result is left open too
+        // ("if r != 0, the sign of r is the same as the sign of Operand
+        // 2"): the result is stored, and +0 and -0 are within its
+        // tolerance.
+        const uint32_t zero = fn.Op(Op::OpFOrdEqual, ctx.types.Id(t.BoolOf()),
+                                    {y, ctx.types.Splat(t, 0)});
+        y = fn.Op(
+            Op::OpSelect, type,
+            {zero, ctx.types.Splat(t, spirv::EncodeFloat(1.0, t.width)), y});
+      }
+      const uint32_t r = fn.Op(op, type, {x, y});
       double ulp = 0;
       if (op == Op::OpFDiv) ulp = t.width == 32 ? 2.5 : (t.width == 16 ? 1 : 0);
       SinkLooseFloat(ctx, r, t, ulp, false,
@@ -948,7 +974,7 @@ bool GenFloatCompare(GenContext& ctx) {
                                     Op::OpIsNormal, Op::OpSignBitSet};
     const Op op = ctx.rng.Pick<Op>(kUnary);
     const uint32_t type = ctx.types.Id(bt);
-    AddValue(ctx, fn.Op(op, type, {Operand(ctx, t)}), bt);
+    AddValue(ctx, fn.Op(op, type, {DrawOperand(ctx, t)}), bt);
     return true;
   }
   static constexpr Op kOps[] = {Op::OpFOrdEqual,
@@ -968,8 +994,8 @@ bool GenFloatCompare(GenContext& ctx) {
                                 Op::OpUnordered};
   const Op op = ctx.rng.Pick<Op>(kOps);
   const uint32_t type = ctx.types.Id(bt);
-  const uint32_t a = Operand(ctx, t);
-  const uint32_t b = Operand(ctx, t);
+  const uint32_t a = DrawOperand(ctx, t);
+  const uint32_t b = DrawOperand(ctx, t);
   const uint32_t result = fn.Op(op, type, {a, b});
   // x < x, x != x (ordered), ...: a constant to IGC; the unordered and
   // equal forms are isnan(x) or its negation, taken as constants too

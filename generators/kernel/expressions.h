@@ -21,7 +21,7 @@ uint8_t RandomLanes(GenContext& ctx);
 
 // A value of exactly `type`: usually from the pool, else a constant. With
 // `no_product`, float products are avoided (see Value::product).
-uint32_t Operand(GenContext& ctx, ValueType type, bool no_product = false);
+uint32_t DrawOperand(GenContext& ctx, ValueType type, bool no_product = false);
 uint32_t RandomConstant(GenContext& ctx, ValueType type);
 void AddValue(GenContext& ctx, uint32_t id, ValueType type,
               bool product = false);

@@ -105,7 +105,7 @@ bool GenExtInt(GenContext& ctx) {
     case 0: {
       const uint32_t n =
           kUnary[rng.Below(ctx.BugsAllowed(KnownBugId::kOclgrindCtz) ? 5 : 4)];
-      uint32_t x = Operand(ctx, t);
+      uint32_t x = DrawOperand(ctx, t);
       // PoCL 3.1 folds s_abs of a compile-time INT_MIN/LONG_MIN to 0
       // (known-consumer-bugs/pocl_abs_long_min_sat): never the minimum.
       if (n == SAbs && !ctx.BugsAllowed(KnownBugId::kPoclAbsLongMinSat))
@@ -117,8 +117,8 @@ bool GenExtInt(GenContext& ctx) {
     case 2:
     case 3: {
       const uint32_t n = rng.Pick<uint32_t>(kBinary);
-      uint32_t x = Operand(ctx, t);
-      uint32_t y = Operand(ctx, t);
+      uint32_t x = DrawOperand(ctx, t);
+      uint32_t y = DrawOperand(ctx, t);
       // PoCL 3.1's s_abs_diff is wrong when x - y overflows
       // (known-consumer-bugs/pocl_s_abs_diff_overflow): halved operands
       // never overflow.
@@ -147,19 +147,20 @@ bool GenExtInt(GenContext& ctx) {
         n = UMad_hi;
       AddValue(ctx,
                ExtInst(ctx, type, n,
-                       {Operand(ctx, t), Operand(ctx, t), Operand(ctx, t)}),
+                       {DrawOperand(ctx, t), DrawOperand(ctx, t),
+                        DrawOperand(ctx, t)}),
                t);
     }
       return true;
     case 5: {
       // clamp(x, lo, hi) is undefined when lo > hi: order the bounds.
       const bool is_signed = rng.Percent(50);
-      const uint32_t a = Operand(ctx, t), b = Operand(ctx, t);
+      const uint32_t a = DrawOperand(ctx, t), b = DrawOperand(ctx, t);
       const uint32_t lo = ExtInst(ctx, type, is_signed ? SMin : UMin, {a, b});
       const uint32_t hi = ExtInst(ctx, type, is_signed ? SMax : UMax, {a, b});
       AddValue(ctx,
                ExtInst(ctx, type, is_signed ? SClamp : UClamp,
-                       {Operand(ctx, t), lo, hi}),
+                       {DrawOperand(ctx, t), lo, hi}),
                t);
       return true;
     }
@@ -177,15 +178,15 @@ bool GenExtInt(GenContext& ctx) {
         }
         return fn.Op(Op::OpBitwiseAnd, type, {x, ctx.types.Splat(t, 0xffffff)});
       };
-      const uint32_t a = reduce(Operand(ctx, t));
-      const uint32_t b = reduce(Operand(ctx, t));
+      const uint32_t a = reduce(DrawOperand(ctx, t));
+      const uint32_t b = reduce(DrawOperand(ctx, t));
       if (rng.Percent(50)) {
         AddValue(ctx, ExtInst(ctx, type, is_signed ? SMul24 : UMul24, {a, b}),
                  t);
       } else {
         AddValue(ctx,
                  ExtInst(ctx, type, is_signed ? SMad24 : UMad24,
-                         {a, b, Operand(ctx, t)}),
+                         {a, b, DrawOperand(ctx, t)}),
                  t);
       }
       return true;
@@ -201,10 +202,10 @@ bool GenExtInt(GenContext& ctx) {
       const ValueType full = IntT(static_cast<uint8_t>(2 * w), t.lanes);
       const uint32_t n = rng.Percent(50) ? S_Upsample : U_Upsample;
       const uint32_t full_type = ctx.types.Id(full);
-      AddValue(
-          ctx,
-          ExtInst(ctx, full_type, n, {Operand(ctx, half), Operand(ctx, half)}),
-          full);
+      AddValue(ctx,
+               ExtInst(ctx, full_type, n,
+                       {DrawOperand(ctx, half), DrawOperand(ctx, half)}),
+               full);
       return true;
     }
   }
@@ -230,7 +231,7 @@ bool GenExtFloatExact(GenContext& ctx) {
       // (corpora/known-consumer-bugs/oclgrind_sign_zero.spvasm).
       if (n == Sign && !ctx.BugsAllowed(KnownBugId::kOclgrindSignZero))
         n = Fabs;
-      uint32_t x = Operand(ctx, t);
+      uint32_t x = DrawOperand(ctx, t);
       // PoCL 3.1: trunc/round/floor/ceil(NaN) are +0.0 and rint(NaN)
       // crashes or drops unrelated stores (corpora/known-consumer-bugs/
       // pocl_trunc_nan.spvasm, pocl_lost_store_rint_nan.spvasm).
@@ -243,8 +244,8 @@ bool GenExtFloatExact(GenContext& ctx) {
     case 2:
     case 3: {
       const uint32_t n = rng.Pick<uint32_t>(kBinary);
-      uint32_t x = Operand(ctx, t);
-      uint32_t y = Operand(ctx, t);
+      uint32_t x = DrawOperand(ctx, t);
+      uint32_t y = DrawOperand(ctx, t);
       if (n == Fmin || n == Fmax || n == Maxmag || n == Minmag) {
         x = UnsignedZero(ctx, x, t);
         y = UnsignedZero(ctx, y, t);
@@ -254,8 +255,8 @@ bool GenExtFloatExact(GenContext& ctx) {
     }
     case 4: {
       const uint32_t n = rng.Percent(50) ? Fma : FClamp;
-      std::vector<uint32_t> ops{Operand(ctx, t), Operand(ctx, t),
-                                Operand(ctx, t)};
+      std::vector<uint32_t> ops{DrawOperand(ctx, t), DrawOperand(ctx, t),
+                                DrawOperand(ctx, t)};
       if (n == FClamp) {  // undefined when min > max: order the bounds
         // Oclgrind 21.10: fclamp(x, NaN, NaN) is NaN, not x
         // (corpora/known-consumer-bugs/oclgrind_fclamp_nan.spvasm).
@@ -277,8 +278,10 @@ bool GenExtFloatExact(GenContext& ctx) {
       // defines (known-consumer-bugs/fmax_common_name.spvasm).
       if (!ctx.BugsAllowed(KnownBugId::kFmaxCommonName)) return false;
       const uint32_t n = rng.Percent(50) ? FMax_common : FMin_common;
-      const uint32_t x = UnsignedZero(ctx, Finite(ctx, Operand(ctx, t), t), t);
-      const uint32_t y = UnsignedZero(ctx, Finite(ctx, Operand(ctx, t), t), t);
+      const uint32_t x =
+          UnsignedZero(ctx, Finite(ctx, DrawOperand(ctx, t), t), t);
+      const uint32_t y =
+          UnsignedZero(ctx, Finite(ctx, DrawOperand(ctx, t), t), t);
       FloatResult(ctx, ExtInst(ctx, type, n, {x, y}), t, n, "");
       return true;
     }
@@ -288,16 +291,16 @@ bool GenExtFloatExact(GenContext& ctx) {
       const uint32_t k =
           fn.Op(Op::OpISub, it_type,
                 {fn.Op(Op::OpBitwiseAnd, it_type,
-                       {Operand(ctx, it), ctx.types.Splat(it, 63)}),
+                       {DrawOperand(ctx, it), ctx.types.Splat(it, 63)}),
                  ctx.types.Splat(it, 32)});
-      FloatResult(ctx, ExtInst(ctx, type, Ldexp, {Operand(ctx, t), k}), t,
+      FloatResult(ctx, ExtInst(ctx, type, Ldexp, {DrawOperand(ctx, t), k}), t,
                   Ldexp, "");
       return true;
     }
     case 7: {
       // ilogb: special values give implementation-defined results; feed
       // it finite non-zero values only.
-      const uint32_t x = Operand(ctx, t);
+      const uint32_t x = DrawOperand(ctx, t);
       const uint32_t finite =
           fn.Op(Op::OpIsFinite, ctx.types.Id(t.BoolOf()), {x});
       const uint32_t zero = ctx.types.Splat(t, 0);
@@ -318,7 +321,7 @@ bool GenExtFloatExact(GenContext& ctx) {
       const ValueType out_t = which == 0 ? it : t;
       const uint32_t var = fn.LocalVariable(
           ctx.types.Pointer(spv::StorageClass::Function, ctx.types.Id(out_t)));
-      const uint32_t x = Finite(ctx, Operand(ctx, t), t);
+      const uint32_t x = Finite(ctx, DrawOperand(ctx, t), t);
       const uint32_t n = which == 0 ? Frexp : (which == 1 ? Modf : Fract);
       FloatResult(ctx, ExtInst(ctx, type, n, {x, var}), t, n, "");
       AddValue(ctx, fn.Op(Op::OpLoad, ctx.types.Id(out_t), {var}), out_t);
@@ -361,7 +364,7 @@ bool GenExtFloatLoose(GenContext& ctx) {
         if (n == Cospi) n = Cos;
         if (n == Tanpi) n = Tan;
       }
-      uint32_t x = Operand(ctx, t);
+      uint32_t x = DrawOperand(ctx, t);
       // PoCL 3.1: exp/exp2/exp10/expm1/sinh/tanh of a compile-time NaN are
       // +0.0, the rounding of pocl_trunc_nan (found by an image campaign,
       // seeds 86, 200, 571), and tgamma of one is garbage (every unary
@@ -375,8 +378,8 @@ bool GenExtFloatLoose(GenContext& ctx) {
     }
     case 3: {
       const uint32_t n = rng.Pick<uint32_t>(kBinary);
-      const uint32_t x = Operand(ctx, t);
-      uint32_t y = Operand(ctx, t);
+      const uint32_t x = DrawOperand(ctx, t);
+      uint32_t y = DrawOperand(ctx, t);
       // PoCL 3.1: pow/powr with a compile-time NaN y corrupt memory at run
       // time (known-consumer-bugs/pocl_pow_nan; pocl_trunc_nan's family).
       if ((n == Pow || n == Powr) && !ctx.BugsAllowed(KnownBugId::kPoclPowNan))
@@ -391,9 +394,9 @@ bool GenExtFloatLoose(GenContext& ctx) {
       const uint32_t k =
           fn.Op(Op::OpISub, it_type,
                 {fn.Op(Op::OpBitwiseAnd, it_type,
-                       {Operand(ctx, it), ctx.types.Splat(it, 15)}),
+                       {DrawOperand(ctx, it), ctx.types.Splat(it, 15)}),
                  ctx.types.Splat(it, 7)});
-      uint32_t x = Operand(ctx, t);
+      uint32_t x = DrawOperand(ctx, t);
       // PoCL 3.1: pown/rootn of a compile-time NaN are garbage (a
       // quickstart campaign, seed 7; pocl_trunc_nan's family).
       if (!ctx.BugsAllowed(KnownBugId::kPoclTruncNan)) x = Finite(ctx, x, t);
@@ -415,8 +418,8 @@ bool GenExtFloatLoose(GenContext& ctx) {
           ctx.BugsAllowed(KnownBugId::kPoclHalfFunctions) ? 4 : 2;
       const uint32_t n = binary ? kNativeBinary[rng.Below(binary_count)]
                                 : kNativeUnary[rng.Below(unary_count)];
-      std::vector<uint32_t> ops{Operand(ctx, t)};
-      if (binary) ops.push_back(Operand(ctx, t));
+      std::vector<uint32_t> ops{DrawOperand(ctx, t)};
+      if (binary) ops.push_back(DrawOperand(ctx, t));
       // PoCL 3.1: native_powr/half_powr with a NaN-constant y crash as pow
       // does (known-consumer-bugs/pocl_pow_nan).
       if ((n == Native_powr || n == Half_powr) &&
@@ -438,29 +441,29 @@ bool GenExtFloatLoose(GenContext& ctx) {
       switch (rng.Below(4)) {
         case 0: {
           const uint32_t s_type = ctx.types.Id(s);
-          FloatResult(ctx, ExtInst(ctx, s_type, Length, {Operand(ctx, t)}), s,
-                      Length, "geometric");
+          FloatResult(ctx, ExtInst(ctx, s_type, Length, {DrawOperand(ctx, t)}),
+                      s, Length, "geometric");
         }
           return true;
         case 1: {
           const uint32_t s_type = ctx.types.Id(s);
           FloatResult(ctx,
                       ExtInst(ctx, s_type, Distance,
-                              {Operand(ctx, t), Operand(ctx, t)}),
+                              {DrawOperand(ctx, t), DrawOperand(ctx, t)}),
                       s, Distance, "geometric");
         }
           return true;
         case 2:
-          FloatResult(ctx, ExtInst(ctx, type, Normalize, {Operand(ctx, t)}), t,
-                      Normalize, "geometric");
+          FloatResult(ctx, ExtInst(ctx, type, Normalize, {DrawOperand(ctx, t)}),
+                      t, Normalize, "geometric");
           return true;
         default: {
           const ValueType v = t.WithLanes(rng.Percent(50) ? 3 : 4);
           const uint32_t v_type = ctx.types.Id(v);
-          FloatResult(
-              ctx,
-              ExtInst(ctx, v_type, Cross, {Operand(ctx, v), Operand(ctx, v)}),
-              v, Cross, "geometric");
+          FloatResult(ctx,
+                      ExtInst(ctx, v_type, Cross,
+                              {DrawOperand(ctx, v), DrawOperand(ctx, v)}),
+                      v, Cross, "geometric");
           return true;
         }
       }
@@ -469,19 +472,19 @@ bool GenExtFloatLoose(GenContext& ctx) {
       // sincos: the sine is the result, the cosine goes through a pointer.
       const uint32_t var = fn.LocalVariable(
           ctx.types.Pointer(spv::StorageClass::Function, type));
-      FloatResult(ctx, ExtInst(ctx, type, Sincos, {Operand(ctx, t), var}), t,
-                  Sincos, "math");
+      FloatResult(ctx, ExtInst(ctx, type, Sincos, {DrawOperand(ctx, t), var}),
+                  t, Sincos, "math");
       FloatResult(ctx, fn.Op(Op::OpLoad, type, {var}), t, Sincos, "math");
       return true;
     }
     case 8: {
       // mix / smoothstep (edges ordered and distinct), degrees, radians.
-      const uint32_t x = Finite(ctx, Operand(ctx, t), t);
+      const uint32_t x = Finite(ctx, DrawOperand(ctx, t), t);
       if (rng.Percent(50)) {
         FloatResult(ctx,
                     ExtInst(ctx, type, Mix,
-                            {x, Finite(ctx, Operand(ctx, t), t),
-                             Finite(ctx, Operand(ctx, t), t)}),
+                            {x, Finite(ctx, DrawOperand(ctx, t), t),
+                             Finite(ctx, DrawOperand(ctx, t), t)}),
                     t, Mix, "mix");
       } else {
         const double e0 = static_cast<int>(rng.Below(16)) - 8;
@@ -501,10 +504,10 @@ bool GenExtFloatLoose(GenContext& ctx) {
       const ValueType it = IntT(32, t.lanes);
       const uint32_t var = fn.LocalVariable(
           ctx.types.Pointer(spv::StorageClass::Function, ctx.types.Id(it)));
-      FloatResult(
-          ctx,
-          ExtInst(ctx, type, Remquo, {Operand(ctx, t), Operand(ctx, t), var}),
-          t, Remquo, "remquo");
+      FloatResult(ctx,
+                  ExtInst(ctx, type, Remquo,
+                          {DrawOperand(ctx, t), DrawOperand(ctx, t), var}),
+                  t, Remquo, "remquo");
       return true;
     }
   }

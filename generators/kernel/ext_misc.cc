@@ -42,17 +42,19 @@ bool GenBitselectOrSelect(GenContext& ctx) {
   if (bitselect_ok && ctx.rng.Percent(50)) {
     AddValue(ctx,
              ExtInst(ctx, type, Bitselect,
-                     {Operand(ctx, t), Operand(ctx, t), Operand(ctx, t)}),
+                     {DrawOperand(ctx, t), DrawOperand(ctx, t),
+                      DrawOperand(ctx, t)}),
              t);
     return true;
   }
   // select(a, b, c): c an integer of the element's width.
   const ValueType c = IntT(t.width, t.lanes);
   if (!IntWidthUsable(ctx, c.width)) return false;
-  AddValue(ctx,
-           ExtInst(ctx, type, Select,
-                   {Operand(ctx, t), Operand(ctx, t), Operand(ctx, c)}),
-           t);
+  AddValue(
+      ctx,
+      ExtInst(ctx, type, Select,
+              {DrawOperand(ctx, t), DrawOperand(ctx, t), DrawOperand(ctx, c)}),
+      t);
   return true;
 }
 
@@ -80,15 +82,15 @@ bool GenShuffle(GenContext& ctx) {
   const ValueType mask_t = IntT(element.width, n);
   if (!IntWidthUsable(ctx, mask_t.width)) return false;
   const bool two = rng.Percent(50);
-  uint32_t mask = Operand(ctx, mask_t);
+  uint32_t mask = DrawOperand(ctx, mask_t);
   if (rng.Percent(50)) {
     // The bits that count, alone (the others must be ignored: tested by
     // the other half).
     const uint32_t bits = ctx.types.Splat(mask_t, two ? 2 * m - 1 : m - 1);
     mask = ctx.fn->Op(Op::OpBitwiseAnd, ctx.types.Id(mask_t), {mask, bits});
   }
-  std::vector<uint32_t> ops{Operand(ctx, in)};
-  if (two) ops.push_back(Operand(ctx, in));
+  std::vector<uint32_t> ops{DrawOperand(ctx, in)};
+  if (two) ops.push_back(DrawOperand(ctx, in));
   ops.push_back(mask);
   AddValue(ctx, ExtInst(ctx, ctx.types.Id(out), two ? Shuffle2 : Shuffle, ops),
            out);
@@ -106,14 +108,15 @@ bool GenLooseMath(GenContext& ctx) {
     case 0:
       FloatResult(ctx,
                   ExtInst(ctx, type, Mad,
-                          {Operand(ctx, t), Operand(ctx, t), Operand(ctx, t)}),
+                          {DrawOperand(ctx, t), DrawOperand(ctx, t),
+                           DrawOperand(ctx, t)}),
                   t, Mad, "mad");
       return true;
     case 1: {
       const ValueType code = IntT(t.width, t.lanes);
       if (!IntWidthUsable(ctx, code.width)) return false;
-      FloatResult(ctx, ExtInst(ctx, type, Nan, {Operand(ctx, code)}), t, Nan,
-                  "nan");
+      FloatResult(ctx, ExtInst(ctx, type, Nan, {DrawOperand(ctx, code)}), t,
+                  Nan, "nan");
       return true;
     }
     case 2: {
@@ -121,14 +124,14 @@ bool GenLooseMath(GenContext& ctx) {
       if (!ctx.features.fp32) return false;
       const ValueType v = FloatT(32, t.lanes > 4 ? 4 : t.lanes);
       const uint32_t v_type = ctx.types.Id(v);
-      const uint32_t p = Finite(ctx, Operand(ctx, v), v);
+      const uint32_t p = Finite(ctx, DrawOperand(ctx, v), v);
       const uint32_t which = rng.Below(3);
       if (which == 0) {
         FloatResult(ctx,
                     ExtInst(ctx, ctx.types.Id(FloatT(32)), Fast_length, {p}),
                     FloatT(32), Fast_length, "fast_length");
       } else if (which == 1) {
-        const uint32_t q = Finite(ctx, Operand(ctx, v), v);
+        const uint32_t q = Finite(ctx, DrawOperand(ctx, v), v);
         FloatResult(
             ctx, ExtInst(ctx, ctx.types.Id(FloatT(32)), Fast_distance, {p, q}),
             FloatT(32), Fast_distance, "fast_distance");
@@ -143,10 +146,10 @@ bool GenLooseMath(GenContext& ctx) {
       const ValueType it = IntT(32, t.lanes);
       const uint32_t sign = fn.LocalVariable(
           ctx.types.Pointer(spv::StorageClass::Function, ctx.types.Id(it)));
-      const uint32_t x =
-          fn.Op(Op::OpFAdd, type,
-                {ExtInst(ctx, type, Fabs, {Finite(ctx, Operand(ctx, t), t)}),
-                 ctx.types.Splat(t, spirv::EncodeFloat(0.5, t.width))});
+      const uint32_t x = fn.Op(
+          Op::OpFAdd, type,
+          {ExtInst(ctx, type, Fabs, {Finite(ctx, DrawOperand(ctx, t), t)}),
+           ctx.types.Splat(t, spirv::EncodeFloat(0.5, t.width))});
       FloatResult(ctx, ExtInst(ctx, type, Lgamma_r, {x, sign}), t, Lgamma_r,
                   "lgamma_r");
       AddValue(ctx, fn.Op(Op::OpLoad, ctx.types.Id(it), {sign}), it);
@@ -197,7 +200,7 @@ bool GenHalfStore(GenContext& ctx) {
       !ctx.BugsAllowed(KnownBugId::kPoclVstoreaHalf3FourthLane))
     aligned = false;
   const ValueType data_t = FloatT(32, n);
-  const uint32_t data = Finite(ctx, Operand(ctx, data_t), data_t);
+  const uint32_t data = Finite(ctx, DrawOperand(ctx, data_t), data_t);
   const uint32_t offset =
       IndexInto(ctx, AnyIntAs(ctx, 32), u32, 32 / stride(n, aligned));
   uint32_t number = Vstore_half;

@@ -13,7 +13,6 @@ using spv::Capability;
 using spv::Op;
 using spv::StorageClass;
 
-constexpr uint32_t kScopeDevice = 1;
 constexpr char kAdd[] = "SPV_EXT_shader_atomic_float_add";
 constexpr char kAdd16[] = "SPV_EXT_shader_atomic_float16_add";
 constexpr char kMinMax[] = "SPV_EXT_shader_atomic_float_min_max";

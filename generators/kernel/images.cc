@@ -22,7 +22,6 @@ using Role = ImageResource::Role;
 
 namespace {
 
-constexpr uint32_t kScopeWorkgroup = 2;
 // barrier(CLK_IMAGE_MEM_FENCE): SequentiallyConsistent | ImageMemory, the
 // semantics llvm-spirv emits.
 constexpr uint32_t kImageBarrierSemantics = 0x10 | 0x800;

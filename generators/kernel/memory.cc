@@ -13,8 +13,6 @@ using spv::StorageClass;
 
 namespace {
 
-constexpr uint32_t kScopeDevice = 1;
-constexpr uint32_t kScopeWorkgroup = 2;
 // SequentiallyConsistent | WorkgroupMemory, as OpenCL's
 // barrier(CLK_LOCAL_MEM_FENCE) is translated.
 constexpr uint32_t kLocalFenceSemantics = 0x110;
@@ -128,7 +126,7 @@ bool GenPrivateMemory(GenContext& ctx) {
     case 0:
     case 1: {
       fn.Void(Op::OpStore,
-              {Id(pointer), Id(Operand(ctx, array.element, true))});
+              {Id(pointer), Id(DrawOperand(ctx, array.element, true))});
       return true;
     }
     case 2:
@@ -144,7 +142,8 @@ bool GenPrivateMemory(GenContext& ctx) {
           ctx.types.Pointer(StorageClass::Function, element_type);
       const uint32_t temp = fn.LocalVariable(ptr_type);
       fn.Void(Op::OpLifetimeStart, {Id(temp), Lit(0)});
-      fn.Void(Op::OpStore, {Id(temp), Id(Operand(ctx, array.element, true))});
+      fn.Void(Op::OpStore,
+              {Id(temp), Id(DrawOperand(ctx, array.element, true))});
       AddValue(ctx, fn.Op(Op::OpLoad, element_type, {temp}), array.element);
       fn.Void(Op::OpLifetimeStop, {Id(temp), Lit(0)});
       return true;
@@ -418,7 +417,7 @@ bool GenPointerForms(GenContext& ctx) {
           fn.Op(Op::OpInBoundsAccessChain, pointer_type, {a.pointer, zero});
       const uint32_t void_type = ctx.types.Void();
       ExtInst(ctx, void_type, OpenCLLIB::Vstoren,
-              {Operand(ctx, vt), offset, first});
+              {DrawOperand(ctx, vt), offset, first});
       const uint32_t index = IndexInto(ctx, AnyIntAs(ctx, 32), u32, 16);
       AddValue(
           ctx,
@@ -455,7 +454,7 @@ bool GenAtomic(GenContext& ctx) {
     if (op == Op::OpAtomicIIncrement || op == Op::OpAtomicIDecrement) {
       fn.Op(op, type, {p, scope, semantics});
     } else {
-      fn.Op(op, type, {p, scope, semantics, Operand(ctx, t)});
+      fn.Op(op, type, {p, scope, semantics, DrawOperand(ctx, t)});
     }
     return true;
   }
@@ -481,7 +480,7 @@ bool GenAtomic(GenContext& ctx) {
       AddValue(ctx, fn.Op(op, type, {p, scope, semantics}), t);
       return true;
     case Op::OpAtomicStore:
-      fn.Void(op, {Id(p), Id(scope), Id(semantics), Id(Operand(ctx, t))});
+      fn.Void(op, {Id(p), Id(scope), Id(semantics), Id(DrawOperand(ctx, t))});
       return true;
     case Op::OpAtomicCompareExchange: {
       // The Weak form (same semantics in SPIR-V) exists up to 1.3. Drawn
@@ -491,8 +490,8 @@ bool GenAtomic(GenContext& ctx) {
                           : op;
       AddValue(ctx,
                fn.Op(form, type,
-                     {p, scope, semantics, ctx.types.U32(0), Operand(ctx, t),
-                      Operand(ctx, t)}),
+                     {p, scope, semantics, ctx.types.U32(0),
+                      DrawOperand(ctx, t), DrawOperand(ctx, t)}),
                t);
       return true;
     }
@@ -501,7 +500,8 @@ bool GenAtomic(GenContext& ctx) {
       AddValue(ctx, fn.Op(op, type, {p, scope, semantics}), t);
       return true;
     default:
-      AddValue(ctx, fn.Op(op, type, {p, scope, semantics, Operand(ctx, t)}), t);
+      AddValue(ctx, fn.Op(op, type, {p, scope, semantics, DrawOperand(ctx, t)}),
+               t);
       return true;
   }
 }
@@ -568,10 +568,10 @@ bool GenGroup(GenContext& ctx) {
         t = IntT(32);
       const uint32_t local_id = ctx.types.U64(0);
       const uint32_t type = ctx.types.Id(t);
-      AddValue(
-          ctx,
-          fn.Op(Op::OpGroupBroadcast, type, {scope, Operand(ctx, t), local_id}),
-          t);
+      AddValue(ctx,
+               fn.Op(Op::OpGroupBroadcast, type,
+                     {scope, DrawOperand(ctx, t), local_id}),
+               t);
       return true;
     }
     case 2:
@@ -605,7 +605,7 @@ bool GenGroup(GenContext& ctx) {
                                     {AnyIntAs(ctx, 32), ctx.types.U32(255)});
         value = fn.Op(Op::OpConvertUToF, type, {byte});
       } else {
-        value = Operand(ctx, t);
+        value = DrawOperand(ctx, t);
       }
       AddValue(ctx,
                fn.OpWith(op, type,

@@ -112,11 +112,11 @@ uint32_t TameFloat(GenContext& ctx, ValueType type) {
   const ValueType it = IntT(32, type.lanes);
   const uint32_t it_id = ctx.types.Id(it);
   const bool half = type.width == 16;
-  const uint32_t k = fn.Op(
-      Op::OpISub, it_id,
-      {fn.Op(Op::OpBitwiseAnd, it_id,
-             {Operand(ctx, it), ctx.types.Splat(it, half ? 0x7FF : 0x1FFF)}),
-       ctx.types.Splat(it, half ? 1024 : 4096)});
+  const uint32_t k = fn.Op(Op::OpISub, it_id,
+                           {fn.Op(Op::OpBitwiseAnd, it_id,
+                                  {DrawOperand(ctx, it),
+                                   ctx.types.Splat(it, half ? 0x7FF : 0x1FFF)}),
+                            ctx.types.Splat(it, half ? 1024 : 4096)});
   const uint32_t f = fn.Op(Op::OpConvertSToF, ctx.types.Id(type), {k});
   const uint32_t eighth =
       ctx.types.Splat(type, spirv::EncodeFloat(0.125, type.width));
@@ -155,7 +155,7 @@ uint32_t FloatArgument(GenContext& ctx, ValueType type, bool tame) {
   if (widths.empty()) return TameFloat(ctx, type);
   const uint8_t w = ctx.rng.Pick<uint8_t>(widths);
   const ValueType wt = type.WithWidth(w);
-  const uint32_t x = Finite(ctx, Operand(ctx, wt), wt);
+  const uint32_t x = Finite(ctx, DrawOperand(ctx, wt), wt);
   if (w == type.width) return x;
   return ctx.fn->Op(Op::OpFConvert, ctx.types.Id(type), {x});
 }
@@ -170,7 +170,7 @@ void AddScalarInt(GenContext& ctx, Call& call) {
   const uint32_t lengths =
       ctx.BugsAllowed(KnownBugId::kOclgrindPrintfLengthModifiers) ? 4 : 2;
   const std::string length = conv == 'c' ? "" : kLength[rng.Below(lengths)];
-  uint32_t value = Operand(ctx, IntT(length == "l" ? 64 : 32));
+  uint32_t value = DrawOperand(ctx, IntT(length == "l" ? 64 : 32));
   if (conv == 'c') {
     // A printable character: '0' + (v & 63).
     const uint32_t u32 = ctx.types.Id(IntT(32));
@@ -230,7 +230,7 @@ bool AddVector(GenContext& ctx, Call& call) {
   uint32_t value;
   if (type.IsInt()) {
     mods = IntConversion(ctx, false, &conv);
-    value = Operand(ctx, type);
+    value = DrawOperand(ctx, type);
   } else {
     bool tame;
     mods = FloatConversion(rng, &conv, &tame);

@@ -363,7 +363,7 @@ bool GenCall(GenContext& ctx) {
   const HelperFunction& h =
       ctx.helpers[ctx.rng.Below(static_cast<uint32_t>(ctx.callable_helpers))];
   std::vector<uint32_t> args;
-  for (const ValueType& p : h.params) args.push_back(Operand(ctx, p));
+  for (const ValueType& p : h.params) args.push_back(DrawOperand(ctx, p));
   if (h.has_array_param) {
     const PrivateArray* array = nullptr;
     for (const PrivateArray& a : ctx.arrays) {
@@ -458,7 +458,7 @@ void BuildHelperFunctions(GenContext& ctx) {
     ctx.statements_left = std::max<uint32_t>(total_budget / 4, 4);
     ctx.uniform = false;
     GenStatements(ctx, ctx.rng.Range(2, 8));
-    emitter.Void(spv::Op::OpReturnValue, {Id(Operand(ctx, h.return_type))});
+    emitter.Void(spv::Op::OpReturnValue, {Id(DrawOperand(ctx, h.return_type))});
     emitter.Finish(ctx.module);
     ctx.helpers.push_back(h);
   }

@@ -9,8 +9,6 @@ namespace {
 
 using spv::Op;
 
-constexpr uint32_t kScopeSubgroup = 3;
-
 // Shuffle data the Level Zero environment accepts on every device: scalars
 // and 2/4/8/16-vectors of i16/i32/f32, i64 scalars (L0-SUBGROUP rules).
 ValueType ShuffleType(GenContext& ctx) {
@@ -31,7 +29,7 @@ bool GenIdentityShuffle(GenContext& ctx) {
   ctx.builder.AddCapability(spv::Capability::SubgroupShuffleINTEL);
   const ValueType t = ShuffleType(ctx);
   const uint32_t type = ctx.types.Id(t);
-  const uint32_t x = Operand(ctx, t);
+  const uint32_t x = DrawOperand(ctx, t);
   const uint32_t zero = ctx.types.U32(0);
   uint32_t r = 0;
   switch (ctx.rng.Below(k.subgroup_local_id != 0 ? 4 : 3)) {
@@ -40,10 +38,11 @@ bool GenIdentityShuffle(GenContext& ctx) {
       break;
     case 1:
       r = fn.Op(Op::OpSubgroupShuffleDownINTEL, type,
-                {x, Operand(ctx, t), zero});
+                {x, DrawOperand(ctx, t), zero});
       break;
     case 2:
-      r = fn.Op(Op::OpSubgroupShuffleUpINTEL, type, {Operand(ctx, t), x, zero});
+      r = fn.Op(Op::OpSubgroupShuffleUpINTEL, type,
+                {DrawOperand(ctx, t), x, zero});
       break;
     default:
       r = fn.Op(Op::OpSubgroupShuffleINTEL, type, {x, k.subgroup_local_id});
@@ -263,7 +262,7 @@ bool GenNonUniformGroupOp(GenContext& ctx) {
     }
     case 2: {  // identity shuffles: any value, uniform or not
       const ValueType t = NonUniformType(ctx);
-      const uint32_t x = Operand(ctx, t);
+      const uint32_t x = DrawOperand(ctx, t);
       const uint32_t type = ctx.types.Id(t);
       const uint32_t zero = ctx.types.U32(0);
       uint32_t r = 0;

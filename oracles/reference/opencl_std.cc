@@ -15,7 +15,6 @@ namespace {
 using namespace OpenCLLIB;  // NOLINT: the instruction numbers
 using lanes::Mask;
 using lanes::Raw;
-using lanes::Signed;
 
 bool IsInt(Kind k) { return k >= kI8 && k <= kI64; }
 bool IsFloat(Kind k) { return k >= kF16 && k <= kF64; }
@@ -68,11 +67,13 @@ bool OpenClIntegerHandler(ExtContext& c, const ExtCall& call) {
   const uint32_t n = call.number;
   for (int l = 0; l < call.lanes; ++l) {
     const uint64_t ua = Raw(c, call.args[0], l);
-    const int64_t sa = Signed(c, call.args[0], l);
+    const int64_t sa = lanes::Signed(c, call.args[0], l);
     const uint64_t ub = call.args.size() > 1 ? Raw(c, call.args[1], l) : 0;
-    const int64_t sb = call.args.size() > 1 ? Signed(c, call.args[1], l) : 0;
+    const int64_t sb =
+        call.args.size() > 1 ? lanes::Signed(c, call.args[1], l) : 0;
     const uint64_t uc = call.args.size() > 2 ? Raw(c, call.args[2], l) : 0;
-    const int64_t sc = call.args.size() > 2 ? Signed(c, call.args[2], l) : 0;
+    const int64_t sc =
+        call.args.size() > 2 ? lanes::Signed(c, call.args[2], l) : 0;
     __int128 r = 0;
     switch (n) {
       case SAbs:

@@ -246,6 +246,39 @@ TEST(GeneratorTest, FloatResultsCarryTolerances) {
   EXPECT_GT(with_tolerances, 0u);
 }
 
+// OpFRem and OpFMod are undefined for a zero divisor: every divisor the
+// generator gives them is an OpSelect of `divisor == 0` (and 1 in its
+// place), and there are such instructions to check.
+TEST(GeneratorTest, FloatRemainderDivisorsAreNeverZero) {
+  int remainders = 0;
+  int unguarded = SumOverGenerated(300, 0, [&](const spirv::Module& module) {
+    int bad = 0;
+    for (const spirv::Function& fn : module.functions) {
+      absl::flat_hash_map<uint32_t, const spirv::Instruction*> def;
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions)
+          if (i.result_id() != 0) def[i.result_id()] = &i;
+      const auto is = [&](uint32_t id, spv::Op op) {
+        const auto at = def.find(id);
+        return at != def.end() && spirv::Is(*at->second, op);
+      };
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions) {
+          if (!spirv::Is(i, spv::Op::OpFRem) && !spirv::Is(i, spv::Op::OpFMod))
+            continue;
+          ++remainders;
+          const uint32_t y = i.operand(1).AsId();
+          if (!is(y, spv::Op::OpSelect) ||
+              !is(def[y]->operand(0).AsId(), spv::Op::OpFOrdEqual))
+            ++bad;
+        }
+    }
+    return bad;
+  });
+  EXPECT_GT(remainders, 0) << "the seeds must hold OpFRem or OpFMod";
+  EXPECT_EQ(unguarded, 0);
+}
+
 bool IsVectorOf(const spirv::TypeTable& types, uint32_t type_id,
                 uint32_t min_bits) {
   const spirv::TypeInfo* t = types.Get(type_id);

@@ -141,5 +141,45 @@ TEST(IgcPvcInt8VectorLaneGate, NoRunTimeLaneOf8BitVectorsWhileIgcIsAvoided) {
             0);
 }
 
+// OpDots of vectors of more than 4 components in `seeds` cases:
+// igc_dot_wide_vectors (IGC, PoCL and Intel's CPU runtime lack dot()
+// beyond 4 components).
+int WideDots(uint64_t seeds, uint32_t avoid) {
+  return SumOverGenerated(seeds, avoid, [](const spirv::Module& module) {
+    const spirv::TypeTable types(module);
+    absl::flat_hash_map<uint32_t, uint32_t> type_of;  // result -> type
+    const auto note = [&](const spirv::Instruction& i) {
+      if (i.result_id() != 0 && i.type_id() != 0)
+        type_of[i.result_id()] = i.type_id();
+    };
+    for (const spirv::Instruction& i : module.types_values) note(i);
+    for (const spirv::Function& fn : module.functions) {
+      for (const spirv::Instruction& p : fn.parameters) note(p);
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions) note(i);
+    }
+    int count = 0;
+    for (const spirv::Function& fn : module.functions)
+      for (const spirv::BasicBlock& bb : fn.blocks)
+        for (const spirv::Instruction& i : bb.instructions) {
+          if (static_cast<Op>(i.opcode()) != Op::OpDot || i.NumOperands() < 1)
+            continue;
+          const auto at = type_of.find(i.operand(0).AsId());
+          const spirv::TypeInfo* vec =
+              at == type_of.end() ? nullptr : types.Get(at->second);
+          if (vec != nullptr && vec->count > 4) ++count;
+        }
+    return count;
+  });
+}
+
+TEST(IgcDotWideVectorsGate, NoDotBeyondFourComponentsForItsConsumers) {
+  EXPECT_GT(WideDots(300, 0), 0) << "the seeds must hold such dots";
+  for (const char* target : {"ocloc:tgllp", "opencl", "opencl:Intel(R) OpenCL"})
+    EXPECT_EQ(WideDots(300, oracles::ConsumersOfTarget(target)), 0) << target;
+  // A consumer without the bug keeps them.
+  EXPECT_GT(WideDots(300, oracles::ConsumersOfTarget("spirv-opt")), 0);
+}
+
 }  // namespace
 }  // namespace l0spv::generators::kernel
