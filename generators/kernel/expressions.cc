@@ -151,10 +151,12 @@ Op ConvertOp(GenContext& ctx, uint8_t from_width, uint8_t to_width) {
   return sign ? Op::OpSConvert : Op::OpUConvert;
 }
 
-uint32_t AnyIntAs(GenContext& ctx, uint8_t width) {
+uint32_t AnyIntAs(GenContext& ctx, uint8_t width, bool wide_lanes_only) {
   const ValueType target = IntT(width);
-  const Value* v =
-      ctx.pool.PickIf(ctx.rng, [](const Value& c) { return c.type.IsInt(); });
+  const Value* v = ctx.pool.PickIf(ctx.rng, [&](const Value& c) {
+    return c.type.IsInt() &&
+           !(wide_lanes_only && c.type.IsVector() && c.type.width < 32);
+  });
   if (v == nullptr) return RandomConstant(ctx, target);
   FunctionEmitter& fn = *ctx.fn;
   uint32_t id = v->id;

@@ -31,8 +31,9 @@ void AddValue(GenContext& ctx, uint32_t id, ValueType type,
 // an unsigned remainder by a non-zero constant), as a u64.
 uint32_t IndexInto(GenContext& ctx, uint32_t value, ValueType type,
                    uint32_t count);
-// A u32 / u64 taken from any pool integer (or a constant).
-uint32_t AnyIntAs(GenContext& ctx, uint8_t width);
+// A u32 / u64 taken from any pool integer (or a constant); with
+// `wide_lanes_only`, never from a lane of a vector narrower than 32 bits.
+uint32_t AnyIntAs(GenContext& ctx, uint8_t width, bool wide_lanes_only = false);
 // OpUConvert or OpSConvert for an integer width change (one draw), less the
 // forms an avoided consumer folds wrongly.
 spv::Op ConvertOp(GenContext& ctx, uint8_t from_width, uint8_t to_width);

@@ -175,8 +175,13 @@ bool GenLoop(GenContext& ctx) {
   // The bound: a constant, or data-dependent but never above `trips`.
   uint32_t bound = ctx.types.U32(trips);
   if (rng.Percent(40)) {
-    const uint32_t masked = fn.Op(spv::Op::OpUMod, u32_type,
-                                  {AnyIntAs(ctx, 32), ctx.types.U32(trips)});
+    // PoCL runs a loop bounded by a narrow vector lane a garbage number of
+    // times (known-consumer-bugs/pocl_loop_bound_narrow_vector_lane).
+    const bool wide_lanes_only =
+        !ctx.BugsAllowed(KnownBugId::kPoclLoopBoundNarrowVectorLane);
+    const uint32_t masked =
+        fn.Op(spv::Op::OpUMod, u32_type,
+              {AnyIntAs(ctx, 32, wide_lanes_only), ctx.types.U32(trips)});
     bound = fn.Op(spv::Op::OpIAdd, u32_type, {masked, ctx.types.U32(1)});
   }
   // An accumulator carried around the loop.

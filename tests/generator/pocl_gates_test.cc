@@ -10,6 +10,8 @@
 //  - pocl_s_abs_diff_overflow: s_abs_diff operands are halved.
 //  - pocl_vector_div_select_zero_lane: guarded vector divisions run lane by
 //    lane.
+//  - pocl_loop_bound_narrow_vector_lane: no data-dependent loop bound from a
+//    lane of a vector narrower than 32 bits.
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
@@ -225,6 +227,64 @@ TEST(PoclVectorDivisionGate, NoVectorDivisionBySelectWhilePoclIsAvoided) {
   EXPECT_EQ(VectorDivisionsBySelect(
                 400, oracles::ConsumersOfTarget("opencl:Portable")),
             0);
+}
+
+// Loop bounds (lane % trips) + 1 compared by OpULessThan, where the lane is
+// a converted component of a vector narrower than 32 bits, in `seeds` cases.
+int NarrowLaneLoopBounds(uint64_t seeds, uint32_t avoid) {
+  return SumOverGenerated(seeds, avoid, [&](const spirv::Module& module) {
+    int count = 0;
+    const spirv::TypeTable types(module);
+    absl::flat_hash_map<uint32_t, uint32_t> type_of;  // value id -> type id
+    for (const spirv::Instruction& i : module.types_values)
+      if (i.result_id() != 0) type_of[i.result_id()] = i.type_id();
+    absl::flat_hash_set<uint32_t> lanes, converted, remainders, bounds;
+    for (const spirv::Function& fn : module.functions) {
+      for (const spirv::Instruction& p : fn.parameters)
+        type_of[p.result_id()] = p.type_id();
+      for (const spirv::BasicBlock& bb : fn.blocks) {
+        for (const spirv::Instruction& i : bb.instructions) {
+          if (i.result_id() != 0) type_of[i.result_id()] = i.type_id();
+          if (i.NumOperands() < 1) continue;
+          const uint32_t a = i.operand(0).AsId();
+          switch (static_cast<Op>(i.opcode())) {
+            case Op::OpCompositeExtract: {
+              const spirv::TypeInfo* t = types.Get(type_of[a]);
+              if (t != nullptr && t->op == Op::OpTypeVector &&
+                  types.ScalarWidth(t->id) < 32)
+                lanes.insert(i.result_id());
+              break;
+            }
+            case Op::OpUConvert:
+            case Op::OpSConvert:
+              if (lanes.contains(a)) converted.insert(i.result_id());
+              break;
+            case Op::OpUMod:
+              if (converted.contains(a)) remainders.insert(i.result_id());
+              break;
+            case Op::OpIAdd:
+              if (remainders.contains(a)) bounds.insert(i.result_id());
+              break;
+            case Op::OpULessThan:
+              if (i.NumOperands() > 1 && bounds.contains(i.operand(1).AsId()))
+                ++count;
+              break;
+            default:
+              break;
+          }
+        }
+      }
+    }
+    return count;
+  });
+}
+
+TEST(PoclLoopBoundGate, NoLoopBoundFromANarrowLaneWhilePoclIsAvoided) {
+  EXPECT_GT(NarrowLaneLoopBounds(600, 0), 0)
+      << "the seeds must hold such bounds";
+  EXPECT_EQ(
+      NarrowLaneLoopBounds(600, oracles::ConsumersOfTarget("opencl:Portable")),
+      0);
 }
 
 }  // namespace
