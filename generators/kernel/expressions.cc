@@ -830,6 +830,25 @@ bool GenComposite(GenContext& ctx) {
           IndexInto(ctx, AnyIntAs(ctx, 32), IntT(32), t.lanes);
       const uint32_t type = ctx.types.Id(t);
       const uint32_t lane = DrawOperand(ctx, e);
+      // Intel's CPU runtime loses a dynamic insert whose index differs
+      // between work-items once a barrier follows (known-consumer-bugs/
+      // intel_cpu_insert_dynamic_across_barrier): the same value built lane
+      // by lane, select(index == k, lane, vec[k]), while it is a target.
+      if (!ctx.BugsAllowed(KnownBugId::kIntelCpuInsertDynamicAcrossBarrier)) {
+        const uint32_t bool_type = ctx.types.Id(BoolT());
+        std::vector<spirv::Operand> lanes;
+        for (uint32_t k = 0; k < t.lanes; ++k) {
+          const uint32_t is_k =
+              fn.Op(Op::OpIEqual, bool_type, {index, ctx.types.U64(k)});
+          const uint32_t old_lane = fn.OpWith(
+              Op::OpCompositeExtract, ctx.types.Id(e), {Id(vec->id), Lit(k)});
+          lanes.push_back(
+              Id(fn.Op(Op::OpSelect, ctx.types.Id(e), {is_k, lane, old_lane})));
+        }
+        AddValue(ctx, fn.OpWith(Op::OpCompositeConstruct, type, lanes), t,
+                 vec->product);
+        return true;
+      }
       AddValue(ctx,
                fn.Op(Op::OpVectorInsertDynamic, type, {vec->id, lane, index}),
                t, vec->product);

@@ -5,6 +5,8 @@
 //  - intel_cpu_linear_id_builtins: no LocalInvocationIndex, GlobalLinearId
 //    or EnqueuedWorkgroupSize variable.
 //  - intel_cpu_mul_extended: no OpSMulExtended / OpUMulExtended.
+//  - intel_cpu_insert_dynamic_across_barrier: no OpVectorInsertDynamic (the
+//    insert is built lane by lane).
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/target_kinds.h"
@@ -54,6 +56,19 @@ TEST(IntelCpuGates, NoLinearIdBuiltInWhileTheRuntimeIsAvoided) {
 TEST(IntelCpuGates, NoExtendedMultiplyWhileTheRuntimeIsAvoided) {
   EXPECT_GT(MulExtended(400, 0), 0) << "the seeds must hold such multiplies";
   EXPECT_EQ(MulExtended(400, kIntel), 0);
+}
+
+int InsertDynamic(uint64_t seeds, uint32_t avoid) {
+  return CountGenerated(
+      seeds, avoid, [](const spirv::TypeTable&, const spirv::Instruction& i) {
+        return static_cast<Op>(i.opcode()) == Op::OpVectorInsertDynamic;
+      });
+}
+
+TEST(IntelCpuGates, NoDynamicInsertWhileTheRuntimeIsAvoided) {
+  EXPECT_GT(InsertDynamic(400, 0), 0) << "the seeds must hold such inserts";
+  EXPECT_EQ(InsertDynamic(400, kIntel), 0);
+  EXPECT_GT(InsertDynamic(400, oracles::ConsumersOfTarget("spirv-opt")), 0);
 }
 
 }  // namespace
