@@ -807,9 +807,10 @@ bool GenComposite(GenContext& ctx) {
       return true;
     case 3: {
       // ocloc -device pvc rejects a run-time lane index into a vector of
-      // 8-bit lanes (known-consumer-bugs/igc_pvc_int8_vector_array_element_
-      // store's family): a fixed lane while IGC is avoided.
-      if (e.IsInt() && e.width == 8 &&
+      // 8-bit lanes, bools included (known-consumer-bugs/igc_pvc_int8_
+      // vector_array_element_store's family): a fixed lane while IGC is
+      // avoided.
+      if (((e.IsInt() && e.width == 8) || e.IsBool()) &&
           !ctx.BugsAllowed(KnownBugId::kIgcPvcInt8VectorArrayElementStore)) {
         AddValue(ctx,
                  fn.OpWith(Op::OpCompositeExtract, ctx.types.Id(e),
@@ -995,7 +996,12 @@ bool GenFloatCompare(GenContext& ctx) {
                                     Op::OpIsNormal, Op::OpSignBitSet};
     const Op op = ctx.rng.Pick<Op>(kUnary);
     const uint32_t type = ctx.types.Id(bt);
-    AddValue(ctx, fn.Op(op, type, {DrawOperand(ctx, t)}), bt);
+    uint32_t x = DrawOperand(ctx, t);
+    if (op == Op::OpSignBitSet && ctx.GuardOn(kGuardNanSign)) {
+      const uint32_t nan = fn.Op(Op::OpIsNan, type, {x});
+      x = fn.Op(Op::OpSelect, ctx.types.Id(t), {nan, ctx.types.Splat(t, 0), x});
+    }
+    AddValue(ctx, fn.Op(op, type, {x}), bt);
     return true;
   }
   static constexpr Op kOps[] = {Op::OpFOrdEqual,

@@ -46,6 +46,9 @@ enum Guard : uint32_t {
   // No -0.0 into fmin, fmax, fclamp, maxmag or minmag (the sign of a zero
   // result is unspecified there; ext_inst.cc UnsignedZero).
   kGuardSignedZero = 1u << 6,
+  // No NaN into OpSignBitSet: IEEE 754 §6.3 leaves the sign of a NaN result
+  // open (x86 makes 0/0 negative, PoCL's remquo(0, 0) positive).
+  kGuardNanSign = 1u << 7,
 };
 
 // Image kernels (images.h): never (the default, so existing seeds keep their

@@ -37,7 +37,7 @@ TEST(DecisionBytesTest, SeedDrivenCasesAreUnchanged) {
     options.seed = seed;
     h = spirv::Fnv1a64Words(MustGenerate(options).module_words, h);
   }
-  EXPECT_EQ(h, 0xc5c349d35df18b23ULL);
+  EXPECT_EQ(h, 0xaf694e95a52e4f26ULL);
 }
 
 TEST(DecisionBytesTest, RecordingDoesNotChangeTheCase) {

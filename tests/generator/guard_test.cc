@@ -144,5 +144,42 @@ TEST(SignedZeroGuard, NoNegativeZeroReachesAZeroSignOpenFunction) {
   EXPECT_EQ(SignedZeroOperands(300, 0), 0);
 }
 
+// OpSignBitSet operands in `seeds` cases that are not
+// OpSelect(OpIsNan(x), 0, x).
+int NanSignOperands(uint64_t seeds, uint32_t disabled_guards) {
+  int count = 0;
+  for (uint64_t seed = 0; seed < seeds; ++seed) {
+    GeneratorOptions options;
+    options.seed = seed;
+    options.disabled_guards = disabled_guards;
+    auto tc = GenerateTestCase(options);
+    if (!tc.ok()) return -1;
+    auto module = spirv::ReadModuleWords(tc->module_words);
+    if (!module.ok()) return -1;
+    absl::flat_hash_set<uint32_t> nan_tests, nan_free;
+    for (const spirv::Function& fn : module->functions) {
+      for (const spirv::BasicBlock& bb : fn.blocks) {
+        for (const spirv::Instruction& i : bb.instructions) {
+          const auto op = static_cast<spv::Op>(i.opcode());
+          if (op == spv::Op::OpIsNan) nan_tests.insert(i.result_id());
+          if (op == spv::Op::OpSelect &&
+              nan_tests.contains(i.operand(0).AsId()))
+            nan_free.insert(i.result_id());
+          if (op == spv::Op::OpSignBitSet &&
+              !nan_free.contains(i.operand(0).AsId()))
+            ++count;
+        }
+      }
+    }
+  }
+  return count;
+}
+
+TEST(NanSignGuard, NoNanReachesSignBitSet) {
+  EXPECT_GT(NanSignOperands(300, kGuardNanSign), 0)
+      << "the seeds must hold such operands";
+  EXPECT_EQ(NanSignOperands(300, 0), 0);
+}
+
 }  // namespace
 }  // namespace l0spv::generators::kernel

@@ -120,25 +120,30 @@ TEST(IgcPvcInt8VectorArrayGate, NoArraysOf8BitVectorsWhileIgcIsAvoided) {
   EXPECT_EQ(Int8VectorArrays(300, oracles::ConsumersOfTarget("ocloc:pvc")), 0);
 }
 
-// OpVectorExtractDynamic on a vector of 8-bit lanes in `seeds` cases of
-// `profile`: ocloc -device pvc rejects them (the family of
-// igc_pvc_int8_vector_array_element_store).
-int DynamicInt8LaneReads(uint64_t seeds, uint32_t avoid) {
+// OpVectorExtractDynamic on a vector of 8-bit (or, with `bools`, bool)
+// lanes in `seeds` cases: ocloc -device pvc rejects them (the family of
+// igc_pvc_int8_vector_array_element_store; IGC keeps bools in 8 bits).
+int DynamicInt8LaneReads(uint64_t seeds, uint32_t avoid, bool bools = false) {
   return CountGenerated(
       seeds, avoid,
-      [](const spirv::TypeTable& types, const spirv::Instruction& i) {
+      [&](const spirv::TypeTable& types, const spirv::Instruction& i) {
         if (static_cast<Op>(i.opcode()) != Op::OpVectorExtractDynamic)
           return false;
         const spirv::TypeInfo* lane = types.Get(i.type_id());
-        return lane != nullptr && lane->op == Op::OpTypeInt && lane->width == 8;
+        if (lane == nullptr) return false;
+        if (bools) return lane->op == Op::OpTypeBool;
+        return lane->op == Op::OpTypeInt && lane->width == 8;
       });
 }
 
 TEST(IgcPvcInt8VectorLaneGate, NoRunTimeLaneOf8BitVectorsWhileIgcIsAvoided) {
+  const uint32_t igc = oracles::ConsumersOfTarget("ocloc:pvc");
   EXPECT_GT(DynamicInt8LaneReads(300, 0), 0)
       << "the seeds must hold such reads";
-  EXPECT_EQ(DynamicInt8LaneReads(300, oracles::ConsumersOfTarget("ocloc:pvc")),
-            0);
+  EXPECT_EQ(DynamicInt8LaneReads(300, igc), 0);
+  EXPECT_GT(DynamicInt8LaneReads(600, 0, true), 0)
+      << "the seeds must hold bool lane reads";
+  EXPECT_EQ(DynamicInt8LaneReads(600, igc, true), 0);
 }
 
 // OpDots of vectors of more than 4 components in `seeds` cases:

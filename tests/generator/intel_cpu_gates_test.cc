@@ -7,9 +7,13 @@
 //  - intel_cpu_mul_extended: no OpSMulExtended / OpUMulExtended.
 //  - intel_cpu_insert_dynamic_across_barrier: no OpVectorInsertDynamic (the
 //    insert is built lane by lane).
+//  - intel_cpu_zero_array_dynamic_read: no private array variable whose
+//    initial value (initializer or stored null) is all zero.
+#include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/target_kinds.h"
+#include "spirv/type_table.h"
 #include "spirv/unified1/spirv.hpp11"
 #include "tests/generator/count_generated.h"
 
@@ -69,6 +73,42 @@ TEST(IntelCpuGates, NoDynamicInsertWhileTheRuntimeIsAvoided) {
   EXPECT_GT(InsertDynamic(400, 0), 0) << "the seeds must hold such inserts";
   EXPECT_EQ(InsertDynamic(400, kIntel), 0);
   EXPECT_GT(InsertDynamic(400, oracles::ConsumersOfTarget("spirv-opt")), 0);
+}
+
+// Private arrays that start all zero: an OpStore of an OpConstantNull array
+// or a Function OpVariable initialized with one (RandomConstant composites
+// are not inspected: the gate makes their first element non-zero).
+int ZeroArrays(uint64_t seeds, uint32_t avoid) {
+  return SumOverGenerated(seeds, avoid, [](const spirv::Module& module) {
+    const spirv::TypeTable types(module);
+    absl::flat_hash_set<uint32_t> null_arrays;
+    for (const spirv::Instruction& i : module.types_values) {
+      if (static_cast<Op>(i.opcode()) != Op::OpConstantNull) continue;
+      const spirv::TypeInfo* t = types.Get(i.type_id());
+      if (t != nullptr && t->op == Op::OpTypeArray)
+        null_arrays.insert(i.result_id());
+    }
+    int count = 0;
+    for (const spirv::Function& fn : module.functions) {
+      for (const spirv::BasicBlock& bb : fn.blocks) {
+        for (const spirv::Instruction& i : bb.instructions) {
+          const Op op = static_cast<Op>(i.opcode());
+          if (op == Op::OpStore && null_arrays.contains(i.operand(1).AsId()))
+            ++count;
+          if (op == Op::OpVariable && i.NumOperands() > 1 &&
+              null_arrays.contains(i.operand(1).AsId()))
+            ++count;
+        }
+      }
+    }
+    return count;
+  });
+}
+
+TEST(IntelCpuGates, NoZeroPrivateArrayWhileTheRuntimeIsAvoided) {
+  EXPECT_GT(ZeroArrays(300, 0), 0) << "the seeds must hold such arrays";
+  EXPECT_EQ(ZeroArrays(300, kIntel), 0);
+  EXPECT_GT(ZeroArrays(300, oracles::ConsumersOfTarget("ocloc:tgllp")), 0);
 }
 
 }  // namespace
