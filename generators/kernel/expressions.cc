@@ -910,6 +910,10 @@ bool GenFloatArith(GenContext& ctx) {
           t, true);
       return true;
     case 4:
+      // Intel's CPU runtime stores garbage for a negation used across a
+      // barrier (known-consumer-bugs/intel_cpu_fnegate_across_barrier).
+      if (!ctx.BugsAllowed(KnownBugId::kIntelCpuFnegateAcrossBarrier))
+        return false;
       AddValue(ctx, fn.Op(Op::OpFNegate, type, {DrawOperand(ctx, t)}), t);
       return true;
     case 5: {

@@ -7,6 +7,7 @@
 //  - intel_cpu_mul_extended: no OpSMulExtended / OpUMulExtended.
 //  - intel_cpu_insert_dynamic_across_barrier: no OpVectorInsertDynamic (the
 //    insert is built lane by lane).
+//  - intel_cpu_fnegate_across_barrier: no OpFNegate.
 //  - intel_cpu_zero_array_dynamic_read: no private array variable whose
 //    initial value (initializer or stored null) is all zero.
 #include "absl/container/flat_hash_set.h"
@@ -67,6 +68,19 @@ int InsertDynamic(uint64_t seeds, uint32_t avoid) {
       seeds, avoid, [](const spirv::TypeTable&, const spirv::Instruction& i) {
         return static_cast<Op>(i.opcode()) == Op::OpVectorInsertDynamic;
       });
+}
+
+int Negations(uint64_t seeds, uint32_t avoid) {
+  return CountGenerated(
+      seeds, avoid, [](const spirv::TypeTable&, const spirv::Instruction& i) {
+        return static_cast<Op>(i.opcode()) == Op::OpFNegate;
+      });
+}
+
+TEST(IntelCpuGates, NoNegationWhileTheRuntimeIsAvoided) {
+  EXPECT_GT(Negations(200, 0), 0) << "the seeds must hold negations";
+  EXPECT_EQ(Negations(200, kIntel), 0);
+  EXPECT_GT(Negations(200, oracles::ConsumersOfTarget("ocloc:tgllp")), 0);
 }
 
 TEST(IntelCpuGates, NoDynamicInsertWhileTheRuntimeIsAvoided) {
