@@ -834,20 +834,24 @@ bool GenComposite(GenContext& ctx) {
       // Intel's CPU runtime loses a dynamic insert whose index differs
       // between work-items once a barrier follows (known-consumer-bugs/
       // intel_cpu_insert_dynamic_across_barrier): the same value built lane
-      // by lane, select(index == k, lane, vec[k]), while it is a target.
+      // by lane while it is a target, each lane select(index == k, lane,
+      // vec[k]) put back with OpCompositeInsert (an OpCompositeConstruct of
+      // run-time lanes crashes llvm-spirv 14: composite_construct_runtime).
       if (!ctx.BugsAllowed(KnownBugId::kIntelCpuInsertDynamicAcrossBarrier)) {
         const uint32_t bool_type = ctx.types.Id(BoolT());
-        std::vector<spirv::Operand> lanes;
+        const uint32_t e_type = ctx.types.Id(e);
+        uint32_t result = vec->id;
         for (uint32_t k = 0; k < t.lanes; ++k) {
           const uint32_t is_k =
               fn.Op(Op::OpIEqual, bool_type, {index, ctx.types.U64(k)});
-          const uint32_t old_lane = fn.OpWith(
-              Op::OpCompositeExtract, ctx.types.Id(e), {Id(vec->id), Lit(k)});
-          lanes.push_back(
-              Id(fn.Op(Op::OpSelect, ctx.types.Id(e), {is_k, lane, old_lane})));
+          const uint32_t old_lane =
+              fn.OpWith(Op::OpCompositeExtract, e_type, {Id(vec->id), Lit(k)});
+          const uint32_t new_lane =
+              fn.Op(Op::OpSelect, e_type, {is_k, lane, old_lane});
+          result = fn.OpWith(Op::OpCompositeInsert, type,
+                             {Id(new_lane), Id(result), Lit(k)});
         }
-        AddValue(ctx, fn.OpWith(Op::OpCompositeConstruct, type, lanes), t,
-                 vec->product);
+        AddValue(ctx, result, t, vec->product);
         return true;
       }
       AddValue(ctx,

@@ -250,6 +250,14 @@ bool GenExtFloatExact(GenContext& ctx) {
         x = UnsignedZero(ctx, x, t);
         y = UnsignedZero(ctx, y, t);
       }
+      // Intel's CPU runtime: step(edge, NaN) is 0.0 in a kernel with a
+      // sub-group operation (known-consumer-bugs/intel_cpu_step_nan_
+      // subgroup_kernel): finite operands while it is a target.
+      if (n == Step &&
+          !ctx.BugsAllowed(KnownBugId::kIntelCpuStepNanSubgroupKernel)) {
+        x = Finite(ctx, x, t);
+        y = Finite(ctx, y, t);
+      }
       FloatResult(ctx, ExtInst(ctx, type, n, {x, y}), t, n, "");
       return true;
     }

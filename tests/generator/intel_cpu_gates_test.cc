@@ -8,6 +8,8 @@
 //  - intel_cpu_insert_dynamic_across_barrier: no OpVectorInsertDynamic (the
 //    insert is built lane by lane).
 //  - intel_cpu_fnegate_across_barrier: no OpFNegate.
+//  - intel_cpu_step_nan_subgroup_kernel: step's operands pass through
+//    Finite (a select on OpIsFinite) first.
 //  - intel_cpu_zero_array_dynamic_read: no private array variable whose
 //    initial value (initializer or stored null) is all zero.
 #include "absl/container/flat_hash_set.h"
@@ -15,6 +17,7 @@
 #include "oracles/known_bugs/consumers.h"
 #include "oracles/targets/target_kinds.h"
 #include "spirv/type_table.h"
+#include "spirv/unified1/OpenCL.std.h"
 #include "spirv/unified1/spirv.hpp11"
 #include "tests/generator/count_generated.h"
 
@@ -81,6 +84,35 @@ TEST(IntelCpuGates, NoNegationWhileTheRuntimeIsAvoided) {
   EXPECT_GT(Negations(200, 0), 0) << "the seeds must hold negations";
   EXPECT_EQ(Negations(200, kIntel), 0);
   EXPECT_GT(Negations(200, oracles::ConsumersOfTarget("ocloc:tgllp")), 0);
+}
+
+// step calls with an operand that is not select(isfinite(v), v, 0).
+int UnguardedSteps(uint64_t seeds, uint32_t avoid) {
+  return SumOverGenerated(seeds, avoid, [](const spirv::Module& module) {
+    int count = 0;
+    absl::flat_hash_set<uint32_t> finite_tests, finite;
+    for (const spirv::Function& fn : module.functions) {
+      for (const spirv::BasicBlock& bb : fn.blocks) {
+        for (const spirv::Instruction& i : bb.instructions) {
+          const Op op = static_cast<Op>(i.opcode());
+          if (op == Op::OpIsFinite) finite_tests.insert(i.result_id());
+          if (op == Op::OpSelect && finite_tests.contains(i.operand(0).AsId()))
+            finite.insert(i.result_id());
+          if (op == Op::OpExtInst && i.NumOperands() == 4 &&
+              i.operand(1).AsLiteral() == OpenCLLIB::Step &&
+              (!finite.contains(i.operand(2).AsId()) ||
+               !finite.contains(i.operand(3).AsId())))
+            ++count;
+        }
+      }
+    }
+    return count;
+  });
+}
+
+TEST(IntelCpuGates, StepOperandsAreFiniteWhileTheRuntimeIsAvoided) {
+  EXPECT_GT(UnguardedSteps(600, 0), 0) << "the seeds must hold step calls";
+  EXPECT_EQ(UnguardedSteps(600, kIntel), 0);
 }
 
 TEST(IntelCpuGates, NoDynamicInsertWhileTheRuntimeIsAvoided) {
